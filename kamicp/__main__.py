@@ -1,0 +1,3 @@
+from kamicp.cli import main
+
+raise SystemExit(main())

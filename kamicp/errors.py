@@ -1,0 +1,27 @@
+"""Errors that reach the user as one line, never as a traceback."""
+
+from __future__ import annotations
+
+
+class KamicpError(Exception):
+    """Any error the command line reports as one line with exit code 2."""
+
+
+class InputError(KamicpError):
+    """Bad input: names the file and the line where the problem is."""
+
+    def __init__(self, problem: str, path: str | None = None, line: int | None = None):
+        self.problem = problem
+        self.path = path
+        self.line = line
+        super().__init__(self.message())
+
+    def message(self) -> str:
+        where = self.path or "<input>"
+        if self.line is not None:
+            where = f"{where}:{self.line}"
+        return f"{where}: {self.problem}"
+
+
+class IllegalMove(KamicpError):
+    """A move the rules do not allow; the message says why."""
