@@ -60,3 +60,18 @@ class Result:
     @property
     def moves(self) -> int | None:
         return None if self.solution is None else len(self.solution)
+
+
+@dataclass
+class SearchOutcome:
+    """What a reference search (BFS, A*, IDA*, greedy) found.
+
+    ``complete`` is True when the search proved its answer: ``moves`` is optimal, or (with
+    ``moves is None``) no solution has at most the move limit it was given. ``lower_bound``
+    is a proven lower bound on the optimum in every case.
+    """
+
+    moves: list[Move] | None
+    lower_bound: int
+    complete: bool
+    nodes: int = 0

@@ -1,0 +1,65 @@
+"""Hypothesis strategies: random small boards of every geometry, with holes and islands.
+
+Sizes are kept small enough that the reference BFS finishes in milliseconds, so thousands of
+examples fit in a test run.
+"""
+
+from __future__ import annotations
+
+from hypothesis import strategies as st
+
+from kamicp import geometry
+from kamicp.board import Board
+from kamicp.regions import RegionGraph, region_graph
+
+
+@st.composite
+def grid_boards(draw, geometries=geometry.GRID_GEOMETRIES, max_cells=12, max_colours=4,
+                rules=("free", "pivot"), holes=True) -> Board:
+    """A square, triangle or hex board of at most ``max_cells`` cells, maybe with holes."""
+    geo = draw(st.sampled_from(geometries))
+    rows = draw(st.integers(1, 4))
+    cols = draw(st.integers(1, max(1, min(6, max_cells // rows))))
+    k = draw(st.integers(1, max_colours))
+    cells = {}
+    for r in range(rows):
+        for c in range(cols):
+            if holes and draw(st.integers(0, 5)) == 0:
+                continue  # a hole
+            cells[(r, c)] = draw(st.integers(0, k - 1))
+    if not cells:
+        cells[(0, 0)] = 0
+    return Board(
+        geometry=geo,
+        cells=cells,
+        palette=tuple("abcdefgh"[:k]),
+        rules=draw(st.sampled_from(rules)),
+    )
+
+
+@st.composite
+def graph_boards(draw, max_nodes=8, max_colours=4, rules=("free", "pivot")) -> Board:
+    """A region graph given directly: random colours and edges (maybe disconnected)."""
+    n = draw(st.integers(1, max_nodes))
+    k = draw(st.integers(1, max_colours))
+    colours = [draw(st.integers(0, k - 1)) for _ in range(n)]
+    pairs = [(i, j) for i in range(n) for j in range(i + 1, n)]
+    edges = draw(st.lists(st.sampled_from(pairs), unique=True, max_size=2 * n)) if pairs else []
+    return Board(
+        geometry="graph",
+        cells=dict(enumerate(colours)),
+        palette=tuple(f"c{i}" for i in range(k)),
+        rules=draw(st.sampled_from(rules)),
+        edges=tuple(edges),
+    )
+
+
+def boards(**kwargs) -> st.SearchStrategy[Board]:
+    """Boards of every geometry (grids and graphs), both rule sets unless restricted."""
+    rules = kwargs.pop("rules", ("free", "pivot"))
+    return st.one_of(grid_boards(rules=rules, **kwargs), graph_boards(rules=rules))
+
+
+def region_graphs(**kwargs) -> st.SearchStrategy[RegionGraph]:
+    """Region graphs of random boards (see :func:`boards`)."""
+    return boards(**kwargs).map(region_graph)
