@@ -29,6 +29,7 @@ class Board:
     rules: str = "free"
     pivot: object = None
     par: int | None = None
+    optimum: int | None = None  # a proved optimum the file lists (floodit-99, shipped puzzles)
     name: str = ""
     width: int | None = None  # KAMI 2 boards: rhombus pairs per row (f5 of the file)
     edges: tuple = ()

@@ -110,3 +110,35 @@ def from_edges(colour: list[int], edges: list[tuple[int, int]], k: int | None = 
         edges=tuple(edges),
     )
     return region_graph(board)
+
+
+def subgraph(g: RegionGraph, regions: list[int]) -> RegionGraph:
+    """The region graph of the given regions alone (e.g. one island), renumbered 0..m-1.
+
+    Region j of the result is ``regions[j]`` of ``g`` (``regions`` must be sorted); the
+    palette is kept so colour indices mean the same. The pivot is mapped when inside, else 0.
+    """
+    index = {r: j for j, r in enumerate(regions)}
+    return RegionGraph(
+        colour=tuple(g.colour[r] for r in regions),
+        adj=tuple(tuple(index[s] for s in g.adj[r] if s in index) for r in regions),
+        cells=tuple(g.cells[r] for r in regions),
+        region_of={cell: index[r] for cell, r in g.region_of.items() if r in index},
+        k=g.k,
+        pivot=index.get(g.pivot, 0),
+        rules=g.rules,
+        palette=g.palette,
+    )
+
+
+def measures(g: RegionGraph) -> dict:
+    """Radius and diameter of the region graph (the largest over its islands).
+
+    Complexity: O(n * (n + m)) through networkx eccentricities.
+    """
+    radius = diameter = 0
+    for piece in g.islands:
+        ecc = nx.eccentricity(g.graph.subgraph(piece))
+        radius = max(radius, min(ecc.values()))
+        diameter = max(diameter, max(ecc.values()))
+    return {"radius": radius, "diameter": diameter}
