@@ -6,6 +6,8 @@ or symbols the input used). Holes are simply absent from ``cells``.
 
 from __future__ import annotations
 
+import hashlib
+import json
 from dataclasses import dataclass, field, replace
 
 from kamicp import geometry
@@ -64,6 +66,23 @@ class Board:
                 if other in self.cells:
                     adj[cell].append(other)
         return adj
+
+    def digest(self) -> str:
+        """A SHA-256 of what defines the puzzle (cells, colours, edges, rules, pivot).
+
+        Name, par and source are left out: the same puzzle under another name has the
+        same digest, so batch results and certificates follow the puzzle, not the file.
+        """
+        canon = {
+            "geometry": self.geometry,
+            "cells": [[repr(c), self.cells[c]] for c in self.order],
+            "palette": list(self.palette),
+            "rules": self.rules,
+            "pivot": repr(self.pivot),
+            "edges": sorted(sorted([repr(a), repr(b)]) for a, b in self.edges),
+        }
+        text = json.dumps(canon, sort_keys=True, separators=(",", ":"))
+        return hashlib.sha256(text.encode()).hexdigest()
 
     def with_colours(self, colours: dict) -> Board:
         """A copy of this board whose cells have the given colours."""
