@@ -1,0 +1,161 @@
+"""Benchmarks: solvers side by side on the same puzzles, in one run, as a table.
+
+Each (puzzle, solver) run happens in a child process with the time limit passed to the
+solver and a hard stop a little later, so one runaway run cannot hold up the table, and the
+child's peak memory is measured on its own. The machine is noisy: compare solvers within one
+run, by ratios and medians.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import statistics
+import sys
+
+from kamicp import bounds, formats
+from kamicp.isolate import run_isolated
+from kamicp.regions import region_graph
+from kamicp.solve import solve
+
+GRACE = 15.0  # seconds past the time limit before a child is killed
+
+
+def solve_row(board, solver: str, time_limit: float) -> dict:
+    """Solve one puzzle; the fields of a bench row (run in a child process)."""
+    r = solve(region_graph(board), solver, time_limit=time_limit)
+    return {
+        "status": r.status,
+        "moves": r.moves,
+        "lower": r.lower_bound,
+        "upper": r.upper_bound,
+        "seconds": r.seconds,
+        "proof": r.proof,
+    }
+
+
+def run_one(board, solver: str, time_limit: float) -> dict:
+    """Solve ``board`` with ``solver`` in a child process, killed ``GRACE`` s after the limit."""
+    return run_isolated(solve_row, (board, solver, time_limit), time_limit + GRACE, "fork")
+
+
+def describe_board(board) -> dict:
+    g = region_graph(board)
+    return {
+        "puzzle": board.name or board.source,
+        "regions": g.n,
+        "colours": len(g.colours_present()),
+        "islands": len(g.islands),
+        "rules": board.rules,
+        "lower_bound": bounds.lower_bound(g),
+        "par": board.par,
+        "optimum": board.optimum,
+    }
+
+
+def _cell(row: dict) -> str:
+    status = {"optimal": "opt", "feasible": "feas", "infeasible": "inf", "unknown": "unk"}
+    word = status.get(row["status"], row["status"])
+    moves = "-" if row.get("moves") is None else row["moves"]
+    return f"{word} {moves} {row['seconds']:.1f}s"
+
+
+def bench(
+    paths: list[str],
+    solvers: list[str],
+    time_limit: float = 60.0,
+    rules: str | None = None,
+    csv_path: str | None = None,
+    json_path: str | None = None,
+    markdown: bool = False,
+    out=sys.stdout,
+) -> int:
+    """Run every solver on every puzzle; print the table, totals and medians.
+
+    Returns 1 when two solvers disagree on a proved optimum or a proved optimum differs from
+    the one the file lists (``Board.optimum``), else 0.
+    """
+    rows = []
+    sep = " | " if markdown else "  "
+    head = ["puzzle", "regions", "colours", "lb", "par"] + solvers
+    _print_row(out, head, sep, markdown, header=True)
+    for path in formats.iter_paths(paths):
+        for board in formats.load(path):
+            if rules:
+                board = board.with_rules(rules)
+            row = describe_board(board)
+            for solver in solvers:
+                row[solver] = run_one(board, solver, time_limit)
+            row["disagreement"] = _disagreement(row, solvers)
+            rows.append(row)
+            cells = [row["puzzle"], row["regions"], row["colours"], row["lower_bound"]]
+            cells += ["-" if row["par"] is None else row["par"]]
+            cells += [_cell(row[s]) for s in solvers]
+            _print_row(out, cells + ([row["disagreement"]] if row["disagreement"] else []),
+                       sep, markdown)
+    _print_summary(out, rows, solvers)
+    if csv_path:
+        _write_csv(csv_path, rows, solvers)
+    if json_path:
+        with open(json_path, "w") as f:
+            json.dump(rows, f, indent=1)
+    return 1 if any(r["disagreement"] for r in rows) else 0
+
+
+def _disagreement(row: dict, solvers: list[str]) -> str:
+    optima = {s: row[s]["moves"] for s in solvers if row[s]["status"] == "optimal"}
+    if len(set(optima.values())) > 1:
+        return f"DISAGREE {optima}"
+    listed = row["optimum"]
+    if listed is not None and optima and set(optima.values()) != {listed}:
+        return f"DIFFERS FROM LISTED OPTIMUM {listed}"
+    return ""
+
+
+def _print_row(out, cells, sep, markdown, header=False) -> None:
+    widths = [22, 7, 7, 3, 4] + [16] * (len(cells) - 5)
+    text = sep.join(str(c).ljust(w) for c, w in zip(cells, widths, strict=False))
+    if markdown:
+        text = f"| {text} |"
+    print(text.rstrip(), file=out, flush=True)
+    if header and markdown:
+        print("|" + "|".join("---" for _ in cells) + "|", file=out)
+
+
+def _print_summary(out, rows, solvers) -> None:
+    print(file=out)
+    for s in solvers:
+        runs = [r[s] for r in rows]
+        proved = [x for x in runs if x["status"] == "optimal"]
+        secs = [x["seconds"] for x in runs]
+        peak = [x.get("peak_mb", 0) for x in runs]
+        print(
+            f"{s}: {len(proved)}/{len(runs)} proved optimal; "
+            f"total {sum(secs):.1f} s; median {statistics.median(secs) if secs else 0:.2f} s; "
+            f"max {max(secs, default=0):.1f} s; peak memory max {max(peak, default=0):.0f} MB",
+            file=out,
+        )
+    for a in solvers:
+        for b in solvers:
+            if a < b:
+                both = [r for r in rows if r[a]["status"] == r[b]["status"] == "optimal"]
+                ratios = [r[a]["seconds"] / max(r[b]["seconds"], 1e-3) for r in both]
+                if ratios:
+                    print(
+                        f"time ratio {a}/{b} over {len(ratios)} puzzles both proved: "
+                        f"median {statistics.median(ratios):.2f}",
+                        file=out,
+                    )
+
+
+def _write_csv(path, rows, solvers) -> None:
+    with open(path, "w", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(["puzzle", "regions", "colours", "lower_bound", "par", "solver", "status",
+                    "moves", "seconds", "peak_mb"])
+        for r in rows:
+            for s in solvers:
+                x = r[s]
+                w.writerow([r["puzzle"], r["regions"], r["colours"], r["lower_bound"], r["par"],
+                            s, x["status"], x["moves"], round(x["seconds"], 3),
+                            round(x.get("peak_mb", 0), 1)])

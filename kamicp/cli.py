@@ -1,0 +1,453 @@
+"""The ``kamicp`` command.
+
+Exit codes: 0 solved (or a valid solution checked), 1 proved infeasible within
+``--max-moves`` (or ``check`` found the moves wrong), 2 bad input, 3 unknown (a time or node
+limit was hit). Bad input is reported as one line naming the file and line, never a
+traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Callable
+
+from kamicp import __version__, bounds, formats, notation, rules
+from kamicp.board import Board
+from kamicp.errors import IllegalMove, KamicpError
+from kamicp.regions import measures, region_graph
+from kamicp.result import Result
+from kamicp.solve import DEFAULT_SOLVER, SOLVERS, solve
+
+EXIT_CODES = {"optimal": 0, "feasible": 0, "infeasible": 1, "unknown": 3}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not hasattr(args, "run"):
+        parser.print_help()
+        return 2
+    try:
+        return args.run(args)
+    except KamicpError as err:
+        print(f"kamicp: {err}", file=sys.stderr)
+        return 2
+    except BrokenPipeError:
+        return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="kamicp", description="Exact solver for flood-fill puzzles (KAMI 2, Flood-It)."
+    )
+    parser.add_argument("--version", action="version", version=f"kamicp {__version__}")
+    sub = parser.add_subparsers(metavar="COMMAND")
+    for name, adder in COMMANDS.items():
+        adder(sub.add_parser(name, help=adder.__doc__, description=adder.__doc__))
+    return parser
+
+
+def _puzzle_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("file", help="puzzle file (grid text, flood text, .puz, JSON, floodit-99)")
+    p.add_argument(
+        "--format", choices=formats.FORMATS, help="input format (default: detected from content)"
+    )
+    p.add_argument("--rules", choices=("free", "pivot"), help="override the file's rule set")
+    p.add_argument("--index", type=int, help="only the N-th puzzle (1-based) of a multi-puzzle file")
+
+
+def load_boards(args) -> list[Board]:
+    boards = formats.load(args.file, fmt=args.format)
+    if args.index is not None:
+        if not 1 <= args.index <= len(boards):
+            raise KamicpError(f"{args.file}: --index {args.index}: the file has {len(boards)}")
+        boards = [boards[args.index - 1]]
+    if args.rules:
+        boards = [b.with_rules(args.rules) for b in boards]
+    return boards
+
+
+# --- info ------------------------------------------------------------------------------------
+
+
+def add_info(p):
+    """Describe a puzzle: geometry, rules, cells, regions, colours, islands, par, bounds."""
+    _puzzle_args(p)
+    p.add_argument("--json", action="store_true", help="print one JSON object per puzzle")
+    p.add_argument(
+        "--first-moves",
+        action="store_true",
+        help="solve exactly, then list which first moves still allow an optimal finish",
+    )
+    p.add_argument("--time-limit", type=float, metavar="S", help="seconds per exact solve")
+    p.set_defaults(run=run_info)
+
+
+def info(board: Board) -> dict:
+    g = region_graph(board)
+    out = {
+        "name": board.name,
+        "geometry": board.geometry,
+        "rules": board.rules,
+        "cells": len(board.cells),
+        "regions": g.n,
+        "colours": len(g.colours_present()),
+        "palette": list(board.palette),
+        "islands": len(g.islands),
+        "par": board.par,
+        "pivot": notation.format_cell(board, board.pivot) if board.rules == "pivot" else None,
+    }
+    out.update(measures(g))
+    out["lower_bounds"] = bounds.bound_report(g)
+    out["lower_bound"] = bounds.lower_bound(g)
+    return out
+
+
+def first_moves(board: Board, time_limit: float | None) -> dict:
+    from kamicp.alloptimal import optimal_first_moves
+
+    g = region_graph(board)
+    r = solve(g, time_limit=time_limit)
+    if r.status != "optimal":
+        return {"optimum": None, "optimal_first_moves": f"not proved ({r.status})"}
+    answers = optimal_first_moves(g, r.moves, time_limit=time_limit)
+    good = [notation.format_move(board, g, m) for m, v in answers if v == "yes"]
+    unknown = [notation.format_move(board, g, m) for m, v in answers if v == "unknown"]
+    out = {"optimum": r.moves, "optimal_first_moves": good}
+    if unknown:
+        out["undecided_first_moves"] = unknown
+    return out
+
+
+def run_info(args) -> int:
+    for board in load_boards(args):
+        data = info(board)
+        if args.first_moves:
+            data.update(first_moves(board, args.time_limit))
+        if args.json:
+            print(json.dumps(data))
+            continue
+        for key, value in data.items():
+            if key == "lower_bounds":
+                value = ", ".join(f"{k} {v}" for k, v in value.items())
+            elif isinstance(value, list):
+                value = " ".join(map(str, value))
+            print(f"{key + ':':14}{'-' if value is None else value}")
+        print()
+    return 0
+
+
+# --- solve -----------------------------------------------------------------------------------
+
+
+def add_solve(p):
+    """Solve a puzzle; prints the moves and optimal / feasible / infeasible / unknown."""
+    _puzzle_args(p)
+    p.add_argument("--solver", default=DEFAULT_SOLVER, choices=SOLVERS)
+    p.add_argument("--max-moves", type=int, metavar="N", help='decide "solvable in at most N?"')
+    p.add_argument("--time-limit", type=float, metavar="S", help="seconds per puzzle")
+    p.add_argument("--node-limit", type=int, metavar="N", help="nodes (bfs, astar, idastar)")
+    p.add_argument("--final-colour", metavar="X", help="the board must end in colour X")
+    p.add_argument("--workers", type=int, default=1, help="CP-SAT workers (default 1)")
+    p.add_argument("--json", action="store_true", help="print one JSON object per puzzle")
+    p.add_argument(
+        "--all-optimal", action="store_true", help="list every distinct optimal solution"
+    )
+    p.add_argument("--cap", type=int, default=100, help="at most N solutions (--all-optimal)")
+    p.set_defaults(run=run_solve)
+
+
+def result_json(board: Board, g, result: Result) -> dict:
+    moves = result.solution
+    return {
+        "name": board.name,
+        "status": result.status,
+        "moves": result.moves,
+        "lower_bound": result.lower_bound,
+        "upper_bound": result.upper_bound,
+        "solution": None if moves is None else [notation.format_move(board, g, m) for m in moves],
+        "solver": result.solver,
+        "seconds": round(result.seconds, 3),
+        "proof": result.proof,
+        "par": board.par,
+        "regions": g.n,
+    }
+
+
+def describe(board: Board, g, result: Result) -> str:
+    lines = []
+    if board.name:
+        lines.append(f"puzzle:   {board.name}")
+    if result.solution is not None:
+        text = notation.format_moves(board, g, result.solution) or "(already solved)"
+        lines.append(f"solution: {text}")
+    status = result.status
+    if status == "optimal":
+        status = f"optimal, {result.moves} moves (proved: {result.proof})"
+    elif status == "infeasible":
+        status = f"infeasible within the move limit (proved: {result.proof})"
+    elif status == "feasible":
+        status = f"feasible, {result.moves} moves (optimality not proved)"
+    else:
+        status = f"unknown ({result.proof})"
+    lines.append(f"status:   {status}")
+    upper = "?" if result.upper_bound is None else result.upper_bound
+    lines.append(f"bounds:   {result.lower_bound} <= optimum <= {upper}")
+    if board.par is not None and result.status == "optimal":
+        lines.append(f"par:      {board.par}")
+    lines.append(f"solver:   {result.solver}, {result.seconds:.2f} s")
+    return "\n".join(lines)
+
+
+def run_solve(args) -> int:
+    boards = load_boards(args)
+    code = 0
+    for number, board in enumerate(boards):
+        g = region_graph(board)
+        final = None
+        if args.final_colour is not None:
+            try:
+                final = notation.parse_colour(board, args.final_colour)
+            except IllegalMove as err:
+                raise KamicpError(f"{args.file}: --final-colour: {err}") from None
+        result = solve(
+            g,
+            args.solver,
+            max_moves=args.max_moves,
+            time_limit=args.time_limit,
+            final_colour=final,
+            workers=args.workers,
+            node_limit=args.node_limit,
+        )
+        data = result_json(board, g, result)
+        text = describe(board, g, result)
+        if args.all_optimal and result.status == "optimal":
+            from kamicp.alloptimal import all_optimal
+
+            every = all_optimal(g, result.moves, cap=args.cap, final_colour=final)
+            data["all_optimal"] = [notation.format_moves(board, g, m) for m in every]
+            more = " (cap reached: there may be more)" if len(every) >= args.cap else ""
+            text += f"\noptimal solutions, commuting moves counted once: {len(every)}{more}"
+            text += "".join(f"\n  {notation.format_moves(board, g, m)}" for m in every)
+        if args.json:
+            print(json.dumps(data), flush=True)
+        else:
+            print(("\n" if number else "") + text, flush=True)
+        code = max(code, EXIT_CODES[result.status])
+    return code
+
+
+# --- check -----------------------------------------------------------------------------------
+
+
+def add_check(p):
+    """Replay a move sequence: illegal moves, whether the board ends solved, count vs par."""
+    _puzzle_args(p)
+    p.add_argument("moves", nargs="+", help="moves, e.g. '0,0:3 1,2:a' ('-' reads stdin)")
+    p.set_defaults(run=run_check)
+
+
+def run_check(args) -> int:
+    text = " ".join(args.moves)
+    if text.strip() == "-":
+        text = sys.stdin.read()
+    (board,) = load_boards(args)[:1]
+    g = region_graph(board)
+    try:
+        moves = notation.parse_moves(board, g, text)
+        end = rules.replay(g, moves)
+    except IllegalMove as err:
+        print(f"illegal: {err}")
+        return 1
+    if not rules.is_solved(end):
+        left = len(set(end))
+        print(f"not solved: after {len(moves)} moves {left} colours remain")
+        return 1
+    verdict = f"solved in {len(moves)} moves"
+    if board.par is not None:
+        diff = len(moves) - board.par
+        verdict += f" (par {board.par}: {'at par' if diff == 0 else f'{diff:+d}'})"
+    print(verdict)
+    return 0
+
+
+# --- show ------------------------------------------------------------------------------------
+
+
+def add_show(p):
+    """Draw the board in the terminal in colour, in its true geometry."""
+    _puzzle_args(p)
+    p.add_argument("--regions", action="store_true", help="print region numbers")
+    p.add_argument("--no-colour", action="store_true", help="plain symbols, no ANSI colour")
+    p.set_defaults(run=run_show)
+
+
+def run_show(args) -> int:
+    from kamicp.show import show
+
+    for board in load_boards(args):
+        print(show(board, regions=args.regions, colour=not args.no_colour))
+    return 0
+
+
+# --- bench -----------------------------------------------------------------------------------
+
+
+def add_bench(p):
+    """Run solvers side by side on files and folders; print a table with totals and medians."""
+    p.add_argument("paths", nargs="+", help="puzzle files or folders")
+    p.add_argument("--solver", default="cpsat", help="comma-separated solvers (default cpsat)")
+    p.add_argument("--time-limit", type=float, default=60.0, help="seconds per puzzle and solver")
+    p.add_argument("--rules", choices=("free", "pivot"), help="override every file's rule set")
+    p.add_argument("--csv", metavar="FILE", help="also write the rows as CSV")
+    p.add_argument("--json", metavar="FILE", help="also write the rows as JSON")
+    p.add_argument("--markdown", action="store_true", help="print the table as Markdown")
+    p.set_defaults(run=run_bench)
+
+
+def run_bench(args) -> int:
+    from kamicp.bench import bench
+
+    solvers = [s.strip() for s in args.solver.split(",") if s.strip()]
+    for s in solvers:
+        if s not in SOLVERS:
+            raise KamicpError(f"--solver: unknown solver {s!r} (one of {', '.join(SOLVERS)})")
+    return bench(
+        args.paths,
+        solvers,
+        time_limit=args.time_limit,
+        rules=args.rules,
+        csv_path=args.csv,
+        json_path=args.json,
+        markdown=args.markdown,
+    )
+
+
+# --- batch -----------------------------------------------------------------------------------
+
+
+def add_batch(p):
+    """Solve every puzzle of files and folders into a resumable JSON-lines file."""
+    p.add_argument("paths", nargs="+", help="puzzle files or folders")
+    p.add_argument("--out", required=True, help="results file (JSON lines, appended)")
+    p.add_argument("--solver", default=DEFAULT_SOLVER, choices=SOLVERS)
+    p.add_argument("--time-limit", type=float, default=60.0, help="seconds per puzzle")
+    p.add_argument("--jobs", type=int, default=1, help="local processes (default 1)")
+    p.add_argument("--ray", metavar="ADDRESS", help="run on a Ray cluster ('local' starts one)")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.set_defaults(run=run_batch)
+
+
+def run_batch(args) -> int:
+    import statistics
+
+    from kamicp.batch import batch
+
+    rows, skipped = batch(
+        args.paths,
+        args.out,
+        solver=args.solver,
+        time_limit=args.time_limit,
+        jobs=args.jobs,
+        ray_address=args.ray,
+        progress=None if args.quiet else sys.stderr,
+    )
+    counts: dict[str, int] = {}
+    for row in rows:
+        counts[row["status"]] = counts.get(row["status"], 0) + 1
+    secs = [row["seconds"] for row in rows] or [0.0]
+    print(f"{'status':12}puzzles")
+    for status, count in sorted(counts.items()):
+        print(f"{status:12}{count}")
+    print(f"{'skipped':12}{skipped} (already final in {args.out})")
+    print(f"seconds: total {sum(secs):.1f}, median {statistics.median(secs):.2f}, "
+          f"max {max(secs):.1f}")
+    return 0 if all(r["status"] in ("optimal", "feasible", "infeasible") for r in rows) else 3
+
+
+# --- hint ------------------------------------------------------------------------------------
+
+
+def add_hint(p):
+    """The next move of an optimal continuation and the proved number of moves left."""
+    _puzzle_args(p)
+    p.add_argument("--after", default="", metavar="MOVES", help="moves already played")
+    p.add_argument("--solver", default=DEFAULT_SOLVER, choices=SOLVERS)
+    p.add_argument("--time-limit", type=float, metavar="S")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(run=run_hint)
+
+
+def run_hint(args) -> int:
+    from kamicp.hint import hint
+
+    board = load_boards(args)[0]
+    g = region_graph(board)
+    try:
+        played = notation.parse_moves(board, g, args.after)
+        h = hint(board, played, args.solver, args.time_limit)
+    except IllegalMove as err:
+        raise KamicpError(f"{args.file}: --after: {err}") from None
+    r = h.result
+    pg = region_graph(h.position)
+    move = None if h.next_move is None else notation.format_move(h.position, pg, h.next_move)
+    if args.json:
+        print(json.dumps({"next_move": move, "status": r.status, "moves_left": r.moves,
+                          "lower_bound": r.lower_bound, "upper_bound": r.upper_bound}))
+    elif r.moves == 0:
+        print("already solved")
+    elif r.status == "optimal":
+        print(f"next move: {move}")
+        print(f"moves still needed: {r.moves} (proved optimal: {r.proof})")
+    else:
+        upper = "?" if r.upper_bound is None else r.upper_bound
+        print(f"next move: {move or '-'} (not proved optimal: {r.status})")
+        print(f"moves still needed: between {r.lower_bound} and {upper}")
+    return EXIT_CODES[r.status]
+
+
+# --- cross-check -----------------------------------------------------------------------------
+
+
+def add_cross_check(p):
+    """Run several solvers, replay every solution, report each disagreement (exit 1 if any)."""
+    p.add_argument("paths", nargs="+", help="puzzle files or folders")
+    p.add_argument("--solvers", default="bfs,astar,cpsat,sat", help="comma-separated solvers")
+    p.add_argument("--time-limit", type=float, default=60.0, help="seconds per solver")
+    p.set_defaults(run=run_cross_check)
+
+
+def run_cross_check(args) -> int:
+    from kamicp.crosscheck import cross_check
+
+    solvers = [s.strip() for s in args.solvers.split(",") if s.strip()]
+    for s in solvers:
+        if s not in SOLVERS:
+            raise KamicpError(f"--solvers: unknown solver {s!r} (one of {', '.join(SOLVERS)})")
+    bad = total = 0
+    for check in cross_check(args.paths, solvers, args.time_limit):
+        total += 1
+        summary = ", ".join(
+            f"{s} {r.status} {'-' if r.moves is None else r.moves}"
+            for s, r in check.results.items()
+        )
+        print(f"{check.puzzle}: {summary}")
+        for problem in check.problems:
+            print(f"  DISAGREEMENT: {problem}")
+        bad += bool(check.problems)
+    print(f"{total} puzzles, {bad} with disagreements")
+    return 1 if bad else 0
+
+
+COMMANDS: dict[str, Callable] = {
+    "info": add_info,
+    "solve": add_solve,
+    "check": add_check,
+    "show": add_show,
+    "bench": add_bench,
+    "batch": add_batch,
+    "hint": add_hint,
+    "cross-check": add_cross_check,
+}

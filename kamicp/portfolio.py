@@ -1,0 +1,89 @@
+"""The portfolio: CP-SAT and SAT side by side in two processes; the first proof wins.
+
+Each process runs the whole horizon search of :func:`kamicp.solve.solve` with its own
+backend (so the SAT solver keeps its learnt clauses from horizon to horizon). The first
+process to finish with a proved status (optimal or infeasible) wins and the other is
+stopped. When neither finishes in time, the bounds of both are combined: the larger lower
+bound and the shorter solution.
+"""
+
+from __future__ import annotations
+
+import multiprocessing as mp
+import time
+from multiprocessing.connection import wait
+
+from kamicp.regions import RegionGraph
+from kamicp.result import Result
+
+BACKENDS = ("cpsat", "sat")
+PROVED = ("optimal", "infeasible")
+
+
+def _run(conn, g, backend, kwargs) -> None:
+    from kamicp.solve import solve
+
+    try:
+        conn.send(solve(g, backend, **kwargs))
+    except Exception as err:  # reported to the parent, which keeps the other backend's answer
+        conn.send(err)
+    conn.close()
+
+
+def solve_portfolio(g: RegionGraph, time_limit: float | None = None, **kwargs) -> Result:
+    """Run every backend of ``BACKENDS`` in parallel on ``g``; see the module docstring.
+
+    ``kwargs`` go to :func:`kamicp.solve.solve` (``max_moves``, ``final_colour``, ``workers``).
+    """
+    ctx = mp.get_context("fork")
+    procs, conns = {}, {}
+    for backend in BACKENDS:
+        parent, child = ctx.Pipe(duplex=False)
+        proc = ctx.Process(target=_run, args=(child, g, backend, {"time_limit": time_limit,
+                                                                  **kwargs}), daemon=True)
+        proc.start()
+        child.close()
+        procs[parent], conns[parent] = proc, backend
+    deadline = None if time_limit is None else time.monotonic() + time_limit + 10
+    results: list[Result] = []
+    try:
+        while conns:
+            left = None if deadline is None else max(0.0, deadline - time.monotonic())
+            ready = wait(list(conns), timeout=left)
+            if not ready:
+                break
+            for conn in ready:
+                try:
+                    answer = conn.recv()
+                except EOFError:
+                    answer = None
+                del conns[conn]
+                if isinstance(answer, Result):
+                    answer.proof = f"{answer.solver}: {answer.proof}"
+                    results.append(answer)
+                    if answer.status in PROVED:
+                        return answer
+    finally:
+        for proc in procs.values():
+            if proc.is_alive():
+                proc.kill()
+            proc.join()
+    return _combine(results, g)
+
+
+def _combine(results: list[Result], g: RegionGraph) -> Result:
+    """Neither backend proved its answer: keep the best bounds of both."""
+    from kamicp import bounds
+
+    lower = max([r.lower_bound for r in results], default=bounds.lower_bound(g))
+    with_moves = [r for r in results if r.solution is not None]
+    best = min(with_moves, key=lambda r: len(r.solution)) if with_moves else None
+    status = "unknown" if best is None else best.status
+    return Result(
+        status=status,
+        solution=None if best is None else best.solution,
+        lower_bound=lower,
+        upper_bound=None if best is None else len(best.solution),
+        solver="portfolio",
+        proof="neither backend finished: bounds of both",
+    )

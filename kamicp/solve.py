@@ -1,0 +1,351 @@
+"""The solve driver: from a proven lower bound up to the first horizon with a solution.
+
+Every solver goes through :func:`solve`, which
+
+1. computes the best admissible lower bound (:mod:`kamicp.bounds`) and a greedy upper bound;
+2. for the exact models (``cpsat``, ``sat``, ``portfolio``), asks "solvable in at most T?"
+   for T = lower bound, lower bound + 1, ... until the answer is yes; every "no" is a proof
+   and raises the lower bound, so the first "yes" is the optimum;
+3. splits boards in pieces (free rules): the optimum is the minimum over the final colour
+   of the sum over pieces of the moves that bring each piece to that colour;
+4. replays every solution through the rules engine before returning it.
+
+A time limit or Ctrl-C ends the search with the bounds proved so far (status ``unknown``).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+
+from kamicp import bounds, rules
+from kamicp.greedy import greedy
+from kamicp.regions import RegionGraph, subgraph
+from kamicp.result import SAT, UNSAT, Decision, HorizonSolver, Result, SearchOutcome
+
+REFERENCE_SOLVERS = ("bfs", "astar", "idastar", "greedy")
+EXACT_SOLVERS = ("cpsat", "sat", "portfolio")
+SOLVERS = EXACT_SOLVERS + REFERENCE_SOLVERS
+DEFAULT_SOLVER = "cpsat"
+
+
+class Clock:
+    """A deadline; ``left()`` is None when there is no limit."""
+
+    def __init__(self, time_limit: float | None):
+        self.start = time.monotonic()
+        self.deadline = None if time_limit is None else self.start + time_limit
+
+    def left(self) -> float | None:
+        if self.deadline is None:
+            return None
+        return max(0.0, self.deadline - time.monotonic())
+
+    def expired(self) -> bool:
+        return self.deadline is not None and time.monotonic() >= self.deadline
+
+    def seconds(self) -> float:
+        return time.monotonic() - self.start
+
+
+def horizon_factory(solver: str, workers: int = 1) -> Callable[..., HorizonSolver]:
+    """The constructor of an exact model: called as ``factory(g, final_colour)``."""
+    if solver == "cpsat":
+        from kamicp.cpsat import CpsatHorizon
+
+        return lambda g, fc: CpsatHorizon(g, final_colour=fc, workers=workers)
+    if solver == "sat":
+        from kamicp.sat import SatHorizon
+
+        return lambda g, fc: SatHorizon(g, final_colour=fc)
+    raise ValueError(f"unknown exact solver {solver!r}")
+
+
+def solve(
+    g: RegionGraph,
+    solver: str = DEFAULT_SOLVER,
+    *,
+    max_moves: int | None = None,
+    time_limit: float | None = None,
+    final_colour: int | None = None,
+    workers: int = 1,
+    node_limit: int | None = None,
+) -> Result:
+    """Solve ``g`` with ``solver``; with ``max_moves``, decide "solvable in at most N?".
+
+    The result's solution has been replayed; ``optimal`` rests on ``lower_bound == moves``.
+    """
+    clock = Clock(time_limit)
+    try:
+        if solver in REFERENCE_SOLVERS:
+            result = _reference(g, solver, max_moves, final_colour, node_limit, clock)
+        elif solver == "portfolio":
+            from kamicp.portfolio import solve_portfolio
+
+            result = solve_portfolio(
+                g,
+                time_limit=time_limit,
+                max_moves=max_moves,
+                final_colour=final_colour,
+                workers=workers,
+            )
+        elif solver in EXACT_SOLVERS:
+            result = _exact(g, horizon_factory(solver, workers), max_moves, final_colour, clock)
+        else:
+            raise ValueError(f"unknown solver {solver!r} (one of {', '.join(SOLVERS)})")
+    except KeyboardInterrupt:
+        # Bounds proved before the interrupt are lost only if nothing was proved yet; the
+        # exact driver catches it itself to keep them.
+        result = _unknown(g, final_colour, "interrupted")
+    result.solver = solver
+    result.seconds = clock.seconds()
+    if result.solution is not None:
+        rules.verify_solution(g, result.solution, final_colour)
+    return result
+
+
+def _greedy_solution(g: RegionGraph, final_colour: int | None) -> list | None:
+    moves = greedy(g, final_colour)
+    if moves is not None:
+        rules.verify_solution(g, moves, final_colour)
+    return moves
+
+
+def _unknown(g: RegionGraph, final_colour: int | None, why: str) -> Result:
+    ub = _greedy_solution(g, final_colour)
+    return Result(
+        status="unknown",
+        solution=ub,
+        lower_bound=bounds.lower_bound(g, final_colour=final_colour),
+        upper_bound=None if ub is None else len(ub),
+        solver="",
+        proof=why,
+    )
+
+
+def _never(g: RegionGraph, final_colour: int | None) -> Result:
+    """A board that no sequence of moves solves (pivot rules with unreachable pieces)."""
+    return Result(
+        status="infeasible",
+        solution=None,
+        lower_bound=bounds.UNSOLVABLE,
+        upper_bound=None,
+        solver="",
+        proof="unsolvable: the pivot cannot reach every piece of the board",
+    )
+
+
+# --- reference searches --------------------------------------------------------------------
+
+
+def _reference(g, solver, max_moves, final_colour, node_limit, clock) -> Result:
+    if not bounds.solvable(g, rules.start(g), final_colour):
+        return _never(g, final_colour)
+    if solver == "greedy":
+        moves = _greedy_solution(g, final_colour)
+        lb = bounds.lower_bound(g, final_colour=final_colour)
+        return _finish(moves, lb, max_moves, "lower bound equals the greedy length")
+    from kamicp.astar import astar, idastar
+    from kamicp.bfs import bfs
+
+    search = {"bfs": bfs, "astar": astar, "idastar": idastar}[solver]
+    deadline = clock.deadline
+    out: SearchOutcome = search(
+        g, final_colour=final_colour, max_moves=max_moves, node_limit=node_limit, deadline=deadline
+    )
+    if out.complete and out.moves is None:
+        return Result(
+            "infeasible", None, out.lower_bound, None, "", proof=f"{solver}: exhaustive search"
+        )
+    if out.complete:
+        return Result(
+            "optimal",
+            out.moves,
+            len(out.moves),
+            len(out.moves),
+            "",
+            proof=f"{solver}: exhaustive search",
+        )
+    greedy_moves = _greedy_solution(g, final_colour)
+    best = out.moves if out.moves is not None else greedy_moves
+    return Result(
+        "unknown" if best is None or max_moves is None or len(best) > max_moves else "feasible",
+        best,
+        out.lower_bound,
+        None if best is None else len(best),
+        "",
+        proof=f"{solver}: limit reached after {out.nodes} nodes",
+    )
+
+
+def _finish(moves, lb, max_moves, why) -> Result:
+    """Status of a solution given a proved lower bound (used by greedy)."""
+    ub = None if moves is None else len(moves)
+    if ub is not None and ub == lb:
+        return Result("optimal", moves, lb, ub, "", proof=why)
+    if max_moves is not None and lb > max_moves:
+        return Result("infeasible", None, lb, ub, "", proof=f"admissible lower bound {lb}")
+    if max_moves is not None and ub is not None and ub <= max_moves:
+        return Result("feasible", moves, lb, ub, "", proof="")
+    return Result("unknown" if max_moves is not None else "feasible", moves, lb, ub, "")
+
+
+# --- exact models ----------------------------------------------------------------------------
+
+
+class Horizons:
+    """Raise the horizon of one connected piece; remembers what was proved."""
+
+    def __init__(self, g: RegionGraph, factory, final_colour: int | None):
+        self.g = g
+        self.factory = factory
+        self.final_colour = final_colour
+        self.model: HorizonSolver | None = None
+        self.lower = bounds.lower_bound(g, final_colour=final_colour)
+        self.best = _greedy_solution(g, final_colour)
+        self.decisions: list[Decision] = []
+        self.refuted: int | None = None  # the largest horizon proved infeasible
+
+    @property
+    def upper(self) -> int | None:
+        return None if self.best is None else len(self.best)
+
+    def decide(self, horizon: int, clock: Clock) -> Decision:
+        if self.model is None:
+            self.model = self.factory(self.g, self.final_colour)
+        d = self.model.decide(horizon, clock.left())
+        self.decisions.append(d)
+        if d.status == SAT:
+            rules.verify_solution(self.g, d.moves, self.final_colour)
+            if self.upper is None or len(d.moves) < self.upper:
+                self.best = d.moves
+        elif d.status == UNSAT:
+            self.lower = max(self.lower, horizon + 1)
+            self.refuted = max(horizon, self.refuted or -1)
+        return d
+
+    def optimum(self, clock: Clock) -> bool:
+        """Raise the horizon until lower bound = upper bound; False when time ran out."""
+        while self.upper is None or self.lower < self.upper:
+            if clock.expired():
+                return False
+            d = self.decide(self.lower, clock)
+            if d.status == SAT:
+                self.lower = len(d.moves)  # every shorter horizon is refuted or below a bound
+            elif d.status != UNSAT:
+                return False
+        return True
+
+    def proof(self) -> str:
+        if self.refuted is not None and self.refuted + 1 == self.lower:
+            return f"horizon {self.refuted} proved infeasible"
+        return f"admissible lower bound {self.lower}"
+
+
+def _exact(g, factory, max_moves, final_colour, clock) -> Result:
+    if not bounds.solvable(g, rules.start(g), final_colour):
+        return _never(g, final_colour)
+    if g.rules == "free" and len(g.islands) > 1:
+        return _islands(g, factory, max_moves, final_colour, clock)
+    h = Horizons(g, factory, final_colour)
+    try:
+        if max_moves is not None:
+            return _decide_max(h, max_moves, clock)
+        done = h.optimum(clock)
+    except KeyboardInterrupt:
+        done = False
+    return _from_horizons(h, done)
+
+
+def _decide_max(h: Horizons, max_moves: int, clock: Clock) -> Result:
+    """Answer "solvable in at most ``max_moves``?" with one horizon."""
+    if h.lower > max_moves:
+        return Result("infeasible", None, h.lower, h.upper, "", proof=h.proof())
+    if h.upper is not None and h.upper <= max_moves:
+        return _from_horizons(h, h.upper == h.lower, max_moves)
+    try:
+        d = h.decide(max_moves, clock)
+    except KeyboardInterrupt:
+        d = None
+    if d is not None and d.status == SAT:
+        return _from_horizons(h, h.upper == h.lower, max_moves)
+    if d is not None and d.status == UNSAT:
+        return Result(
+            "infeasible", None, h.lower, h.upper, "", proof=h.proof(), horizons=h.decisions
+        )
+    return _from_horizons(h, False, max_moves)
+
+
+def _from_horizons(h: Horizons, done: bool, max_moves: int | None = None) -> Result:
+    """Optimal with a proof; feasible with a solution (within ``max_moves``); else unknown."""
+    if done:
+        status = "optimal"
+    elif h.best is not None and (max_moves is None or len(h.best) <= max_moves):
+        status = "feasible"
+    else:
+        status = "unknown"
+    return Result(
+        status=status,
+        solution=h.best,
+        lower_bound=h.lower,
+        upper_bound=h.upper,
+        solver="",
+        proof=h.proof() if done else "time limit or interrupt: bounds only",
+        horizons=h.decisions,
+    )
+
+
+def _islands(g, factory, max_moves, final_colour, clock) -> Result:
+    """Free rules on a board in pieces: solve each piece, then choose the final colour.
+
+    Exact because pieces never touch, so each move acts on one piece, and a piece can be
+    brought to colour c in opt(piece) moves or, failing that, opt(piece) + 1 (one more move
+    recolours the solved piece). So only "solvable at opt(piece) ending in c?" is asked.
+    """
+    colours = range(g.k) if final_colour is None else [final_colour]
+    pieces = []  # (regions, {colour: (moves, exact)})
+    try:
+        for regions in g.islands:
+            pieces.append((regions, _piece_costs(subgraph(g, regions), factory, colours, clock)))
+    except _OutOfTime:
+        return _unknown(g, final_colour, "time limit or interrupt: bounds only")
+    best_colour = min(colours, key=lambda c: sum(len(cost[c][0]) for _, cost in pieces))
+    moves = []
+    for regions, cost in pieces:
+        moves.extend((regions[r], c) for r, c in cost[best_colour][0])
+    n = len(moves)
+    if max_moves is not None and n > max_moves:
+        return Result("infeasible", None, n, n, "", proof=f"optimum {n} proved piece by piece")
+    return Result("optimal", moves, n, n, "", proof=f"{len(pieces)} pieces, each proved optimal")
+
+
+class _OutOfTime(Exception):
+    pass
+
+
+def _piece_costs(piece: RegionGraph, factory, colours, clock) -> dict:
+    """For each final colour c, an optimal solution of ``piece`` ending in c."""
+    h = Horizons(piece, factory, None)
+    try:
+        if not h.optimum(clock):
+            raise _OutOfTime
+    except KeyboardInterrupt:
+        raise _OutOfTime from None
+    opt = h.upper
+    costs = {}
+    for c in colours:
+        if rules.replay(piece, h.best)[0] == c:
+            costs[c] = h.best
+            continue
+        hc = Horizons(piece, factory, c)
+        hc.lower = max(hc.lower, opt)
+        d = hc.decide(opt, clock) if opt >= hc.lower else None
+        if d is not None and d.status == SAT:
+            costs[c] = d.moves
+        elif d is None or d.status == UNSAT:
+            # One more move recolours the solved piece: opt + 1 is then optimal for c.
+            costs[c] = h.best + [(0, c)]
+            rules.verify_solution(piece, costs[c], c)
+        else:
+            raise _OutOfTime
+    return costs
