@@ -1,0 +1,87 @@
+"""The command line: statuses, exit codes, JSON output, one-line errors, no tracebacks."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from kamicp.cli import main
+from tests.seed import DATA
+
+ARTICLE = str(DATA / "kami2-article-graph.json")
+
+
+def run(capsys, *argv):
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+@pytest.mark.parametrize("solver", ["bfs", "astar", "cpsat", "sat"])
+def test_solve_the_article_graph_optimally(capsys, solver):
+    code, out, _ = run(capsys, "solve", ARTICLE, "--solver", solver, "--json")
+    data = json.loads(out)
+    assert code == 0
+    assert data["status"] == "optimal" and data["moves"] == 5
+    assert data["lower_bound"] == data["upper_bound"] == 5
+    assert len(data["solution"]) == 5
+    code, out, _ = run(capsys, "check", ARTICLE, " ".join(data["solution"]))
+    assert code == 0 and "solved in 5 moves" in out
+
+
+@pytest.mark.parametrize("solver", ["bfs", "cpsat", "sat"])
+def test_max_moves_answers_yes_or_no(capsys, solver):
+    code, out, _ = run(capsys, "solve", ARTICLE, "--solver", solver, "--max-moves", "4", "--json")
+    assert code == 1 and json.loads(out)["status"] == "infeasible"
+    code, out, _ = run(capsys, "solve", ARTICLE, "--solver", solver, "--max-moves", "6", "--json")
+    data = json.loads(out)
+    assert code == 0 and data["status"] in ("optimal", "feasible") and data["moves"] <= 6
+
+
+def test_check_reports_illegal_moves_and_unsolved_boards(capsys):
+    code, out, _ = run(capsys, "check", ARTICLE, "10:Purple 99:Red")
+    assert code == 1 and "illegal" in out and "move 2" in out
+    code, out, _ = run(capsys, "check", ARTICLE, "10:Purple")
+    assert code == 1 and "not solved" in out
+    code, out, _ = run(capsys, "check", ARTICLE, "10:Purple 8:White 5:Yellow 2:Purple 1:Red")
+    assert code == 0
+
+
+def test_final_colour(capsys):
+    code, out, _ = run(capsys, "solve", ARTICLE, "--final-colour", "White", "--json")
+    data = json.loads(out)
+    assert code == 0 and data["status"] == "optimal"
+    code, out, _ = run(capsys, "check", ARTICLE, " ".join(data["solution"]))
+    assert code == 0
+    code, _, err = run(capsys, "solve", ARTICLE, "--final-colour", "Green")
+    assert code == 2 and "not in the palette" in err
+
+
+def test_info_lists_bounds(capsys):
+    code, out, _ = run(capsys, "info", ARTICLE, "--json")
+    data = json.loads(out)
+    assert code == 0
+    assert data["regions"] == 16 and data["colours"] == 4 and data["islands"] == 1
+    assert 3 <= data["lower_bound"] <= 5
+
+
+def test_bad_input_is_one_line_and_exit_2(tmp_path):
+    bad = tmp_path / "bad.txt"
+    bad.write_text("geometry: square\nab\nabc\n")
+    before = bad.read_text()
+    proc = subprocess.run(
+        [sys.executable, "-m", "kamicp", "solve", str(bad)], capture_output=True, text=True
+    )
+    assert proc.returncode == 2
+    assert "Traceback" not in proc.stderr
+    assert len(proc.stderr.strip().splitlines()) == 1
+    assert "bad.txt:3" in proc.stderr
+    assert bad.read_text() == before  # nothing the user gave is overwritten
+
+
+def test_missing_file(capsys, tmp_path):
+    code, _, err = run(capsys, "info", str(tmp_path / "nope.txt"))
+    assert code == 2 and "nope.txt" in err

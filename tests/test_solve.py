@@ -1,0 +1,82 @@
+"""The solve driver end to end: every solver agrees with the reference BFS.
+
+Random small boards of every geometry, holes and islands, both rule sets, with and without
+a final colour. The default run takes a few hundred boards per solver; ``-m slow`` runs
+thousands.
+"""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from kamicp import rules
+from kamicp.bfs import bfs
+from kamicp.regions import from_edges, region_graph
+from kamicp.solve import solve
+from tests.strategies import boards
+
+EXACT = ["cpsat", "sat"]
+
+
+def check_agrees(board, solver, final_choice):
+    g = region_graph(board)
+    final = None if final_choice is None else final_choice % g.k
+    ref = bfs(g, final_colour=final)
+    r = solve(g, solver, final_colour=final)
+    if ref.moves is None:
+        assert r.status == "infeasible" and r.solution is None
+        return
+    assert r.status == "optimal", (r.status, r.proof)
+    assert r.moves == len(ref.moves) == r.lower_bound == r.upper_bound
+    rules.verify_solution(g, r.solution, final)
+    if r.moves > 0:
+        below = solve(g, solver, final_colour=final, max_moves=r.moves - 1)
+        assert below.status == "infeasible"
+
+
+def _agree(solver, examples):
+    @settings(max_examples=examples, deadline=None, suppress_health_check=list(HealthCheck))
+    @given(boards(), st.one_of(st.none(), st.integers(0, 7)))
+    def run(board, final_choice):
+        check_agrees(board, solver, final_choice)
+
+    run()
+
+
+@pytest.mark.parametrize("solver", EXACT + ["astar", "idastar"])
+def test_solvers_agree_with_bfs(solver):
+    _agree(solver, 150)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("solver", EXACT + ["astar", "idastar", "portfolio"])
+def test_solvers_agree_with_bfs_thousands(solver):
+    _agree(solver, 2000 if solver != "portfolio" else 300)
+
+
+@pytest.mark.parametrize("solver", EXACT)
+def test_islands_decompose_by_final_colour(solver):
+    # Three pieces that never merge: a-b-a, a lone b, b-a-b; they must end in one colour,
+    # so the driver solves each piece per final colour and adds up.
+    g = from_edges([0, 1, 0, 1, 1, 0, 1], [(0, 1), (1, 2), (4, 5), (5, 6)])
+    assert len(g.islands) == 3
+    ref = bfs(g)
+    r = solve(g, solver)
+    assert r.status == "optimal" and r.moves == len(ref.moves)
+    rules.verify_solution(g, r.solution)
+
+
+def test_greedy_and_reference_statuses():
+    g = from_edges([0, 1, 2, 0], [(0, 1), (1, 2), (2, 3)])
+    r = solve(g, "greedy")
+    assert r.status in ("optimal", "feasible") and r.upper_bound == r.moves
+    assert solve(g, "bfs").moves == 2
+
+
+def test_pivot_cannot_reach_other_pieces():
+    g = from_edges([0, 1, 0, 1], [(0, 1), (2, 3)], rules="pivot")
+    for solver in ["bfs", "cpsat", "sat"]:
+        r = solve(g, solver)
+        assert r.status == "infeasible" and r.solution is None
