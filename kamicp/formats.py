@@ -665,9 +665,9 @@ def read_json(text: str, path: str) -> list[Board]:
 
 
 def node_id(item: Located, what: str, path: str) -> str:
-    """A node id (number or string) as a string."""
+    """A node id (integer or string) as a string."""
     if isinstance(item.value, bool) or not isinstance(item.value, (int, str)):
-        raise InputError(f"{what} must be a number or a string", path, item.line)
+        raise InputError(f"{what} must be an integer or a string", path, item.line)
     return str(item.value)
 
 
