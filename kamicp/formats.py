@@ -63,7 +63,7 @@ proved optimum (documented there).
     {"nodes": {"1": "Purple", "2": "Red"}, "edges": [[1, 2]],
      "rules": "free", "pivot": 1, "par": 1, "optimum": 1, "name": "two", "palette": [...]}
 
-  Node ids may be numbers or strings and become strings; ``edges`` defaults to none; the
+  Node ids may be integers or strings and become strings; ``edges`` defaults to none; the
   palette is the colour names present, sorted, unless ``palette`` lists them (in order, maybe
   with more). Geometry ``graph``. An edge to an unknown node, a self-loop, a repeated edge,
   an unknown key or a repeated key is an error. A top-level array holds several puzzles.

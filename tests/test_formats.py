@@ -359,7 +359,7 @@ BAD = {
     "grid header after rows": ("ab\nba\nrules: pivot\n", 3, "after the grid rows"),
     "grid bad geometry": ("\ngeometry: octagon\nab\n", 2, "unknown geometry"),
     "grid bad rules": ("rules: flood\nab\n", 1, "unknown rules"),
-    "grid bad par": ("ab\n", None, None),  # placeholder replaced below
+    "grid bad par": ("name: x\npar: many\nab\n", 2, "par must be a non-negative integer"),
     "grid pivot on a hole": ("pivot: 1,0\nab\n.b\n", 1, "pivot 1,0 is a hole"),
     "grid pivot off the board": ("pivot: 5,0\nab\n", 1, "off the board"),
     "grid pivot malformed": ("pivot: a\nab\n", 1, "row,column"),
@@ -421,7 +421,6 @@ BAD = {
     "floodit99 too many": ("1 1 3\n1\n5\n7\n", 4, "after the optimum"),
     "floodit99 empty board": ("# c\n0 2 3\n1\n5\n", 2, "empty board"),
 }
-BAD["grid bad par"] = ("name: x\npar: many\nab\n", 2, "par must be a non-negative integer")
 FORCED = {
     "floodit99 too many": "floodit99",
     "floodit99 too few": "floodit99",
