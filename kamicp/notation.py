@@ -22,7 +22,7 @@ import re
 
 from kamicp import geometry
 from kamicp.board import Board
-from kamicp.errors import IllegalMove, InputError
+from kamicp.errors import IllegalMove
 from kamicp.regions import RegionGraph
 from kamicp.rules import Move
 
@@ -49,7 +49,8 @@ def parse_cell(board: Board, text: str):
         if not text.isdigit():
             raise IllegalMove(f"{text!r} is not a triangle index")
         index = int(text)
-        if index >= 20 * board.width:
+        rows = 1 + max(cell[0] for cell in board.cells)  # 10 in most levels, 9 in some
+        if index >= 2 * board.width * rows:
             raise IllegalMove(f"triangle {index} is off the board")
         cell = geometry.kami2_cell(index, board.width)
     else:
@@ -114,8 +115,10 @@ def parse_move(board: Board, g: RegionGraph, token: str) -> Move:
 def parse_moves(board: Board, g: RegionGraph, text: str) -> list[Move]:
     """All moves in ``text``; a KAMI 2 solution string like ``219C184F`` is split first.
 
-    Raises :class:`InputError` for a move that cannot be read, naming its number.
+    Raises :class:`IllegalMove` for a move that cannot be read, naming its number.
     """
+    if text is None:
+        raise IllegalMove("no moves given")
     if board.geometry == "kami2" and re.fullmatch(r"(\d+[B-Z])+", text.strip()):
         items = [m.group(0) for m in GAME_TOKEN.finditer(text.strip())]
     else:
