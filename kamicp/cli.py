@@ -281,6 +281,7 @@ def add_show(p):
     _puzzle_args(p)
     p.add_argument("--regions", action="store_true", help="print region numbers")
     p.add_argument("--no-colour", action="store_true", help="plain symbols, no ANSI colour")
+    p.add_argument("--palette", help="comma-separated colours (#rrggbb or names), palette order")
     p.set_defaults(run=run_show)
 
 
@@ -288,7 +289,56 @@ def run_show(args) -> int:
     from kamicp.show import show
 
     for board in load_boards(args):
-        print(show(board, regions=args.regions, colour=not args.no_colour))
+        palette = None if args.palette is None else args.palette.split(",")
+        print(show(board, regions=args.regions, colour=not args.no_colour, palette=palette))
+    return 0
+
+
+# --- render ----------------------------------------------------------------------------------
+
+
+def add_render(p):
+    """Draw the board (and one frame per move of a solution) as SVG, PNG or animated GIF."""
+    _puzzle_args(p)
+    p.add_argument("--out", required=True, help="output file: .svg, .png or .gif")
+    group = p.add_mutually_exclusive_group()
+    group.add_argument("--solution", metavar="MOVES", help="moves to show frame by frame")
+    group.add_argument("--solve", action="store_true", help="solve first, show the solution")
+    p.add_argument("--palette", help="comma-separated colours (#rrggbb or names), palette order")
+    p.add_argument("--numbers", action="store_true", help="print region numbers")
+    p.add_argument("--frames", choices=("row", "gif"), help="frames as a row or a GIF")
+    p.add_argument("--time-limit", type=float, metavar="S", help="seconds for --solve")
+    p.set_defaults(run=run_render)
+
+
+def ensure_not_input(out: str, inputs: list[str]) -> None:
+    """Refuse to write over a file the user gave as input."""
+    import os
+
+    for path in inputs:
+        if os.path.exists(out) and os.path.exists(path) and os.path.samefile(out, path):
+            raise KamicpError(f"{out}: refusing to overwrite the input file")
+
+
+def run_render(args) -> int:
+    from kamicp.render import render
+
+    ensure_not_input(args.out, [args.file])
+    board = load_boards(args)[0]
+    g = region_graph(board)
+    moves = None
+    if args.solution is not None:
+        try:
+            moves = notation.parse_moves(board, g, args.solution)
+        except IllegalMove as err:
+            raise KamicpError(f"{args.file}: --solution: {err}") from None
+    elif args.solve:
+        result = solve(g, time_limit=args.time_limit)
+        moves = result.solution
+    palette = None if args.palette is None else [p.strip() for p in args.palette.split(",")]
+    render(board, args.out, moves=moves, palette=palette, numbers=args.numbers,
+           frames=args.frames)
+    print(args.out)
     return 0
 
 
@@ -446,6 +496,7 @@ COMMANDS: dict[str, Callable] = {
     "solve": add_solve,
     "check": add_check,
     "show": add_show,
+    "render": add_render,
     "bench": add_bench,
     "batch": add_batch,
     "hint": add_hint,
