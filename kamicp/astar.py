@@ -1,0 +1,282 @@
+"""A* and IDA*: optimal solutions guided by the admissible bounds of :mod:`kamicp.bounds`.
+
+Both search the current region graph (:class:`kamicp.bounds.Current`), updated move by move.
+Only admissible bounds prune, and only the move restrictions proved in
+``encodings/bounds.md`` are applied:
+
+- pieces in order: moves on different pieces commute, so every solution can be reordered to
+  play piece 0's moves, then piece 1's, and so on; a piece left behind is finished and its
+  colour is the final colour (a state is the position plus the first piece still open);
+- a one-node piece, once the final colour is known, is only recoloured to it;
+- pivot rules: a move that merges nothing is only needed to recolour the finished pivot
+  piece; a move that absorbs every remaining region of a colour (not the forced final one)
+  may be played at once (Flood-It's colour-elimination rule, proved by blob monotonicity).
+
+IDA* (Korf, "Depth-first iterative-deepening: an optimal admissible tree search", 1985)
+keeps a transposition table of proved lower bounds per state, so a state that failed with a
+budget is not searched again with that budget or less (Reinefeld and Marsland, "Enhanced
+iterative-deepening search", 1994). Children are tried in order of their bound, then of
+regions merged. Memory: A* stores every generated position; IDA* only the table.
+"""
+
+from __future__ import annotations
+
+import heapq
+import itertools
+import time
+
+from kamicp.bounds import UNSOLVABLE, Current, contract, estimate, solvable
+from kamicp.regions import RegionGraph
+from kamicp.result import SearchOutcome
+from kamicp.rules import Move
+
+INF = UNSOLVABLE
+TABLE_LIMIT = 2_000_000  # transposition-table entries kept before the table is cleared
+
+
+class _Stop(Exception):
+    """A node limit or the deadline was reached."""
+
+
+def frame(cur: Current, first: int, final_colour: int | None) -> tuple[bool, int | None]:
+    """(alive, final colour) of a state whose pieces before ``first`` are finished.
+
+    Finished pieces are never moved again, so each must be one node, all of one colour,
+    which is then the final colour (and must match ``final_colour`` if given).
+    """
+    final = final_colour
+    for piece in cur.islands[:first]:
+        if len(piece) != 1:
+            return False, final
+        colour = cur.colour[piece[0]]
+        if final is None:
+            final = colour
+        elif colour != final:
+            return False, final
+    return True, final
+
+
+def moves(cur: Current, first: int, rules: str, final: int | None) -> list[tuple[Move, int]]:
+    """The moves tried from a state, each with the first open piece after it.
+
+    ``final`` is the colour the board must end in, when known. See the module docstring
+    for why every omitted move can be left out without losing all optimal solutions.
+    """
+    if rules == "pivot":
+        return [(m, 0) for m in _pivot_moves(cur, final)]
+    out = []
+    for i in range(first, len(cur.islands)):
+        piece = cur.islands[i]
+        if len(piece) == 1:
+            v = piece[0]
+            targets = range(cur.k) if final is None else (final,)
+            out.extend(((v, c), i) for c in targets if c != cur.colour[v])
+            continue
+        for v in piece:
+            out.extend(((v, c), i) for c in range(cur.k) if c != cur.colour[v])
+        break  # a later piece can only be started once this one is finished
+    return out
+
+
+def _pivot_moves(cur: Current, final: int | None) -> list[Move]:
+    p = cur.pivot
+    if final is None:
+        final = _others_colour(cur)
+    near: dict[int, int] = {}
+    for u in cur.adj[p]:
+        near[cur.colour[u]] = near.get(cur.colour[u], 0) + 1
+    if not near:  # the pivot's piece is one region: only the final recolouring remains
+        return [(p, final)] if final is not None and final != cur.colour[p] else []
+    home = cur.islands[cur.island_of[p]]
+    total: dict[int, int] = {}
+    for v in home:
+        total[cur.colour[v]] = total.get(cur.colour[v], 0) + 1
+    for c, count in sorted(near.items(), key=lambda item: -item[1]):
+        if count == total[c] and c != final:
+            return [(p, c)]  # absorbs the whole colour: some optimal solution does it now
+    return [(p, c) for c in near]
+
+
+def _others_colour(cur: Current) -> int | None:
+    home = cur.island_of[cur.pivot]
+    for i, piece in enumerate(cur.islands):
+        if i != home:
+            return cur.colour[piece[0]]
+    return None
+
+
+def _key(cur: Current, first: int) -> bytes:
+    return cur.pos + first.to_bytes(4, "little")
+
+
+class _Search:
+    """What A* and IDA* share: the problem, the limits, the child generator."""
+
+    def __init__(self, g, final_colour, node_limit, deadline):
+        self.g = g
+        self.rules = g.rules
+        self.final_colour = final_colour
+        self.node_limit = node_limit
+        self.deadline = deadline
+        self.nodes = 0
+
+    def tick(self) -> None:
+        self.nodes += 1
+        if self.node_limit is not None and self.nodes > self.node_limit:
+            raise _Stop
+        if self.deadline is not None and time.monotonic() >= self.deadline:
+            raise _Stop
+
+    def bound(self, cur: Current, first: int, cap: int | None = None) -> int:
+        alive, final = frame(cur, first, self.final_colour)
+        if not alive:
+            return INF
+        return estimate(cur, self.rules, final, cap)
+
+    def children(self, cur: Current, first: int, cap: int | None = None) -> list:
+        """(bound, -merged, move, child, first) for each move tried, best first."""
+        _, final = frame(cur, first, self.final_colour)
+        out = []
+        for (v, c), nxt in moves(cur, first, self.rules, final):
+            merged = len(cur.merged(v, c))
+            child = cur.play(v, c)
+            out.append((self.bound(child, nxt, cap), -merged, (v, c), child, nxt))
+        out.sort(key=lambda item: item[:2])
+        return out
+
+
+def astar(
+    g: RegionGraph,
+    final_colour: int | None = None,
+    max_moves: int | None = None,
+    node_limit: int | None = None,
+    deadline: float | None = None,
+) -> SearchOutcome:
+    """An optimal solution by A* with re-opening (admissible, not necessarily consistent,
+    bounds), or what was proved when a limit stopped it.
+
+    Same contract as :func:`kamicp.bfs.bfs`; when stopped, ``lower_bound`` is the least
+    f = g + h still open (some state on an optimal path is open with its optimal g).
+    ``node_limit`` counts expansions. Memory: every generated position.
+    """
+    if not solvable(g, None, final_colour):
+        return SearchOutcome(None, UNSOLVABLE, True, 0)
+    s = _Search(g, final_colour, node_limit, deadline)
+    root = contract(g)
+    h0 = s.bound(root, 0)
+    if max_moves is not None and h0 > max_moves:
+        return SearchOutcome(None, h0, True, 0)
+    key0 = _key(root, 0)
+    best_g = {key0: 0}
+    parent: dict[bytes, tuple[bytes, Move] | None] = {key0: None}
+    counter = itertools.count()
+    heap = [(h0, 0, next(counter), key0, root.pos, 0)]
+    cut = INF  # least f of a child dropped for exceeding max_moves
+    try:
+        while heap:
+            f, gc, _, key, pos, first = heapq.heappop(heap)
+            if gc > best_g[key]:
+                continue  # a stale entry: the state was reached more cheaply since
+            cur = contract(g, tuple(pos))
+            if cur.is_solved(final_colour):
+                path = _path(parent, key)
+                return SearchOutcome(path, len(path), True, s.nodes)
+            s.tick()
+            cap = None if max_moves is None else max_moves - gc
+            for h, _, move, child, nxt in s.children(cur, first, cap):
+                fc = gc + 1 + h
+                if fc >= INF:
+                    continue
+                if max_moves is not None and fc > max_moves:
+                    cut = min(cut, fc)
+                    continue
+                ckey = _key(child, nxt)
+                if gc + 1 < best_g.get(ckey, INF):
+                    best_g[ckey] = gc + 1
+                    parent[ckey] = (key, move)
+                    heapq.heappush(heap, (fc, gc + 1, next(counter), ckey, child.pos, nxt))
+    except _Stop:
+        open_f = min((e[0] for e in heap if e[1] <= best_g[e[3]]), default=INF)
+        return SearchOutcome(None, min(open_f, cut, f), False, s.nodes)
+    if max_moves is not None:
+        return SearchOutcome(None, min(cut, UNSOLVABLE), True, s.nodes)
+    return SearchOutcome(None, UNSOLVABLE, True, s.nodes)
+
+
+def _path(parent: dict, key: bytes) -> list[Move]:
+    out = []
+    while parent[key] is not None:
+        key, move = parent[key]
+        out.append(move)
+    out.reverse()
+    return out
+
+
+def idastar(
+    g: RegionGraph,
+    final_colour: int | None = None,
+    max_moves: int | None = None,
+    node_limit: int | None = None,
+    deadline: float | None = None,
+) -> SearchOutcome:
+    """An optimal solution by IDA* with a transposition table, or what was proved.
+
+    Same contract as :func:`kamicp.bfs.bfs`. Each iteration searches depth-first within a
+    threshold that is a proved lower bound (the start's bound, then the least bound that
+    exceeded the previous threshold), so the first solution found is optimal; when stopped,
+    ``lower_bound`` is the current threshold. ``node_limit`` counts expansions.
+    """
+    if not solvable(g, None, final_colour):
+        return SearchOutcome(None, UNSOLVABLE, True, 0)
+    ida = _Ida(g, final_colour, node_limit, deadline)
+    return ida.run(max_moves)
+
+
+class _Ida(_Search):
+    def __init__(self, g, final_colour, node_limit, deadline):
+        super().__init__(g, final_colour, node_limit, deadline)
+        self.table: dict[bytes, int] = {}  # state -> proved lower bound on its distance
+        self.path: list[Move] = []
+
+    def run(self, max_moves: int | None) -> SearchOutcome:
+        root = contract(self.g)
+        threshold = self.bound(root, 0)
+        while True:
+            if threshold >= INF:
+                return SearchOutcome(None, UNSOLVABLE, True, self.nodes)
+            if max_moves is not None and threshold > max_moves:
+                return SearchOutcome(None, threshold, True, self.nodes)
+            try:
+                found = self.dfs(root, 0, threshold)
+            except _Stop:
+                return SearchOutcome(None, threshold, False, self.nodes)
+            if found <= threshold:
+                self.path.reverse()
+                return SearchOutcome(self.path, len(self.path), True, self.nodes)
+            threshold = found
+
+    def dfs(self, cur: Current, first: int, budget: int) -> int:
+        """A value <= ``budget`` when a solution within ``budget`` was found (its moves are
+        pushed on ``self.path``, last first); else a proved lower bound > ``budget``."""
+        if cur.is_solved(self.final_colour):
+            return 0
+        key = _key(cur, first)
+        known = self.table.get(key, 0)
+        if known > budget:
+            return known
+        self.tick()
+        best = INF
+        for h, _, move, child, nxt in self.children(cur, first, budget):
+            h = max(h, self.table.get(_key(child, nxt), 0))
+            if 1 + h > budget:
+                best = min(best, 1 + h)
+                continue
+            r = self.dfs(child, nxt, budget - 1)
+            if r <= budget - 1:
+                self.path.append(move)
+                return r + 1
+            best = min(best, 1 + r)
+        if len(self.table) >= TABLE_LIMIT:
+            self.table.clear()  # memory: forgetting bounds only costs time
+        self.table[key] = max(known, best)
+        return best

@@ -1,0 +1,397 @@
+"""Admissible lower bounds on the moves still needed, and whether a position can be solved.
+
+Every bound here is proved in ``encodings/bounds.md``; the searches (:mod:`kamicp.astar`),
+the exact models' driver and ``kamicp info`` rely on them, so each is a lower bound on the
+optimum from the given position, never a guess.
+
+- ``colours``: colours present minus one, plus one if a required final colour is absent
+  (a move removes at most one colour);
+- ``radius`` (any rules): a move contracts a star of the current region graph, which lowers
+  its radius by at most one, so each piece needs at least its radius in moves;
+- ``islands`` (free rules): pieces never interact, so per-piece bounds add up:
+  ``min over the final colour f of sum over pieces of max(radius, colours other than f)``;
+- ``pivot_eccentricity`` and ``pivot_layers`` (pivot rules): the pivot's region grows by
+  at most one step of distance per move, and every colour beyond distance ``d`` needs its
+  own move after move ``d`` (the layered bound of Flood-It solvers; Clifford, Jalsenius,
+  Montanaro and Sach, "The complexity of flood filling games", 2012, for the game).
+
+The bounds work on :class:`Current`, the graph of the *current* regions of a position,
+which the searches update move by move (:meth:`Current.play`) instead of rebuilding it.
+"""
+
+from __future__ import annotations
+
+from kamicp.regions import RegionGraph
+from kamicp.rules import Position, start
+
+UNSOLVABLE = 10**9  # the lower bound of a position that no sequence of moves solves
+
+
+class Current:
+    """The current region graph of a position: one node per current region.
+
+    A node is named by a *representative*, one starting region inside it, so a move on node
+    ``v`` is the rules engine's move ``(v, colour)``. ``pos`` is the position (colour of
+    every starting region, as bytes); ``colour[v]``, ``adj[v]`` (frozenset of nodes) and
+    ``members[v]`` (its starting regions) are set for representatives only. ``islands[i]``
+    lists the nodes of the board's i-th piece (pieces in the order of ``g.islands``); a
+    piece never merges with another. ``pivot`` is the node holding the pivot region.
+
+    Immutable in use: :meth:`play` returns a new object sharing what did not change.
+    Radii of pieces are cached (they are the costly part of the bounds).
+    """
+
+    __slots__ = (
+        "k",
+        "pos",
+        "colour",
+        "adj",
+        "members",
+        "islands",
+        "island_of",
+        "pivot",
+        "radii",
+        "hints",
+    )
+
+    def __init__(self, k, pos, colour, adj, members, islands, island_of, pivot, radii, hints):
+        self.k = k
+        self.pos = pos
+        self.colour = colour
+        self.adj = adj
+        self.members = members
+        self.islands = islands
+        self.island_of = island_of
+        self.pivot = pivot
+        self.radii = radii  # exact radius per piece, or None when not computed yet
+        self.hints = hints  # an upper bound on the radius per piece, or None
+
+    def merged(self, v: int, colour: int) -> list[int]:
+        """The nodes that recolouring ``v`` to ``colour`` merges into it (neighbours)."""
+        return [u for u in self.adj[v] if self.colour[u] == colour]
+
+    def play(self, v: int, colour: int) -> Current:
+        """The current region graph after recolouring node ``v`` to ``colour``.
+
+        The merged node keeps the name ``v``. O(n + degrees of the merged nodes): the
+        per-node lists are copied shallowly and only touched entries are replaced.
+        """
+        gone = self.merged(v, colour)
+        adj = list(self.adj)
+        members = list(self.members)
+        pos = bytearray(self.pos)
+        for r in self.members[v]:
+            pos[r] = colour
+        col = list(self.colour)
+        col[v] = colour
+        if gone:
+            gone_set = frozenset(gone)
+            around = set(self.adj[v])
+            together = list(self.members[v])
+            for u in gone:
+                around |= self.adj[u]
+                together.extend(self.members[u])
+                adj[u] = None
+                members[u] = None
+            around -= gone_set
+            around.discard(v)
+            adj[v] = frozenset(around)
+            members[v] = tuple(together)
+            for w in around:
+                if not gone_set.isdisjoint(self.adj[w]):
+                    adj[w] = (self.adj[w] - gone_set) | {v}
+            i = self.island_of[v]
+            islands = list(self.islands)
+            islands[i] = tuple(u for u in self.islands[i] if u not in gone_set)
+            islands = tuple(islands)
+            pivot = v if self.pivot in gone_set else self.pivot
+            radii = list(self.radii)
+            hints = list(self.hints)
+            # A move contracts a star: the radius drops by at most one and never grows.
+            hints[i] = radii[i] if radii[i] is not None else hints[i]
+            radii[i] = None
+        else:
+            islands, pivot, radii, hints = self.islands, self.pivot, self.radii, self.hints
+        return Current(
+            self.k, bytes(pos), col, adj, members, islands, self.island_of, pivot, radii, hints
+        )
+
+    def nodes(self) -> list[int]:
+        """All current nodes."""
+        return [v for piece in self.islands for v in piece]
+
+    def piece_colours(self, i: int) -> set[int]:
+        """Colours present in piece ``i``."""
+        return {self.colour[v] for v in self.islands[i]}
+
+    def is_solved(self, final_colour: int | None = None) -> bool:
+        """One colour everywhere (every piece one node, all of one colour)."""
+        if any(len(piece) != 1 for piece in self.islands):
+            return False
+        first = self.colour[self.islands[0][0]]
+        return final_colour in (None, first) and all(
+            self.colour[piece[0]] == first for piece in self.islands
+        )
+
+
+def contract(g: RegionGraph, pos: Position | None = None) -> Current:
+    """The current region graph of ``pos`` (default the start).
+
+    Representatives are the smallest starting region of each current region.
+    Complexity: O(n + m) for n starting regions and m edges between them.
+    """
+    pos = start(g) if pos is None else tuple(pos)
+    n = g.n
+    rep = [-1] * n
+    members: list = [None] * n
+    for r in range(n):
+        if rep[r] >= 0:
+            continue
+        rep[r] = r
+        part, stack = [r], [r]
+        while stack:
+            x = stack.pop()
+            for y in g.adj[x]:
+                if rep[y] < 0 and pos[y] == pos[r]:
+                    rep[y] = r
+                    part.append(y)
+                    stack.append(y)
+        members[r] = tuple(sorted(part))
+    adj: list = [None] * n
+    colour = [0] * n
+    for r in range(n):
+        if rep[r] == r:
+            colour[r] = pos[r]
+            adj[r] = frozenset(rep[y] for x in members[r] for y in g.adj[x] if rep[y] != r)
+    island_of = [0] * n
+    islands = []
+    for i, piece in enumerate(g.islands):
+        for r in piece:
+            island_of[r] = i
+        islands.append(tuple(r for r in piece if rep[r] == r))
+    count = len(islands)
+    return Current(
+        g.k,
+        bytes(pos),
+        colour,
+        adj,
+        members,
+        tuple(islands),
+        island_of,
+        rep[g.pivot],
+        [None] * count,
+        [None] * count,
+    )
+
+
+# --- the bounds ----------------------------------------------------------------------------
+
+
+def colour_bound(cur: Current, final_colour: int | None = None) -> int:
+    """Colours present minus one, plus one when ``final_colour`` is required but absent.
+
+    Proof: a move recolours one region from a to c; afterwards at most a has vanished, so
+    the number of colours other than the final one drops by at most one per move. O(n).
+    """
+    present = {cur.colour[v] for v in cur.nodes()}
+    if final_colour is None:
+        return len(present) - 1
+    return len(present - {final_colour})
+
+
+def piece_radius(cur: Current, i: int, cap: int | None = None) -> int:
+    """The radius of piece ``i`` of the current region graph, or ``cap`` if it is >= cap.
+
+    All balls grow together: ball_{d+1}(v) is the union of ball_d(u) over the closed
+    neighbourhood of v (bitsets), and the radius is the first d at which some ball is the
+    whole piece. O(radius * (n + m)) big-integer operations for the piece's n nodes and m
+    edges. Exact results are cached on ``cur``; the cached upper bound from the previous
+    position (a move never raises the radius) stops the growth one level early.
+    """
+    known = cur.radii[i]
+    if known is not None:
+        return known if cap is None else min(known, cap)
+    nodes = cur.islands[i]
+    if len(nodes) == 1:
+        cur.radii[i] = 0
+        return 0
+    hint = cur.hints[i]
+    limit = hint if cap is None or (hint is not None and hint <= cap) else cap
+    index = {v: j for j, v in enumerate(nodes)}
+    around = [[index[u] for u in cur.adj[v]] for v in nodes]
+    ball = [1 << j for j in range(len(nodes))]
+    full = (1 << len(nodes)) - 1
+    d = 0  # invariant: no ball of radius d covers the piece, so radius > d
+    while limit is None or d + 1 < limit:
+        d += 1
+        grown = []
+        for j, near in enumerate(around):
+            b = ball[j]
+            for u in near:
+                b |= ball[u]
+            grown.append(b)
+        if full in grown:
+            cur.radii[i] = d
+            return d
+        ball = grown
+    if limit == hint:
+        cur.radii[i] = hint  # radius > hint - 1 and <= hint
+    return limit
+
+
+def radius_bound(cur: Current) -> int:
+    """The largest radius over the pieces (a piece alone needs that many moves)."""
+    return max(piece_radius(cur, i) for i in range(len(cur.islands)))
+
+
+def islands_bound(cur: Current, final_colour: int | None = None, cap: int | None = None) -> int:
+    """Free rules: min over the final colour f of the sum over pieces of
+    max(radius, number of the piece's colours other than f).
+
+    Proof: each move acts inside one piece, so the moves split by piece; a piece brought to
+    colour f needs at least its radius (star contractions) and at least its colours other
+    than f (one removed per move). The final colour is common to all pieces.
+    With ``cap``, radii are computed only up to ``cap`` (the result is then still a lower
+    bound, and >= cap whenever the exact bound is). O(sum of radius * (n + m)).
+    """
+    radii = [piece_radius(cur, i, cap) for i in range(len(cur.islands))]
+    colours = [cur.piece_colours(i) for i in range(len(cur.islands))]
+    finals = range(cur.k) if final_colour is None else (final_colour,)
+    return min(
+        sum(max(r, len(cs) - (f in cs)) for r, cs in zip(radii, colours, strict=True))
+        for f in finals
+    )
+
+
+def _pivot_final(cur: Current, final_colour: int | None) -> int | None:
+    """The colour the pivot's piece must end in: the one asked for, or that of the other
+    pieces (they cannot change under pivot rules), or None when free to choose."""
+    if final_colour is not None:
+        return final_colour
+    home = cur.island_of[cur.pivot]
+    others = {cur.colour[v] for i, piece in enumerate(cur.islands) if i != home for v in piece}
+    return next(iter(others)) if len(others) == 1 else None
+
+
+def pivot_layers(cur: Current) -> list[set[int]]:
+    """Colours of the pivot's piece by distance from the pivot node (BFS layers). O(n + m)."""
+    p = cur.pivot
+    seen = {p}
+    frontier = [p]
+    layers = [{cur.colour[p]}]
+    while True:
+        nxt = []
+        for v in frontier:
+            for u in cur.adj[v]:
+                if u not in seen:
+                    seen.add(u)
+                    nxt.append(u)
+        if not nxt:
+            return layers
+        layers.append({cur.colour[u] for u in nxt})
+        frontier = nxt
+
+
+def pivot_eccentricity_bound(cur: Current, final_colour: int | None = None) -> int:
+    """Pivot rules: the eccentricity of the pivot node, plus one when the pivot's piece is
+    a single node of a colour other than the required final one.
+
+    Proof: the pivot's region is the centre of the star every move contracts, and such a
+    contraction lowers the centre's eccentricity by at most one. O(n + m).
+    """
+    ecc = len(pivot_layers(cur)) - 1
+    final = _pivot_final(cur, final_colour)
+    if ecc == 0:
+        return int(final is not None and final != cur.colour[cur.pivot])
+    return ecc
+
+
+def pivot_layer_bound(cur: Current, final_colour: int | None = None) -> int:
+    """Pivot rules: the largest d + |colours at distance > d from the pivot (with the final
+    colour)| over 0 <= d < eccentricity.
+
+    Proof: after j moves the pivot's region lies within distance j of where it started, so
+    a region at distance > d joins it at move d + 1 or later; a region of colour c joins
+    only by a move to c (other regions never change colour), so each colour beyond d needs
+    its own move after move d, and so does the final colour (the last move sets it).
+    O(n + m).
+    """
+    layers = pivot_layers(cur)
+    final = _pivot_final(cur, final_colour)
+    if len(layers) == 1:
+        return int(final is not None and final != cur.colour[cur.pivot])
+    best = 0
+    beyond: set[int] = set() if final is None else {final}
+    for d in range(len(layers) - 2, -1, -1):  # colours at distance > d, growing as d falls
+        beyond |= layers[d + 1]
+        best = max(best, d + len(beyond))
+    return best
+
+
+def estimate(
+    cur: Current, rules: str, final_colour: int | None = None, cap: int | None = None
+) -> int:
+    """The bound the searches use at every node: the best that applies to ``rules``.
+
+    Free rules: the islands bound (it includes the colour and radius bounds). Pivot rules:
+    the layer bound (it includes the eccentricity and colour bounds). With ``cap``, free
+    rules stop computing radii at ``cap``: the value is admissible and >= cap when the
+    exact one is.
+    """
+    if rules == "pivot":
+        return pivot_layer_bound(cur, final_colour)
+    return islands_bound(cur, final_colour, cap)
+
+
+# --- public entry points on (g, pos) ---------------------------------------------------
+
+
+def solvable(g: RegionGraph, pos: Position | None = None, final_colour: int | None = None) -> bool:
+    """Can any sequence of moves solve ``pos`` (ending in ``final_colour`` if given)?
+
+    Free rules: always (flood each piece, then recolour it). Pivot rules: the other pieces
+    can never change, so they must already be one colour each, all the same, and equal to
+    ``final_colour`` if given; the pivot's piece can then be flooded and recoloured.
+    """
+    if final_colour is not None and not 0 <= final_colour < g.k:
+        return False
+    if g.rules != "pivot":
+        return True
+    pos = start(g) if pos is None else pos
+    home = next(i for i, piece in enumerate(g.islands) if g.pivot in piece)
+    others = {pos[r] for i, piece in enumerate(g.islands) if i != home for r in piece}
+    if final_colour is not None:
+        others.add(final_colour)
+    return len(others) <= 1
+
+
+def bound_report(
+    g: RegionGraph, pos: Position | None = None, final_colour: int | None = None
+) -> dict[str, int]:
+    """Every bound that applies to the rules, by name (for ``kamicp info``).
+
+    ``unsolvable`` is added (with :data:`UNSOLVABLE`) when no sequence of moves solves it.
+    """
+    cur = contract(g, pos)
+    report = {
+        "colours": colour_bound(cur, final_colour),
+        "radius": radius_bound(cur),
+    }
+    if g.rules == "pivot":
+        report["pivot_eccentricity"] = pivot_eccentricity_bound(cur, final_colour)
+        report["pivot_layers"] = pivot_layer_bound(cur, final_colour)
+    else:
+        report["islands"] = islands_bound(cur, final_colour)
+    if not solvable(g, pos, final_colour):
+        report["unsolvable"] = UNSOLVABLE
+    return report
+
+
+def lower_bound(
+    g: RegionGraph, pos: Position | None = None, final_colour: int | None = None
+) -> int:
+    """The best admissible lower bound on the moves still needed from ``pos``.
+
+    :data:`UNSOLVABLE` when no sequence of moves solves the position (see :func:`solvable`).
+    """
+    return max(bound_report(g, pos, final_colour).values())
