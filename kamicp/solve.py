@@ -303,16 +303,16 @@ def _islands(g, factory, max_moves, final_colour, clock) -> Result:
     recolours the solved piece). So only "solvable at opt(piece) ending in c?" is asked.
     """
     colours = range(g.k) if final_colour is None else [final_colour]
-    pieces = []  # (regions, {colour: (moves, exact)})
+    pieces = []  # (regions, {colour: an optimal solution of the piece ending in it})
     try:
         for regions in g.islands:
             pieces.append((regions, _piece_costs(subgraph(g, regions), factory, colours, clock)))
     except _OutOfTime:
         return _unknown(g, final_colour, "time limit or interrupt: bounds only")
-    best_colour = min(colours, key=lambda c: sum(len(cost[c][0]) for _, cost in pieces))
+    best_colour = min(colours, key=lambda c: sum(len(cost[c]) for _, cost in pieces))
     moves = []
     for regions, cost in pieces:
-        moves.extend((regions[r], c) for r, c in cost[best_colour][0])
+        moves.extend((regions[r], c) for r, c in cost[best_colour])
     n = len(moves)
     if max_moves is not None and n > max_moves:
         return Result("infeasible", None, n, n, "", proof=f"optimum {n} proved piece by piece")
