@@ -49,10 +49,13 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _puzzle_args(p: argparse.ArgumentParser) -> None:
+def _puzzle_args(p: argparse.ArgumentParser, format_flag: str = "--format") -> None:
     p.add_argument("file", help="puzzle file (grid text, flood text, .puz, JSON, floodit-99)")
     p.add_argument(
-        "--format", choices=formats.FORMATS, help="input format (default: detected from content)"
+        format_flag,
+        dest="format",
+        choices=formats.FORMATS,
+        help="input format (default: detected from content)",
     )
     p.add_argument("--rules", choices=("free", "pivot"), help="override the file's rule set")
     p.add_argument("--index", type=int, help="only the N-th puzzle (1-based) of a multi-puzzle file")
@@ -156,6 +159,9 @@ def add_solve(p):
         "--all-optimal", action="store_true", help="list every distinct optimal solution"
     )
     p.add_argument("--cap", type=int, default=100, help="at most N solutions (--all-optimal)")
+    p.add_argument(
+        "--certificate", metavar="DIR", help="write a certificate of optimality into DIR"
+    )
     p.set_defaults(run=run_solve)
 
 
@@ -203,6 +209,13 @@ def describe(board: Board, g, result: Result) -> str:
 
 def run_solve(args) -> int:
     boards = load_boards(args)
+    if args.certificate:
+        from kamicp.certificate import certificate_path_ok
+
+        ensure_not_input(args.certificate, [args.file])
+        certificate_path_ok(args.certificate)
+        if len(boards) > 1:
+            raise KamicpError(f"{args.file}: --certificate needs one puzzle: pick it with --index")
     code = 0
     for number, board in enumerate(boards):
         g = region_graph(board)
@@ -231,6 +244,16 @@ def run_solve(args) -> int:
             more = " (cap reached: there may be more)" if len(every) >= args.cap else ""
             text += f"\noptimal solutions, commuting moves counted once: {len(every)}{more}"
             text += "".join(f"\n  {notation.format_moves(board, g, m)}" for m in every)
+        if args.certificate:
+            from kamicp.certificate import write_certificate
+
+            manifest = write_certificate(
+                board, args.file, result, args.certificate, index=args.index or 1,
+                final_colour=final, time_limit=args.time_limit,
+            )
+            data["certificate"] = args.certificate
+            text += (f"\ncertificate: {args.certificate} "
+                     f"(lower bound: {manifest['lower_bound']['kind']})")
         if args.json:
             print(json.dumps(data), flush=True)
         else:
@@ -491,6 +514,68 @@ def run_cross_check(args) -> int:
     return 1 if bad else 0
 
 
+# --- certificates and export -----------------------------------------------------------------
+
+
+def add_verify(p):
+    """Check a certificate written by ``solve --certificate``: each step reported."""
+    p.add_argument("dir", help="certificate folder")
+    p.add_argument("--no-drat-trim", action="store_true", help="skip drat-trim even if on PATH")
+    p.add_argument("--time-limit", type=float, metavar="S", help="seconds for the proof check")
+    p.set_defaults(run=run_verify)
+
+
+def run_verify(args) -> int:
+    from kamicp.certificate import verify
+
+    ok = True
+    for step in verify(args.dir, drat_trim=not args.no_drat_trim, time_limit=args.time_limit):
+        print(f"{'ok  ' if step.ok else 'FAIL'}  {step.name}: {step.detail}")
+        ok &= step.ok
+    print("certificate verified" if ok else "certificate REJECTED")
+    return 0 if ok else 1
+
+
+def add_export(p):
+    """Write the model of one horizon (DIMACS CNF or CP-SAT proto) for other solvers."""
+    _puzzle_args(p, format_flag="--input-format")
+    p.add_argument("--moves", type=int, required=True, metavar="K", help="the horizon")
+    p.add_argument("--format", dest="model_format", default="dimacs",
+                   choices=("dimacs", "cpsat"), help="dimacs (default) or cpsat (proto)")
+    p.add_argument("--final-colour", metavar="X", help="the board must end in colour X")
+    p.add_argument("--out", metavar="PATH", help="output file (default: standard output)")
+    p.set_defaults(run=run_export)
+
+
+def run_export(args) -> int:
+    from kamicp.export import export_cpsat, export_dimacs
+
+    board = load_boards(args)[0]
+    g = region_graph(board)
+    final = None
+    if args.final_colour is not None:
+        try:
+            final = notation.parse_colour(board, args.final_colour)
+        except IllegalMove as err:
+            raise KamicpError(f"{args.file}: --final-colour: {err}") from None
+    if args.moves < 0:
+        raise KamicpError(f"--moves {args.moves}: must be 0 or more")
+    if args.out is not None:
+        ensure_not_input(args.out, [args.file])
+    if args.model_format == "cpsat":
+        text = export_cpsat(g, args.moves, final, path=args.out)
+    else:
+        text = export_dimacs(g, args.moves, final)
+        if args.out is not None:
+            with open(args.out, "w") as f:
+                f.write(text)
+    if args.out is None:
+        sys.stdout.write(text)
+    else:
+        print(args.out)
+    return 0
+
+
 COMMANDS: dict[str, Callable] = {
     "info": add_info,
     "solve": add_solve,
@@ -501,4 +586,6 @@ COMMANDS: dict[str, Callable] = {
     "batch": add_batch,
     "hint": add_hint,
     "cross-check": add_cross_check,
+    "export": add_export,
+    "verify": add_verify,
 }
