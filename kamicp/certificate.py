@@ -214,8 +214,10 @@ def _check_refutation(d: Path, g, k: int, final, drat_trim: bool, time_limit):
         yield Step("proof", False, str(err))
         return
     res = check_drat(parse_dimacs(expected), proof, deadline=deadline)
-    detail = (f"{res.reason} ({res.lemmas_checked} of {res.lemmas_total} lemmas checked, "
-              f"{res.seconds:.1f} s)")
+    detail = (
+        f"{res.reason} ({res.lemmas_checked} of {res.lemmas_total} lemmas checked, "
+        f"{res.seconds:.1f} s)"
+    )
     yield Step("proof (kamicp.drat)", res.ok, detail)
     if drat_trim:
         other = run_drat_trim(d / CNF_FILE, d / PROOF_FILE, timeout=time_limit)

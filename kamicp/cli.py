@@ -58,7 +58,9 @@ def _puzzle_args(p: argparse.ArgumentParser, format_flag: str = "--format") -> N
         help="input format (default: detected from content)",
     )
     p.add_argument("--rules", choices=("free", "pivot"), help="override the file's rule set")
-    p.add_argument("--index", type=int, help="only the N-th puzzle (1-based) of a multi-puzzle file")
+    p.add_argument(
+        "--index", type=int, help="only the N-th puzzle (1-based) of a multi-puzzle file"
+    )
 
 
 def load_boards(args) -> list[Board]:
@@ -248,12 +250,19 @@ def run_solve(args) -> int:
             from kamicp.certificate import write_certificate
 
             manifest = write_certificate(
-                board, args.file, result, args.certificate, index=args.index or 1,
-                final_colour=final, time_limit=args.time_limit,
+                board,
+                args.file,
+                result,
+                args.certificate,
+                index=args.index or 1,
+                final_colour=final,
+                time_limit=args.time_limit,
             )
             data["certificate"] = args.certificate
-            text += (f"\ncertificate: {args.certificate} "
-                     f"(lower bound: {manifest['lower_bound']['kind']})")
+            text += (
+                f"\ncertificate: {args.certificate} "
+                f"(lower bound: {manifest['lower_bound']['kind']})"
+            )
         if args.json:
             print(json.dumps(data), flush=True)
         else:
@@ -359,8 +368,7 @@ def run_render(args) -> int:
         result = solve(g, time_limit=args.time_limit)
         moves = result.solution
     palette = None if args.palette is None else [p.strip() for p in args.palette.split(",")]
-    render(board, args.out, moves=moves, palette=palette, numbers=args.numbers,
-           frames=args.frames)
+    render(board, args.out, moves=moves, palette=palette, numbers=args.numbers, frames=args.frames)
     print(args.out)
     return 0
 
@@ -435,8 +443,9 @@ def run_batch(args) -> int:
     for status, count in sorted(counts.items()):
         print(f"{status:12}{count}")
     print(f"{'skipped':12}{skipped} (already final in {args.out})")
-    print(f"seconds: total {sum(secs):.1f}, median {statistics.median(secs):.2f}, "
-          f"max {max(secs):.1f}")
+    print(
+        f"seconds: total {sum(secs):.1f}, median {statistics.median(secs):.2f}, max {max(secs):.1f}"
+    )
     return 0 if all(r["status"] in ("optimal", "feasible", "infeasible") for r in rows) else 3
 
 
@@ -467,8 +476,17 @@ def run_hint(args) -> int:
     pg = region_graph(h.position)
     move = None if h.next_move is None else notation.format_move(h.position, pg, h.next_move)
     if args.json:
-        print(json.dumps({"next_move": move, "status": r.status, "moves_left": r.moves,
-                          "lower_bound": r.lower_bound, "upper_bound": r.upper_bound}))
+        print(
+            json.dumps(
+                {
+                    "next_move": move,
+                    "status": r.status,
+                    "moves_left": r.moves,
+                    "lower_bound": r.lower_bound,
+                    "upper_bound": r.upper_bound,
+                }
+            )
+        )
     elif r.moves == 0:
         print("already solved")
     elif r.status == "optimal":
@@ -540,8 +558,13 @@ def add_export(p):
     """Write the model of one horizon (DIMACS CNF or CP-SAT proto) for other solvers."""
     _puzzle_args(p, format_flag="--input-format")
     p.add_argument("--moves", type=int, required=True, metavar="K", help="the horizon")
-    p.add_argument("--format", dest="model_format", default="dimacs",
-                   choices=("dimacs", "cpsat"), help="dimacs (default) or cpsat (proto)")
+    p.add_argument(
+        "--format",
+        dest="model_format",
+        default="dimacs",
+        choices=("dimacs", "cpsat"),
+        help="dimacs (default) or cpsat (proto)",
+    )
     p.add_argument("--final-colour", metavar="X", help="the board must end in colour X")
     p.add_argument("--out", metavar="PATH", help="output file (default: standard output)")
     p.set_defaults(run=run_export)

@@ -21,8 +21,9 @@ def export_dimacs(g: RegionGraph, horizon: int, final_colour: int | None = None)
     return dimacs_for_horizon(g, horizon, final_colour)
 
 
-def export_cpsat(g: RegionGraph, horizon: int, final_colour: int | None = None,
-                 path: str | None = None) -> str | None:
+def export_cpsat(
+    g: RegionGraph, horizon: int, final_colour: int | None = None, path: str | None = None
+) -> str | None:
     """The CP-SAT model proto: returned as text, or written to ``path`` (text when it ends
     in ``.txt``, else binary, as ``CpModel.export_to_file`` does)."""
     from kamicp.cpsat import build_model

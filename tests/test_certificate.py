@@ -1,0 +1,149 @@
+"""Certificates verify; every kind of tampering is caught with a reason; export round-trips."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+from pysat.formula import CNF
+from pysat.solvers import Solver
+
+from kamicp import formats
+from kamicp.certificate import verify, write_certificate
+from kamicp.cli import main
+from kamicp.regions import region_graph
+from kamicp.solve import solve
+
+ROOT = Path(__file__).resolve().parent.parent
+HOLES = ROOT / "puzzles" / "square" / "holes.txt"  # optimum 5, above every admissible bound
+FIRST = ROOT / "puzzles" / "square" / "first.txt"
+
+
+@pytest.fixture(scope="module")
+def certificate(tmp_path_factory):
+    board = formats.load(str(HOLES))[0]
+    result = solve(region_graph(board), "sat")
+    out = tmp_path_factory.mktemp("cert") / "c"
+    manifest = write_certificate(board, str(HOLES), result, str(out))
+    assert manifest["lower_bound"]["kind"] == "drat"
+    return out
+
+
+def fails(cert: Path) -> list[str]:
+    return [f"{s.name}: {s.detail}" for s in verify(str(cert), drat_trim=False) if not s.ok]
+
+
+def copy(cert: Path, tmp_path: Path) -> Path:
+    dest = tmp_path / "copy"
+    shutil.copytree(cert, dest)
+    return dest
+
+
+def rehash(cert: Path) -> None:
+    """Update the manifest's hashes, so only the independent checks can catch tampering."""
+    manifest = json.loads((cert / "manifest.json").read_text())
+    for name in manifest["files"]:
+        manifest["files"][name] = hashlib.sha256((cert / name).read_bytes()).hexdigest()
+    (cert / "manifest.json").write_text(json.dumps(manifest))
+
+
+def test_certificate_verifies(certificate):
+    assert fails(certificate) == []
+
+
+def test_edited_move_is_caught(certificate, tmp_path):
+    cert = copy(certificate, tmp_path)
+    moves = (cert / "solution.txt").read_text().split()
+    moves[-1] = moves[-1].rsplit(":", 1)[0] + ":" + ("Y" if not moves[-1].endswith("Y") else "R")
+    (cert / "solution.txt").write_text(" ".join(moves) + "\n")
+    assert any("SHA-256" in f for f in fails(cert))
+    rehash(cert)
+    assert any(f.startswith("solution") for f in fails(cert))
+
+
+def test_dropped_proof_line_is_caught(certificate, tmp_path):
+    lines = (certificate / "proof.drat").read_text().splitlines(keepends=True)
+    caught = False
+    for i in range(len(lines) - 1, -1, -max(1, len(lines) // 40)):
+        cert = copy(certificate, tmp_path / str(i))
+        (cert / "proof.drat").write_text("".join(lines[:i] + lines[i + 1 :]))
+        rehash(cert)
+        problems = fails(cert)
+        if problems:
+            assert all(p.startswith("proof") for p in problems)
+            caught = True
+            break
+    assert caught, "no single dropped line broke the proof"
+
+
+def test_removed_clause_is_caught(certificate, tmp_path):
+    cert = copy(certificate, tmp_path)
+    lines = (cert / "horizon.cnf").read_text().splitlines()
+    clause = next(i for i, line in enumerate(lines) if line and line[0] not in "cp")
+    del lines[clause]
+    (cert / "horizon.cnf").write_text("\n".join(lines) + "\n")
+    rehash(cert)
+    assert any(f.startswith("cnf") and "differs" in f for f in fails(cert))
+
+
+def test_cnf_of_another_puzzle_is_caught(certificate, tmp_path):
+    cert = copy(certificate, tmp_path)
+    board = formats.load(str(FIRST))[0]
+    from kamicp.sat import dimacs_for_horizon
+
+    (cert / "horizon.cnf").write_text(dimacs_for_horizon(region_graph(board), 4))
+    rehash(cert)
+    assert any(f.startswith("cnf") for f in fails(cert))
+
+
+def test_puzzle_swapped_is_caught(certificate, tmp_path):
+    cert = copy(certificate, tmp_path)
+    (cert / "puzzle.txt").write_bytes(FIRST.read_bytes())
+    rehash(cert)
+    assert any(f.startswith("puzzle") for f in fails(cert))
+
+
+def test_bound_certificate(tmp_path, capsys):
+    # first.txt: optimum 4 equals an admissible bound, so no refutation is needed.
+    out = tmp_path / "c"
+    assert main(["solve", str(FIRST), "--certificate", str(out)]) == 0
+    manifest = json.loads((out / "manifest.json").read_text())
+    if manifest["lower_bound"]["kind"] == "bound":
+        assert not (out / "proof.drat").exists()
+    assert main(["verify", str(out)]) == 0
+    assert "certificate verified" in capsys.readouterr().out
+
+
+def test_certificate_refuses_a_non_empty_folder(tmp_path, capsys):
+    (tmp_path / "keep.txt").write_text("mine")
+    assert main(["solve", str(FIRST), "--certificate", str(tmp_path)]) == 2
+    assert (tmp_path / "keep.txt").read_text() == "mine"
+
+
+@pytest.mark.parametrize("path", [FIRST, HOLES, ROOT / "puzzles" / "flood" / "eight.txt"])
+def test_export_dimacs_round_trips_through_pysat(path, tmp_path, capsys):
+    board = formats.load(str(path))[0]
+    optimum = solve(region_graph(board), "sat").moves
+    for horizon, expected in [(optimum - 1, False), (optimum, True)]:
+        out = tmp_path / f"h{horizon}.cnf"
+        assert main(["export", str(path), "--moves", str(horizon), "--out", str(out)]) == 0
+        cnf = CNF(from_file=str(out))
+        with Solver(name="cadical153", bootstrap_with=cnf.clauses) as s:
+            assert s.solve() is expected
+
+
+def test_export_cpsat_proto(tmp_path, capsys):
+    from ortools.sat.python import cp_model
+
+    out = tmp_path / "model.pb"
+    assert main(["export", str(FIRST), "--moves", "3", "--format", "cpsat", "--out", str(out)]) == 0
+    assert out.stat().st_size > 0
+    assert main(["export", str(FIRST), "--moves", "4", "--format", "cpsat"]) == 0
+    text = capsys.readouterr().out
+    model = cp_model.CpModel()
+    model.proto.parse_text_format(text)
+    solver = cp_model.CpSolver()
+    assert solver.solve(model) in (cp_model.OPTIMAL, cp_model.FEASIBLE)
