@@ -12,6 +12,9 @@ import time
 from collections.abc import Callable
 
 
+PRELOAD = ["kamicp.solve", "kamicp.cpsat", "kamicp.sat", "kamicp.bfs", "kamicp.astar"]
+
+
 def _child(conn, fn, args) -> None:
     try:
         row = fn(*args)
@@ -22,14 +25,18 @@ def _child(conn, fn, args) -> None:
     conn.close()
 
 
-def run_isolated(fn: Callable[..., dict], args: tuple, timeout: float,
-                 context: str = "forkserver") -> dict:
+def run_isolated(
+    fn: Callable[..., dict], args: tuple, timeout: float, context: str = "forkserver"
+) -> dict:
     """``fn(*args)`` in a child process; its dict, or a row saying it was killed or crashed.
 
     ``fn`` must be a module-level function returning a dict. The child is killed after
     ``timeout`` seconds. ``forkserver`` is safe to call from several threads at once.
     """
     ctx = mp.get_context(context)
+    if context == "forkserver":
+        # Children fork from a server that has imported the solvers once, not per job.
+        ctx.set_forkserver_preload(PRELOAD)
     parent, child = ctx.Pipe(duplex=False)
     start = time.monotonic()
     proc = ctx.Process(target=_child, args=(child, fn, args), daemon=True)
