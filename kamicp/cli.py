@@ -102,6 +102,7 @@ def info(board: Board) -> dict:
         "palette": list(board.palette),
         "islands": len(g.islands),
         "par": board.par,
+        "optimum_listed": board.optimum,
         "pivot": notation.format_cell(board, board.pivot) if board.rules == "pivot" else None,
     }
     out.update(measures(g))

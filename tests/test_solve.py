@@ -80,3 +80,14 @@ def test_pivot_cannot_reach_other_pieces():
     for solver in ["bfs", "cpsat", "sat"]:
         r = solve(g, solver)
         assert r.status == "infeasible" and r.solution is None
+
+
+def test_flood_article_board_greedy_within_the_game_limit():
+    from kamicp import formats
+    from tests.seed import DATA
+
+    (board,) = formats.load(str(DATA / "flood-article-12x12.txt"))
+    assert (board.rules, board.par, len(board.cells)) == ("pivot", 23, 144)
+    r = solve(region_graph(board), "greedy")
+    assert r.moves is not None and r.moves <= 23
+    rules.verify_solution(region_graph(board), r.solution)
