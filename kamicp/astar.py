@@ -48,7 +48,7 @@ def frame(cur: Current, first: int, final_colour: int | None) -> tuple[bool, int
     for piece in cur.islands[:first]:
         if len(piece) != 1:
             return False, final
-        colour = cur.colour[piece[0]]
+        colour = cur.pos[piece[0]]
         if final is None:
             final = colour
         elif colour != final:
@@ -70,10 +70,10 @@ def moves(cur: Current, first: int, rules: str, final: int | None) -> list[tuple
         if len(piece) == 1:
             v = piece[0]
             targets = range(cur.k) if final is None else (final,)
-            out.extend(((v, c), i) for c in targets if c != cur.colour[v])
+            out.extend(((v, c), i) for c in targets if c != cur.pos[v])
             continue
         for v in piece:
-            out.extend(((v, c), i) for c in range(cur.k) if c != cur.colour[v])
+            out.extend(((v, c), i) for c in range(cur.k) if c != cur.pos[v])
         break  # a later piece can only be started once this one is finished
     return out
 
@@ -84,13 +84,13 @@ def _pivot_moves(cur: Current, final: int | None) -> list[Move]:
         final = _others_colour(cur)
     near: dict[int, int] = {}
     for u in cur.adj[p]:
-        near[cur.colour[u]] = near.get(cur.colour[u], 0) + 1
+        near[cur.pos[u]] = near.get(cur.pos[u], 0) + 1
     if not near:  # the pivot's piece is one region: only the final recolouring remains
-        return [(p, final)] if final is not None and final != cur.colour[p] else []
+        return [(p, final)] if final is not None and final != cur.pos[p] else []
     home = cur.islands[cur.island_of[p]]
     total: dict[int, int] = {}
     for v in home:
-        total[cur.colour[v]] = total.get(cur.colour[v], 0) + 1
+        total[cur.pos[v]] = total.get(cur.pos[v], 0) + 1
     for c, count in sorted(near.items(), key=lambda item: -item[1]):
         if count == total[c] and c != final:
             return [(p, c)]  # absorbs the whole colour: some optimal solution does it now
@@ -101,7 +101,7 @@ def _others_colour(cur: Current) -> int | None:
     home = cur.island_of[cur.pivot]
     for i, piece in enumerate(cur.islands):
         if i != home:
-            return cur.colour[piece[0]]
+            return cur.pos[piece[0]]
     return None
 
 
@@ -127,20 +127,26 @@ class _Search:
         if self.deadline is not None and time.monotonic() >= self.deadline:
             raise _Stop
 
-    def bound(self, cur: Current, first: int, cap: int | None = None) -> int:
+    def bound(self, cur: Current, first: int) -> int:
         alive, final = frame(cur, first, self.final_colour)
         if not alive:
             return INF
-        return estimate(cur, self.rules, final, cap)
+        return estimate(cur, self.rules, final)
 
-    def children(self, cur: Current, first: int, cap: int | None = None) -> list:
-        """(bound, -merged, move, child, first) for each move tried, best first."""
+    def children(self, cur: Current, first: int, table=None, enough: int = INF) -> list:
+        """(bound, -merged, move, child, first) for each move tried, best first.
+
+        With a transposition ``table``, a child whose proved bound there is >= ``enough``
+        keeps that bound and skips computing its own (it is cut off anyway).
+        """
         _, final = frame(cur, first, self.final_colour)
         out = []
         for (v, c), nxt in moves(cur, first, self.rules, final):
             merged = len(cur.merged(v, c))
             child = cur.play(v, c)
-            out.append((self.bound(child, nxt, cap), -merged, (v, c), child, nxt))
+            known = 0 if table is None else table.get(_key(child, nxt), 0)
+            h = known if known >= enough else max(known, self.bound(child, nxt))
+            out.append((h, -merged, (v, c), child, nxt))
         out.sort(key=lambda item: item[:2])
         return out
 
@@ -182,8 +188,7 @@ def astar(
                 path = _path(parent, key)
                 return SearchOutcome(path, len(path), True, s.nodes)
             s.tick()
-            cap = None if max_moves is None else max_moves - gc
-            for h, _, move, child, nxt in s.children(cur, first, cap):
+            for h, _, move, child, nxt in s.children(cur, first):
                 fc = gc + 1 + h
                 if fc >= INF:
                     continue
@@ -218,6 +223,8 @@ def idastar(
     max_moves: int | None = None,
     node_limit: int | None = None,
     deadline: float | None = None,
+    *,
+    lower: int | None = None,
 ) -> SearchOutcome:
     """An optimal solution by IDA* with a transposition table, or what was proved.
 
@@ -225,11 +232,15 @@ def idastar(
     threshold that is a proved lower bound (the start's bound, then the least bound that
     exceeded the previous threshold), so the first solution found is optimal; when stopped,
     ``lower_bound`` is the current threshold. ``node_limit`` counts expansions.
+
+    ``lower``, if given, must be a *proved* lower bound on the optimum (say, the horizon
+    after the last one a SAT model refuted): the first threshold is then at least that, so
+    the iterations below it, which could only fail, are skipped.
     """
     if not solvable(g, None, final_colour):
         return SearchOutcome(None, UNSOLVABLE, True, 0)
     ida = _Ida(g, final_colour, node_limit, deadline)
-    return ida.run(max_moves)
+    return ida.run(max_moves, lower or 0)
 
 
 class _Ida(_Search):
@@ -238,9 +249,9 @@ class _Ida(_Search):
         self.table: dict[bytes, int] = {}  # state -> proved lower bound on its distance
         self.path: list[Move] = []
 
-    def run(self, max_moves: int | None) -> SearchOutcome:
+    def run(self, max_moves: int | None, lower: int = 0) -> SearchOutcome:
         root = contract(self.g)
-        threshold = self.bound(root, 0)
+        threshold = max(lower, self.bound(root, 0))
         while True:
             if threshold >= INF:
                 return SearchOutcome(None, UNSOLVABLE, True, self.nodes)
@@ -266,8 +277,7 @@ class _Ida(_Search):
             return known
         self.tick()
         best = INF
-        for h, _, move, child, nxt in self.children(cur, first, budget):
-            h = max(h, self.table.get(_key(child, nxt), 0))
+        for h, _, move, child, nxt in self.children(cur, first, self.table, budget):
             if 1 + h > budget:
                 best = min(best, 1 + h)
                 continue

@@ -32,88 +32,102 @@ class Current:
 
     A node is named by a *representative*, one starting region inside it, so a move on node
     ``v`` is the rules engine's move ``(v, colour)``. ``pos`` is the position (colour of
-    every starting region, as bytes); ``colour[v]``, ``adj[v]`` (frozenset of nodes) and
-    ``members[v]`` (its starting regions) are set for representatives only. ``islands[i]``
-    lists the nodes of the board's i-th piece (pieces in the order of ``g.islands``); a
-    piece never merges with another. ``pivot`` is the node holding the pivot region.
+    every starting region, as bytes), so ``pos[v]`` is node ``v``'s colour; ``adj[v]``
+    (frozenset of nodes) and ``members[v]`` (its starting regions) are dicts over the
+    nodes. ``islands[i]`` lists the nodes of the board's i-th piece (pieces in the order
+    of ``g.islands``); pieces never merge. ``pivot`` is the node holding the pivot region.
 
-    Immutable in use: :meth:`play` returns a new object sharing what did not change.
-    Radii of pieces are cached (they are the costly part of the bounds).
+    Immutable in use: :meth:`play` returns a new object sharing what did not change. Per
+    piece it caches the radius, the balls behind it (:class:`Balls`), and for a position
+    reached by a merging move the previous position and the merged star, from which the
+    new radius is found cheaply (:func:`piece_radius`).
     """
 
     __slots__ = (
         "k",
         "pos",
-        "colour",
         "adj",
         "members",
         "islands",
         "island_of",
         "pivot",
         "radii",
-        "hints",
+        "balls",
+        "origin",
     )
 
-    def __init__(self, k, pos, colour, adj, members, islands, island_of, pivot, radii, hints):
+    def __init__(self, k, pos, adj, members, islands, island_of, pivot, radii, balls, origin):
         self.k = k
         self.pos = pos
-        self.colour = colour
         self.adj = adj
         self.members = members
         self.islands = islands
         self.island_of = island_of
         self.pivot = pivot
-        self.radii = radii  # exact radius per piece, or None when not computed yet
-        self.hints = hints  # an upper bound on the radius per piece, or None
+        self.radii = radii  # per piece: its radius, or None when not computed yet
+        self.balls = balls  # per piece: its Balls, or None
+        self.origin = origin  # per piece: (previous Current, merged star) or None
 
     def merged(self, v: int, colour: int) -> list[int]:
         """The nodes that recolouring ``v`` to ``colour`` merges into it (neighbours)."""
-        return [u for u in self.adj[v] if self.colour[u] == colour]
+        pos = self.pos
+        return [u for u in self.adj[v] if pos[u] == colour]
 
     def play(self, v: int, colour: int) -> Current:
         """The current region graph after recolouring node ``v`` to ``colour``.
 
-        The merged node keeps the name ``v``. O(n + degrees of the merged nodes): the
-        per-node lists are copied shallowly and only touched entries are replaced.
+        The merged node keeps the name ``v``. O(n + N + degrees of the merged nodes) for n
+        starting regions and N current ones: the position and the node dicts are copied,
+        only touched entries are replaced.
         """
         gone = self.merged(v, colour)
-        adj = list(self.adj)
-        members = list(self.members)
         pos = bytearray(self.pos)
         for r in self.members[v]:
             pos[r] = colour
-        col = list(self.colour)
-        col[v] = colour
-        if gone:
-            gone_set = frozenset(gone)
-            around = set(self.adj[v])
-            together = list(self.members[v])
-            for u in gone:
-                around |= self.adj[u]
-                together.extend(self.members[u])
-                adj[u] = None
-                members[u] = None
-            around -= gone_set
-            around.discard(v)
-            adj[v] = frozenset(around)
-            members[v] = tuple(together)
-            for w in around:
-                if not gone_set.isdisjoint(self.adj[w]):
-                    adj[w] = (self.adj[w] - gone_set) | {v}
-            i = self.island_of[v]
-            islands = list(self.islands)
-            islands[i] = tuple(u for u in self.islands[i] if u not in gone_set)
-            islands = tuple(islands)
-            pivot = v if self.pivot in gone_set else self.pivot
-            radii = list(self.radii)
-            hints = list(self.hints)
-            # A move contracts a star: the radius drops by at most one and never grows.
-            hints[i] = radii[i] if radii[i] is not None else hints[i]
-            radii[i] = None
-        else:
-            islands, pivot, radii, hints = self.islands, self.pivot, self.radii, self.hints
+        pos = bytes(pos)
+        if not gone:  # the same graph, recoloured: share everything, caches included
+            return Current(
+                self.k,
+                pos,
+                self.adj,
+                self.members,
+                self.islands,
+                self.island_of,
+                self.pivot,
+                self.radii,
+                self.balls,
+                self.origin,
+            )
+        old = self.adj
+        adj = dict(old)
+        members = dict(self.members)
+        gone_set = frozenset(gone)
+        around = set(old[v])
+        together = list(self.members[v])
+        for u in gone:
+            around |= old[u]
+            together.extend(self.members[u])
+            del adj[u]
+            del members[u]
+        around -= gone_set
+        around.discard(v)
+        adj[v] = frozenset(around)
+        members[v] = tuple(together)
+        for w in around:
+            if not gone_set.isdisjoint(old[w]):
+                adj[w] = (old[w] - gone_set) | {v}
+        i = self.island_of[v]
+        islands = list(self.islands)
+        islands[i] = tuple(u for u in self.islands[i] if u not in gone_set)
+        radii = list(self.radii)
+        radii[i] = None
+        balls = list(self.balls)
+        balls[i] = None
+        origin = list(self.origin)
+        origin[i] = (self, (v, *gone))
+        pivot = v if self.pivot in gone_set else self.pivot
         return Current(
-            self.k, bytes(pos), col, adj, members, islands, self.island_of, pivot, radii, hints
+            self.k, pos, adj, members, tuple(islands), self.island_of, pivot, radii, balls, origin
         )
 
     def nodes(self) -> list[int]:
@@ -122,15 +136,16 @@ class Current:
 
     def piece_colours(self, i: int) -> set[int]:
         """Colours present in piece ``i``."""
-        return {self.colour[v] for v in self.islands[i]}
+        pos = self.pos
+        return {pos[v] for v in self.islands[i]}
 
     def is_solved(self, final_colour: int | None = None) -> bool:
         """One colour everywhere (every piece one node, all of one colour)."""
         if any(len(piece) != 1 for piece in self.islands):
             return False
-        first = self.colour[self.islands[0][0]]
+        first = self.pos[self.islands[0][0]]
         return final_colour in (None, first) and all(
-            self.colour[piece[0]] == first for piece in self.islands
+            self.pos[piece[0]] == first for piece in self.islands
         )
 
 
@@ -143,7 +158,7 @@ def contract(g: RegionGraph, pos: Position | None = None) -> Current:
     pos = start(g) if pos is None else tuple(pos)
     n = g.n
     rep = [-1] * n
-    members: list = [None] * n
+    members = {}
     for r in range(n):
         if rep[r] >= 0:
             continue
@@ -157,12 +172,10 @@ def contract(g: RegionGraph, pos: Position | None = None) -> Current:
                     part.append(y)
                     stack.append(y)
         members[r] = tuple(sorted(part))
-    adj: list = [None] * n
-    colour = [0] * n
-    for r in range(n):
-        if rep[r] == r:
-            colour[r] = pos[r]
-            adj[r] = frozenset(rep[y] for x in members[r] for y in g.adj[x] if rep[y] != r)
+    adj = {
+        r: frozenset(rep[y] for x in part for y in g.adj[x] if rep[y] != r)
+        for r, part in members.items()
+    }
     island_of = [0] * n
     islands = []
     for i, piece in enumerate(g.islands):
@@ -173,7 +186,6 @@ def contract(g: RegionGraph, pos: Position | None = None) -> Current:
     return Current(
         g.k,
         bytes(pos),
-        colour,
         adj,
         members,
         tuple(islands),
@@ -181,7 +193,90 @@ def contract(g: RegionGraph, pos: Position | None = None) -> Current:
         rep[g.pivot],
         [None] * count,
         [None] * count,
+        [None] * count,
     )
+
+
+class Balls:
+    """All balls of one piece, level by level: ``levels[d][j]`` is the bitset of the nodes
+    within distance d of node ``nodes[j]``, for d = 0..radius. ``near`` lists (as indices)
+    the centres and their neighbours."""
+
+    __slots__ = ("index", "levels", "full", "near", "radius")
+
+    def __init__(self, cur: Current, i: int):
+        nodes = cur.islands[i]
+        self.index = {v: j for j, v in enumerate(nodes)}
+        around = [[self.index[u] for u in cur.adj[v]] for v in nodes]
+        ball = [1 << j for j in range(len(nodes))]
+        self.full = (1 << len(nodes)) - 1
+        self.levels = [ball]
+        while self.full not in ball:
+            # ball_{d+1}(v) is the union of ball_d(u) over the closed neighbourhood of v.
+            grown = []
+            for j, near in enumerate(around):
+                b = ball[j]
+                for u in near:
+                    b |= ball[u]
+                grown.append(b)
+            ball = grown
+            self.levels.append(ball)
+        self.radius = len(self.levels) - 1
+        centres = [j for j, b in enumerate(ball) if b == self.full]
+        self.near = sorted(set(centres).union(*(around[j] for j in centres)))
+
+
+def _balls(cur: Current, i: int) -> Balls:
+    if cur.balls[i] is None:
+        cur.balls[i] = Balls(cur, i)
+        cur.radii[i] = cur.balls[i].radius
+    return cur.balls[i]
+
+
+def _radius_after(parent: Current, i: int, star: tuple[int, ...]) -> int:
+    """The radius of piece ``i`` after contracting ``star`` (centre first) in ``parent``.
+
+    The new radius r' is r or r - 1 (r the old radius), and if it is r - 1 some new centre
+    is the contracted node or a neighbour of an old centre (encodings/bounds.md, lemma 2).
+    A node c's ball after the contraction is its old ball plus, if it reaches the star
+    within t steps, the old balls of radius d - t around the star; so each candidate costs
+    O(r) bitset operations with the parent's balls, instead of O(r * edges) from scratch.
+    """
+    b = _balls(parent, i)
+    r = b.radius
+    if len(parent.islands[i]) - len(star) + 1 == 1:
+        return 0
+    if r <= 1:
+        return r  # more than one node left, and the radius never grows
+    d = r - 1
+    level = b.levels
+    idx = [b.index[u] for u in star]
+    smask = 0
+    for j in idx:
+        smask |= 1 << j
+    unions: dict[int, int] = {}
+
+    def union(j: int) -> int:  # nodes within j of the star, before contraction
+        if j not in unions:
+            u = 0
+            for y in idx:
+                u |= level[j][y]
+            unions[j] = u
+        return unions[j]
+
+    if union(d) == b.full:
+        return d  # the contracted node itself
+    for c in b.near:
+        if (smask >> c) & 1:
+            continue
+        cover = level[d][c]
+        for t in range(1, d + 1):
+            if level[t][c] & smask:
+                cover |= union(d - t)
+                break
+        if cover == b.full:
+            return d
+    return r
 
 
 # --- the bounds ----------------------------------------------------------------------------
@@ -193,50 +288,33 @@ def colour_bound(cur: Current, final_colour: int | None = None) -> int:
     Proof: a move recolours one region from a to c; afterwards at most a has vanished, so
     the number of colours other than the final one drops by at most one per move. O(n).
     """
-    present = {cur.colour[v] for v in cur.nodes()}
+    present = {cur.pos[v] for v in cur.nodes()}
     if final_colour is None:
         return len(present) - 1
     return len(present - {final_colour})
 
 
-def piece_radius(cur: Current, i: int, cap: int | None = None) -> int:
-    """The radius of piece ``i`` of the current region graph, or ``cap`` if it is >= cap.
+def piece_radius(cur: Current, i: int) -> int:
+    """The radius of piece ``i`` of the current region graph.
 
-    All balls grow together: ball_{d+1}(v) is the union of ball_d(u) over the closed
-    neighbourhood of v (bitsets), and the radius is the first d at which some ball is the
-    whole piece. O(radius * (n + m)) big-integer operations for the piece's n nodes and m
-    edges. Exact results are cached on ``cur``; the cached upper bound from the previous
-    position (a move never raises the radius) stops the growth one level early.
+    From scratch, all balls grow together (:class:`Balls`): O(radius * (n + m)) bitset
+    operations for the piece's n nodes and m edges. After a merging move, the parent's
+    balls give the new radius in O(radius) operations per candidate centre
+    (:func:`_radius_after`). Cached on ``cur``.
     """
     known = cur.radii[i]
     if known is not None:
-        return known if cap is None else min(known, cap)
-    nodes = cur.islands[i]
-    if len(nodes) == 1:
+        return known
+    if len(cur.islands[i]) == 1:
         cur.radii[i] = 0
         return 0
-    hint = cur.hints[i]
-    limit = hint if cap is None or (hint is not None and hint <= cap) else cap
-    index = {v: j for j, v in enumerate(nodes)}
-    around = [[index[u] for u in cur.adj[v]] for v in nodes]
-    ball = [1 << j for j in range(len(nodes))]
-    full = (1 << len(nodes)) - 1
-    d = 0  # invariant: no ball of radius d covers the piece, so radius > d
-    while limit is None or d + 1 < limit:
-        d += 1
-        grown = []
-        for j, near in enumerate(around):
-            b = ball[j]
-            for u in near:
-                b |= ball[u]
-            grown.append(b)
-        if full in grown:
-            cur.radii[i] = d
-            return d
-        ball = grown
-    if limit == hint:
-        cur.radii[i] = hint  # radius > hint - 1 and <= hint
-    return limit
+    origin = cur.origin[i]
+    if origin is not None:
+        parent, star = origin
+        cur.radii[i] = _radius_after(parent, i, star)
+        cur.origin[i] = None  # let the parent go
+        return cur.radii[i]
+    return _balls(cur, i).radius
 
 
 def radius_bound(cur: Current) -> int:
@@ -244,17 +322,16 @@ def radius_bound(cur: Current) -> int:
     return max(piece_radius(cur, i) for i in range(len(cur.islands)))
 
 
-def islands_bound(cur: Current, final_colour: int | None = None, cap: int | None = None) -> int:
+def islands_bound(cur: Current, final_colour: int | None = None) -> int:
     """Free rules: min over the final colour f of the sum over pieces of
     max(radius, number of the piece's colours other than f).
 
     Proof: each move acts inside one piece, so the moves split by piece; a piece brought to
     colour f needs at least its radius (star contractions) and at least its colours other
     than f (one removed per move). The final colour is common to all pieces.
-    With ``cap``, radii are computed only up to ``cap`` (the result is then still a lower
-    bound, and >= cap whenever the exact bound is). O(sum of radius * (n + m)).
+    O(n + m) after a merging move (see :func:`piece_radius`).
     """
-    radii = [piece_radius(cur, i, cap) for i in range(len(cur.islands))]
+    radii = [piece_radius(cur, i) for i in range(len(cur.islands))]
     colours = [cur.piece_colours(i) for i in range(len(cur.islands))]
     finals = range(cur.k) if final_colour is None else (final_colour,)
     return min(
@@ -269,16 +346,16 @@ def _pivot_final(cur: Current, final_colour: int | None) -> int | None:
     if final_colour is not None:
         return final_colour
     home = cur.island_of[cur.pivot]
-    others = {cur.colour[v] for i, piece in enumerate(cur.islands) if i != home for v in piece}
+    others = {cur.pos[v] for i, piece in enumerate(cur.islands) if i != home for v in piece}
     return next(iter(others)) if len(others) == 1 else None
 
 
-def pivot_layers(cur: Current) -> list[set[int]]:
-    """Colours of the pivot's piece by distance from the pivot node (BFS layers). O(n + m)."""
-    p = cur.pivot
+def pivot_layers(cur: Current, source: int | None = None) -> list[set[int]]:
+    """Colours by distance from the pivot node (or ``source``): BFS layers. O(n + m)."""
+    p = cur.pivot if source is None else source
     seen = {p}
     frontier = [p]
-    layers = [{cur.colour[p]}]
+    layers = [{cur.pos[p]}]
     while True:
         nxt = []
         for v in frontier:
@@ -288,7 +365,7 @@ def pivot_layers(cur: Current) -> list[set[int]]:
                     nxt.append(u)
         if not nxt:
             return layers
-        layers.append({cur.colour[u] for u in nxt})
+        layers.append({cur.pos[u] for u in nxt})
         frontier = nxt
 
 
@@ -302,7 +379,7 @@ def pivot_eccentricity_bound(cur: Current, final_colour: int | None = None) -> i
     ecc = len(pivot_layers(cur)) - 1
     final = _pivot_final(cur, final_colour)
     if ecc == 0:
-        return int(final is not None and final != cur.colour[cur.pivot])
+        return int(final is not None and final != cur.pos[cur.pivot])
     return ecc
 
 
@@ -319,7 +396,7 @@ def pivot_layer_bound(cur: Current, final_colour: int | None = None) -> int:
     layers = pivot_layers(cur)
     final = _pivot_final(cur, final_colour)
     if len(layers) == 1:
-        return int(final is not None and final != cur.colour[cur.pivot])
+        return int(final is not None and final != cur.pos[cur.pivot])
     best = 0
     beyond: set[int] = set() if final is None else {final}
     for d in range(len(layers) - 2, -1, -1):  # colours at distance > d, growing as d falls
@@ -328,19 +405,15 @@ def pivot_layer_bound(cur: Current, final_colour: int | None = None) -> int:
     return best
 
 
-def estimate(
-    cur: Current, rules: str, final_colour: int | None = None, cap: int | None = None
-) -> int:
+def estimate(cur: Current, rules: str, final_colour: int | None = None) -> int:
     """The bound the searches use at every node: the best that applies to ``rules``.
 
     Free rules: the islands bound (it includes the colour and radius bounds). Pivot rules:
-    the layer bound (it includes the eccentricity and colour bounds). With ``cap``, free
-    rules stop computing radii at ``cap``: the value is admissible and >= cap when the
-    exact one is.
+    the layer bound (it includes the eccentricity and colour bounds).
     """
     if rules == "pivot":
         return pivot_layer_bound(cur, final_colour)
-    return islands_bound(cur, final_colour, cap)
+    return islands_bound(cur, final_colour)
 
 
 # --- public entry points on (g, pos) ---------------------------------------------------

@@ -1,30 +1,41 @@
 """Greedy solutions: a quick upper bound on the optimum, on boards of any size.
 
-- pivot rules: flood from the pivot; each move picks the colour that absorbs a whole colour
-  if one can, else the one absorbing the most regions, then the most cells (the usual
-  Flood-It greedy); a final recolouring if the board must end in another colour;
-- free rules: the same flood from several centres of each piece (nodes of least
-  eccentricity), and on small pieces also a free-move greedy that plays the move leaving
-  the smallest admissible bound; each piece takes whichever costs least for the final
-  colour, and the final colour is chosen to minimise the total.
+Both strategies are small beam searches (keep the ``width`` best positions per move, scored
+by an admissible bound of what is left, so the score is an estimate of the total length):
 
-Every move of the flood merges at least one region, so a piece of n regions takes at most
-n - 1 moves plus one final recolouring: the greedy always terminates with a solution when
-one exists (pivot rules with pieces the pivot cannot reach: None).
-Complexity: floods cost O(moves * (n + m)); the centres cost one BFS per node of a piece.
+- flood (pivot rules, and free rules from a few central regions): recolour the growing
+  region to a colour of one of its neighbours; score = the layered bound from the flood's
+  source (``d`` + colours beyond ``d``, see :func:`kamicp.bounds.pivot_layer_bound`), then
+  the larger region;
+- free moves (free rules): any move that merges; score = the piece's radius/colour bound,
+  then fewer regions. Its width shrinks on big pieces to keep the cost per move bounded.
+
+On a board in pieces, each piece is finished its cheapest way for each final colour (one
+more move recolours a finished piece), and the final colour minimising the total wins.
+
+Every move merges at least one region, so a piece of n regions takes at most n - 1 moves
+plus one final recolouring: the greedy always terminates with a solution when one exists
+(pivot rules with pieces the pivot cannot reach: None).
+
+Complexity: a flood is O(moves * width * colours * (n + m)); the free-move beam scores at
+most ``FREE_BUDGET * width / WIDTH`` children per move, each in O(n + m) (the radius comes
+from the parent's balls); the centres cost one BFS per node of a piece.
 """
 
 from __future__ import annotations
 
-from kamicp.bounds import Current, contract, piece_radius, solvable
+from kamicp.bounds import Current, contract, piece_radius, pivot_layers, solvable
 from kamicp.regions import RegionGraph
 from kamicp.rules import Move
 
-CENTRES = 8  # flood from this many of the most central nodes of each piece
-LOCAL_LIMIT = 40  # pieces of at most this many regions also get the free-move greedy
+WIDTH = 4  # beam width
+CENTRES = 4  # floods from this many of the most central nodes of each piece (free rules)
+FREE_BUDGET = 1500  # children scored per move by the free-move beam
+
+Option = tuple[list[Move], int]  # moves, and the colour the piece ends in
 
 
-def greedy(g: RegionGraph, final_colour: int | None = None) -> list[Move] | None:
+def greedy(g: RegionGraph, final_colour: int | None = None, width: int = WIDTH) -> list | None:
     """A solution (not necessarily optimal), or None when the board cannot be solved."""
     if not solvable(g, None, final_colour):
         return None
@@ -34,52 +45,95 @@ def greedy(g: RegionGraph, final_colour: int | None = None) -> list[Move] | None
         final = final_colour
         for i, piece in enumerate(cur.islands):
             if i != home:
-                final = cur.colour[piece[0]]
-        moves, end = flood(cur, cur.pivot, final)
+                final = cur.pos[piece[0]]  # the other pieces never change: all this colour
+        moves, end = flood(cur, cur.pivot, width, final)
         if final is not None and end != final:
             moves.append((cur.pivot, final))
         return moves
-    options = [_piece_options(cur, i) for i in range(len(cur.islands))]
     finals = range(g.k) if final_colour is None else (final_colour,)
+    if len(cur.islands) == 1 and final_colour is None:
+        moves, _ = min(piece_options(cur, 0, width), key=lambda o: len(o[0]))
+        return moves
+    # Pieces in any order; each brought to the final colour f its own cheapest way.
+    plans = {f: [] for f in finals}
+    for i in range(len(cur.islands)):
+        for f in finals:
+            m, end = min(piece_options(cur, i, width, f), key=lambda o: len(o[0]) + (o[1] != f))
+            plans[f].append(m + ([(cur.islands[i][0], f)] if end != f else []))
+    best = min(finals, key=lambda f: sum(len(m) for m in plans[f]))
+    return [move for m in plans[best] for move in m]
 
-    def cost(f: int) -> int:
-        return sum(min(len(m) + (end != f) for m, end in opts) for opts in options)
 
-    best = min(finals, key=cost)
-    out: list[Move] = []
-    for i, opts in enumerate(options):
-        m, end = min(opts, key=lambda o: len(o[0]) + (o[1] != best))
-        out.extend(m)
-        if end != best:
-            out.append((cur.islands[i][0], best))
-    return out
+def layer_score(cur: Current, v: int) -> int:
+    """The layered bound of flooding the piece from ``v``: max over d of d + the number of
+    colours beyond distance d."""
+    layers = pivot_layers(cur, v)
+    best = 0
+    beyond: set[int] = set()
+    for d in range(len(layers) - 2, -1, -1):
+        beyond |= layers[d + 1]
+        best = max(best, d + len(beyond))
+    return best
 
 
-def flood(cur: Current, v: int, prefer: int | None = None) -> tuple[list[Move], int]:
-    """Flood the piece holding node ``v`` from ``v`` (pivot-style), greedily.
+def flood(cur: Current, v: int, width: int = WIDTH, prefer: int | None = None) -> Option:
+    """Flood the piece holding node ``v`` from ``v`` by a beam search of ``width``.
 
-    Returns the moves and the colour the piece ends in. Each move recolours the growing
-    region (always named ``v``) to a colour of one of its neighbours, choosing by
-    (whole colour absorbed, regions absorbed, cells absorbed, ``prefer`` last).
+    Returns the moves and the colour the piece ends in (``prefer`` if a finish in that
+    colour is found at the same length).
     """
-    piece = cur.islands[cur.island_of[v]]
-    remaining: dict[int, int] = {}
-    for u in piece:
-        if u != v:
-            remaining[cur.colour[u]] = remaining.get(cur.colour[u], 0) + 1
-    moves: list[Move] = []
-    while cur.adj[v]:
-        count: dict[int, int] = {}
-        cells: dict[int, int] = {}
-        for u in cur.adj[v]:
-            c = cur.colour[u]
-            count[c] = count.get(c, 0) + 1
-            cells[c] = cells.get(c, 0) + len(cur.members[u])
-        c = max(count, key=lambda c: (count[c] == remaining[c], count[c], cells[c], c == prefer))
-        remaining[c] -= count[c]
-        moves.append((v, c))
-        cur = cur.play(v, c)
-    return moves, cur.colour[v]
+    front: list[tuple[Current, list[Move]]] = [(cur, [])]
+    while True:
+        done = [(c, m) for c, m in front if not c.adj[v]]
+        if done:
+            c, m = min(done, key=lambda item: item[0].pos[v] != prefer)
+            return m, c.pos[v]
+        scored = []
+        seen = set()
+        for c, m in front:
+            for colour in {c.pos[u] for u in c.adj[v]}:
+                child = c.play(v, colour)
+                if child.pos in seen:
+                    continue
+                seen.add(child.pos)
+                key = (layer_score(child, v), -len(child.members[v]))
+                scored.append((key, len(scored), child, m + [(v, colour)]))
+        scored.sort(key=lambda item: item[:2])
+        front = [(c, m) for _, _, c, m in scored[:width]]
+
+
+def free_beam(cur: Current, i: int, width: int = WIDTH, final: int | None = None) -> Option:
+    """Finish piece ``i`` with merging moves anywhere, by a beam search.
+
+    Score: max(radius, colours other than ``final``) of the piece (admissible for what is
+    left, ``final`` being the colour it should end in, if any), then the fewest regions.
+    The width is cut so that at most ``FREE_BUDGET * width / WIDTH`` children are scored
+    per move.
+    """
+    size = len(cur.islands[i])
+    width = max(1, min(width, FREE_BUDGET * width // (WIDTH * max(1, size * (cur.k - 1)))))
+    front: list[tuple[Current, list[Move]]] = [(cur, [])]
+    while True:
+        done = [(c, m) for c, m in front if len(c.islands[i]) == 1]
+        if done:
+            c, m = min(done, key=lambda item: item[0].pos[item[0].islands[i][0]] != final)
+            return m, c.pos[c.islands[i][0]]
+        scored = []
+        seen = set()
+        for c, m in front:
+            for v in c.islands[i]:
+                for colour in {c.pos[u] for u in c.adj[v]}:
+                    child = c.play(v, colour)
+                    if child.pos in seen:
+                        continue
+                    seen.add(child.pos)
+                    colours = child.piece_colours(i)
+                    rest = len(colours) - 1 if final is None else len(colours - {final})
+                    bound = max(piece_radius(child, i), rest)
+                    key = (bound, len(child.islands[i]))
+                    scored.append((key, len(scored), child, m + [(v, colour)]))
+        scored.sort(key=lambda item: item[:2])
+        front = [(c, m) for _, _, c, m in scored[:width]]
 
 
 def central_nodes(cur: Current, i: int, limit: int = CENTRES) -> list[int]:
@@ -90,42 +144,27 @@ def central_nodes(cur: Current, i: int, limit: int = CENTRES) -> list[int]:
         seen = {v}
         frontier = [v]
         depth = 0
-        while True:
-            nxt = [u for w in frontier for u in cur.adj[w] if u not in seen]
-            if not nxt:
-                break
-            seen.update(nxt)
-            frontier = list(set(nxt))
+        while frontier:
+            nxt = []
+            for w in frontier:
+                for u in cur.adj[w]:
+                    if u not in seen:
+                        seen.add(u)
+                        nxt.append(u)
+            frontier = nxt
             depth += 1
-        ecc[v] = depth
+        ecc[v] = depth - 1
     return sorted(piece, key=lambda v: ecc[v])[:limit]
 
 
-def _piece_options(cur: Current, i: int) -> list[tuple[list[Move], int]]:
-    """Candidate ways to finish piece ``i``: (moves, colour it ends in)."""
+def piece_options(
+    cur: Current, i: int, width: int = WIDTH, final: int | None = None
+) -> list[Option]:
+    """Candidate ways to finish piece ``i`` (free rules), preferably in colour ``final``:
+    floods from central nodes and the free-move beam."""
     piece = cur.islands[i]
     if len(piece) == 1:
-        return [([], cur.colour[piece[0]])]
-    options = [flood(cur, v) for v in central_nodes(cur, i)]
-    if len(piece) <= LOCAL_LIMIT:
-        options.append(_local(cur, i))
+        return [([], cur.pos[piece[0]])]
+    options = [flood(cur, v, width, final) for v in central_nodes(cur, i)]
+    options.append(free_beam(cur, i, width, final))
     return options
-
-
-def _local(cur: Current, i: int) -> tuple[list[Move], int]:
-    """Free-move greedy on piece ``i``: the merging move leaving the least bound (radius,
-    colours) for the piece, then the fewest regions, until the piece is one region. Each
-    move merges, so at most n - 1 moves."""
-    moves: list[Move] = []
-    while len(cur.islands[i]) > 1:
-        best = None
-        for v in cur.islands[i]:
-            for c in {cur.colour[u] for u in cur.adj[v]}:
-                child = cur.play(v, c)
-                bound = max(piece_radius(child, i), len(child.piece_colours(i)) - 1)
-                score = (bound, len(child.islands[i]))
-                if best is None or score < best[0]:
-                    best = (score, (v, c), child)
-        moves.append(best[1])
-        cur = best[2]
-    return moves, cur.colour[cur.islands[i][0]]

@@ -1,0 +1,200 @@
+"""The reference searches: BFS (the oracle), A*, IDA* and the greedy.
+
+On random small boards of every geometry, with holes and islands, both rule sets, with and
+without a required final colour: A* and IDA* find the BFS optimum, every solution replays,
+the greedy is never shorter than the optimum, and a move limit one below the optimum is
+proved infeasible by every search. The default run takes a few hundred boards per property;
+``-m slow`` runs thousands.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from kamicp import bounds, rules
+from kamicp.astar import astar, idastar
+from kamicp.bfs import bfs
+from kamicp.greedy import greedy
+from kamicp.regions import from_edges
+from tests.strategies import region_graphs
+
+DATA = Path(__file__).parent / "data"
+SEARCHES = [astar, idastar]
+
+
+def final_of(g, choice):
+    """No final colour, or one of the palette (maybe absent from the board)."""
+    return None if choice is None else choice % g.k
+
+
+def check_optimum(g, final):
+    ref = bfs(g, final_colour=final)
+    assert ref.complete
+    if ref.moves is None:
+        assert not bounds.solvable(g, None, final)
+        assert ref.lower_bound == bounds.UNSOLVABLE
+        for search in SEARCHES:
+            out = search(g, final_colour=final)
+            assert out.complete and out.moves is None
+        assert greedy(g, final) is None
+        return
+    assert bounds.solvable(g, None, final)
+    opt = len(ref.moves)
+    assert ref.lower_bound == opt
+    rules.verify_solution(g, ref.moves, final)
+    for search in SEARCHES:
+        out = search(g, final_colour=final)
+        assert out.complete and out.moves is not None, search.__name__
+        assert len(out.moves) == opt == out.lower_bound, search.__name__
+        rules.verify_solution(g, out.moves, final)
+    quick = greedy(g, final)
+    assert quick is not None and len(quick) >= opt
+    rules.verify_solution(g, quick, final)
+
+
+def check_horizon(g, final):
+    """max_moves = opt - 1 is proved infeasible; max_moves = opt finds an optimum."""
+    ref = bfs(g, final_colour=final)
+    if ref.moves is None or not ref.moves:
+        return
+    opt = len(ref.moves)
+    for search in [bfs, *SEARCHES]:
+        below = search(g, final_colour=final, max_moves=opt - 1)
+        assert below.complete and below.moves is None, search.__name__
+        assert below.lower_bound >= opt
+        at = search(g, final_colour=final, max_moves=opt)
+        assert at.complete and len(at.moves) == opt, search.__name__
+        rules.verify_solution(g, at.moves, final)
+
+
+def check_limits(g, final, limit):
+    """Stopped by a node limit or a past deadline: whatever is claimed is still true."""
+    ref = bfs(g, final_colour=final)
+    opt = bounds.UNSOLVABLE if ref.moves is None else len(ref.moves)
+    for search in [bfs, *SEARCHES]:
+        for out in (
+            search(g, final_colour=final, node_limit=limit),
+            search(g, final_colour=final, deadline=time.monotonic() - 1),
+        ):
+            assert out.lower_bound <= opt, search.__name__
+            if out.complete and out.moves is not None:
+                assert len(out.moves) == opt
+            if out.moves is not None:
+                rules.verify_solution(g, out.moves, final)
+
+
+FINALS = st.none() | st.integers(0, 7)
+
+
+def _property(check, examples, **strategy):
+    @settings(max_examples=examples, deadline=None, suppress_health_check=list(HealthCheck))
+    @given(region_graphs(**strategy), FINALS)
+    def run(g, choice):
+        check(g, final_of(g, choice))
+
+    return run
+
+
+test_optimum = _property(check_optimum, 300)
+test_horizon = _property(check_horizon, 150)
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=list(HealthCheck))
+@given(region_graphs(), FINALS, st.integers(0, 20))
+def test_limits(g, choice, limit):
+    check_limits(g, final_of(g, choice), limit)
+
+
+@pytest.mark.slow
+def test_optimum_many():
+    _property(check_optimum, 3000)()
+    _property(check_optimum, 1000, max_cells=16, max_colours=5)()
+
+
+@pytest.mark.slow
+def test_horizon_many():
+    _property(check_horizon, 2000)()
+
+
+# --- hand-made boards ------------------------------------------------------------------------
+
+
+def test_islands_need_a_move_that_merges_nothing():
+    # Two separate regions of colours 0 and 1: one recolouring, which merges nothing.
+    g = from_edges([0, 1], [], k=2)
+    for search in [bfs, *SEARCHES]:
+        out = search(g)
+        assert out.complete and len(out.moves) == 1
+    out = idastar(g, final_colour=0)
+    assert out.moves == [(1, 0)]
+    assert len(greedy(g, 0)) == 1
+
+
+def test_pivot_cannot_reach_a_multicoloured_island():
+    g = from_edges([0, 1, 0, 1], [(0, 1), (2, 3)], k=2, rules="pivot")
+    for search in [bfs, *SEARCHES]:
+        out = search(g)
+        assert out.complete and out.moves is None and out.lower_bound == bounds.UNSOLVABLE
+    assert greedy(g) is None
+
+
+def test_pivot_other_island_fixes_the_final_colour():
+    # The pivot piece 0-1 must end in colour 2, the colour of the untouchable piece {2}.
+    g = from_edges([0, 1, 2], [(0, 1)], k=3, rules="pivot")
+    out = idastar(g)
+    assert len(out.moves) == 2 and rules.replay(g, out.moves) == (2, 2, 2)
+    assert len(bfs(g).moves) == 2
+    assert bfs(g, final_colour=0).moves is None
+
+
+def test_solved_board_needs_no_move():
+    g = from_edges([1, 1, 1], [(0, 1), (1, 2)], k=3)
+    for search in [bfs, *SEARCHES]:
+        assert search(g).moves == []
+        assert search(g, final_colour=0).moves is not None
+        assert len(search(g, final_colour=0).moves) == 1
+    assert greedy(g) == []
+
+
+# --- the seed example ------------------------------------------------------------------------
+
+
+def article_graph():
+    """The article's 18-node KAMI 2 graph; node ids '1'..'18' become cells 0..17."""
+    data = json.loads((DATA / "kami2-article-graph.json").read_text())
+    names = sorted(set(data["nodes"].values()))
+    colour = [names.index(data["nodes"][str(i + 1)]) for i in range(len(data["nodes"]))]
+    edges = [(a - 1, b - 1) for a, b in data["edges"]]
+    return from_edges(colour, edges, k=len(names)), names
+
+
+def test_article_example_optimum_is_five():
+    g, _ = article_graph()
+    for search in SEARCHES:
+        out = search(g)
+        assert out.complete and len(out.moves) == 5
+        rules.verify_solution(g, out.moves)
+        below = search(g, max_moves=4)
+        assert below.complete and below.moves is None
+    assert len(greedy(g)) >= 5
+
+
+def test_article_solution_replays():
+    g, names = article_graph()
+    article = [(10, "Purple"), (8, "White"), (5, "Yellow"), (2, "Purple"), (1, "Red")]
+    moves = [(g.region_of[node - 1], names.index(name)) for node, name in article]
+    end = rules.replay(g, moves)
+    assert rules.is_solved(end)
+
+
+@pytest.mark.slow
+def test_article_bfs_proves_five():
+    g, _ = article_graph()
+    assert len(bfs(g).moves) == 5
+    assert bfs(g, max_moves=4).moves is None
