@@ -52,9 +52,6 @@ __all__ = [
 
 ProofInput = str | bytes | Iterable[str] | Iterable[bytes]
 
-# One text step: optional "d", then integers, the last of them 0 (checked separately).
-_TEXT_STEP = re.compile(rb"\s*(d\s+)?(-?[0-9]+\s+)*0\s*", re.ASCII)
-
 
 @dataclass
 class DratResult:
@@ -64,8 +61,9 @@ class DratResult:
     sums up a success); ``line`` is the failing step's line (text) or 1-based step number
     (binary). ``lemmas_total`` counts the proof's non-empty added clauses, ``lemmas_checked``
     those verified (the core), ``rat_lemmas`` those that needed the RAT check.
-    ``deletions_ignored`` counts deletions of reason clauses (kept, see module docstring) and of
-    clauses not in the formula. ``timed_out`` is True when the deadline stopped the check.
+    ``deletions_ignored`` counts deletions of reason clauses (kept, see the module docstring),
+    ``deletions_missing`` those of clauses not in the formula (skipped, as DRAT-trim does).
+    ``timed_out`` is True when the deadline stopped the check.
     """
 
     ok: bool
@@ -76,6 +74,7 @@ class DratResult:
     line: int | None = None
     rat_lemmas: int = 0
     deletions_ignored: int = 0
+    deletions_missing: int = 0
     timed_out: bool = False
     checker: str = "kamicp.drat"
 
@@ -108,16 +107,20 @@ def _looks_binary(data: bytes) -> bool:
 
 def _parse_text_line(raw: bytes, where: int) -> tuple[bool, list[int]] | None:
     """One text line -> (is deletion, literals without the final 0), None for blank/comment."""
-    s = raw.strip()
-    if not s or s[:1] == b"c":
+    toks = raw.split()
+    if not toks or toks[0][:1] == b"c":
         return None
-    if _TEXT_STEP.fullmatch(s) is None:
-        raise ProofSyntaxError(where, f"cannot parse {_show_bytes(s)}")
-    delete = s[:1] == b"d"
-    nums = list(map(int, (s[1:] if delete else s).split()))
-    if 0 in nums[:-1]:
-        raise ProofSyntaxError(where, "a 0 before the end of the step (one step per line)")
+    delete = toks[0] == b"d"
+    try:
+        nums = list(map(int, toks[1:] if delete else toks))
+    except ValueError:
+        nums = []
+    # int() also takes "+1" and "1_0", which are no DIMACS literals.
+    if not nums or nums[-1] != 0 or b"+" in raw or b"_" in raw:
+        raise ProofSyntaxError(where, f"cannot parse {_show_bytes(raw.strip())}")
     nums.pop()
+    if 0 in nums:
+        raise ProofSyntaxError(where, "a 0 before the end of the step (one step per line)")
     return delete, nums
 
 
@@ -236,6 +239,7 @@ class _Checker:
         size = 2 * nvars + 1
         self.true = [False] * size
         self.reason = [-1] * (nvars + 1)
+        self.tpos = [0] * (nvars + 1)  # trail position of an assigned var
         self.seen = [False] * (nvars + 1)  # var's reason chain is already marked core
         self.trail: list[int] = []
         self.wcore: list[list[int]] = [[] for _ in range(size)]
@@ -270,20 +274,30 @@ class _Checker:
         if len(c) == 1:
             x = c[0]
             return 0 if true[x] else _CONFLICT if true[-x] else x
-        # Best two literals to the front: true first, then unassigned, then false.
-        first = -1
+        # Two non-false literals if there are (they stay non-false on every shorter trail);
+        # else the only one (true, or unit) and the false literal assigned last: the trail is
+        # only ever cut back, and once that literal is unassigned the clause has two
+        # non-false literals again (a clause alive at a fixpoint is never unit there).
+        first = second = -1
         for k, x in enumerate(c):
-            if true[x]:
-                first = k
-                break
-        if first >= 0:
+            if not true[-x]:
+                if first < 0:
+                    first = k
+                else:
+                    second = k
+                    break
+        if second >= 0:
             c[0], c[first] = c[first], c[0]
+            c[1], c[second] = c[second], c[1]
             result = 0
         else:
-            free = [k for k, x in enumerate(c) if not true[-x]]
-            for slot, k in enumerate(free[:2]):
-                c[slot], c[k] = c[k], c[slot]
-            result = 0 if len(free) >= 2 else c[0] if free else _CONFLICT
+            if first >= 0:
+                c[0], c[first] = c[first], c[0]
+            tpos = self.tpos
+            last = max(range(1, len(c)), key=lambda k: tpos[abs(c[k])])
+            c[1], c[last] = c[last], c[1]
+            x = c[0]
+            result = _CONFLICT if first < 0 else 0 if true[x] else x
         watches = self.wcore if self.core[cid] else self.wnon
         watches[c[0]].append(cid)
         watches[c[1]].append(cid)
@@ -308,8 +322,10 @@ class _Checker:
     # -- assignment and propagation -------------------------------------------------------
 
     def assign(self, lit: int, reason: int) -> None:
+        v = lit if lit > 0 else -lit
         self.true[lit] = True
-        self.reason[lit if lit > 0 else -lit] = reason
+        self.reason[v] = reason
+        self.tpos[v] = len(self.trail)
         self.trail.append(lit)
 
     def backtrack(self, length: int) -> None:
@@ -328,7 +344,13 @@ class _Checker:
         ws = watches[fl]
         if not ws:
             return -1
-        true, clauses, trail, reason = self.true, self.clauses, self.trail, self.reason
+        true, clauses, trail, reason, tpos = (
+            self.true,
+            self.clauses,
+            self.trail,
+            self.reason,
+            self.tpos,
+        )
         keep: list[int] = []
         push = keep.append
         it = iter(ws)
@@ -356,7 +378,9 @@ class _Checker:
                     watches[fl] = keep
                     return cid
                 true[other] = True
-                reason[other if other > 0 else -other] = cid
+                v = other if other > 0 else -other
+                reason[v] = cid
+                tpos[v] = len(trail)
                 trail.append(other)
         watches[fl] = keep
         return -1
@@ -367,15 +391,17 @@ class _Checker:
         ch = nh = start
         while True:
             if ch < len(trail):
-                conflict = visit(-trail[ch], wcore)
+                fl = -trail[ch]
                 ch += 1
+                if wcore[fl] and (conflict := visit(fl, wcore)) >= 0:
+                    return conflict
             elif nh < len(trail):
-                conflict = visit(-trail[nh], wnon)
+                fl = -trail[nh]
                 nh += 1
+                if wnon[fl] and (conflict := visit(fl, wnon)) >= 0:
+                    return conflict
             else:
                 return -1
-            if conflict >= 0:
-                return conflict
 
     # -- conflict analysis ----------------------------------------------------------------
 
@@ -480,22 +506,23 @@ class _Checker:
 
 
 _CONFLICT = -(1 << 62)  # attach(): the clause is false under the trail
+_MISSING, _REASON = -1, -2  # _find_deletion(): why a deletion is ignored
 
 
 def _find_deletion(ch: _Checker, by_key: dict[tuple[int, ...], list[int]], lits: list[int]) -> int:
-    """The live clause a deletion step removes, or -1 when the step is ignored: no such
-    clause, or the clause is the reason of a top-level assignment (kept, see docstring)."""
+    """The live clause a deletion step removes; ``_MISSING`` when there is none, ``_REASON``
+    when it is the reason of a top-level assignment (then kept, see the module docstring)."""
     key = tuple(sorted(set(lits)))
     ids = by_key.get(key)
     if not ids:
-        return -1
+        return _MISSING
     true, reason = ch.true, ch.reason
     for i in range(len(ids) - 1, -1, -1):  # the latest copy that is not a reason
         cid = ids[i]
         if not any(true[x] and reason[x if x > 0 else -x] == cid for x in ch.clauses[cid]):
             del ids[i]
             return cid
-    return -1
+    return _REASON
 
 
 def _show(lits: list[int], limit: int = 12) -> str:
@@ -538,17 +565,19 @@ def _check(
     """Forward then backward pass over parsed steps (see the module docstring)."""
     nvars = 0
     for c in clauses:
-        for x in c:
-            if x == 0:
+        if c:
+            if 0 in c:
                 raise ValueError("a CNF clause holds the literal 0")
-            nvars = max(nvars, abs(x))
+            nvars = max(nvars, max(c), -min(c))
     for lits in steps.lits:
-        for x in lits:
-            nvars = max(nvars, abs(x))
+        if lits:
+            nvars = max(nvars, max(lits), -min(lits))
     total = sum(1 for d, lits in zip(steps.deletes, steps.lits, strict=True) if lits and not d)
     unit = "step" if steps.binary else "line"
+    res = DratResult(False, "", lemmas_total=total)
     if any(not c for c in clauses):
-        return DratResult(True, "the formula contains the empty clause", lemmas_total=total)
+        res.ok, res.reason = True, "the formula contains the empty clause"
+        return res
 
     ch = _Checker(nvars, deadline, debug)
     by_key: dict[tuple[int, ...], list[int]] = {}
@@ -571,9 +600,11 @@ def _check(
                     ch.assign(x, cid)
         if conflict < 0:
             conflict = ch.propagate(0)
-        return _forward_backward(ch, steps, by_key, conflict, total, unit)
+        return _forward_backward(ch, steps, by_key, conflict, res, unit)
     except _Deadline:
-        return DratResult(False, "deadline reached", lemmas_total=total, timed_out=True)
+        res.reason = f"deadline reached after {res.lemmas_checked} lemmas checked"
+        res.timed_out = True
+        return res
 
 
 def _forward_backward(
@@ -581,13 +612,13 @@ def _forward_backward(
     steps: _Steps,
     by_key: dict[tuple[int, ...], list[int]],
     conflict: int,
-    total: int,
+    res: DratResult,
     unit: str,
 ) -> DratResult:
+    """Forward pass to the first top-level conflict, then the backward checks; fills ``res``."""
     trail_before: dict[int, int] = {}  # lemma id -> trail length when it was added
     step_of: dict[int, int] = {}  # lemma id -> step index
     done: list[tuple[bool, int]] = []  # (is deletion, clause id) of applied steps
-    ignored = 0
     for s in range(len(steps.lits)):
         if conflict >= 0:
             break
@@ -596,22 +627,19 @@ def _forward_backward(
         lits = steps.lits[s]
         if steps.deletes[s]:
             cid = _find_deletion(ch, by_key, lits)
-            if cid < 0:
-                ignored += 1
-                continue
-            ch.alive[cid] = False
-            ch.detach(cid)
-            done.append((True, cid))
+            if cid == _MISSING:
+                res.deletions_missing += 1
+            elif cid == _REASON:
+                res.deletions_ignored += 1
+            else:
+                ch.alive[cid] = False
+                ch.detach(cid)
+                done.append((True, cid))
             continue
         if not lits:
-            where = steps.where[s]
-            return DratResult(
-                False,
-                f"{unit} {where}: the empty clause does not follow by unit propagation",
-                lemmas_total=total,
-                line=where,
-                deletions_ignored=ignored,
-            )
+            res.line = steps.where[s]
+            res.reason = f"{unit} {res.line}: the empty clause does not follow by unit propagation"
+            return res
         lits = list(dict.fromkeys(lits))
         cid = ch.new_clause(lits)
         by_key.setdefault(tuple(sorted(lits)), []).append(cid)
@@ -625,22 +653,17 @@ def _forward_backward(
             base = len(ch.trail)
             ch.assign(status, cid)
             conflict = ch.propagate(base)
-    else:
-        if conflict < 0:
-            return DratResult(
-                False,
-                "the proof never derives the empty clause",
-                lemmas_total=total,
-                deletions_ignored=ignored,
-            )
+    if conflict < 0:
+        res.reason = "the proof never derives the empty clause"
+        return res
     ch.mark(conflict)
-    checked = rat = 0
-    # Backward pass: undo steps in reverse, checking marked lemmas.
+    # Backward pass: undo the steps in reverse, checking the marked lemmas.
     for is_delete, cid in reversed(done):
         if is_delete:
             ch.alive[cid] = True
             status = ch.attach(cid)
-            assert status == 0, "a re-added clause must not be unit at a fixpoint"
+            # It was alive at this very fixpoint before its deletion, so it is not unit.
+            assert status == 0, "a re-added clause is unit"
             continue
         ch.tick()
         ch.alive[cid] = False
@@ -653,26 +676,15 @@ def _forward_backward(
         kind = ch.check_lemma(cid)
         if not kind:
             s = step_of[cid]
-            where = steps.where[s]
-            return DratResult(
-                False,
-                f"{unit} {where}: lemma {_show(steps.lits[s])} is neither RUP nor RAT",
-                lemmas_checked=checked,
-                lemmas_total=total,
-                line=where,
-                rat_lemmas=rat,
-                deletions_ignored=ignored,
-            )
-        checked += 1
-        rat += kind == "rat"
-    return DratResult(
-        True,
-        f"verified: {checked} of {total} lemmas checked ({rat} by RAT)",
-        lemmas_checked=checked,
-        lemmas_total=total,
-        rat_lemmas=rat,
-        deletions_ignored=ignored,
-    )
+            res.line = steps.where[s]
+            res.reason = f"{unit} {res.line}: lemma {_show(steps.lits[s])} is neither RUP nor RAT"
+            return res
+        res.lemmas_checked += 1
+        res.rat_lemmas += kind == "rat"
+    res.ok = True
+    res.reason = f"verified: {res.lemmas_checked} of {res.lemmas_total} lemmas checked"
+    res.reason += f" ({res.rat_lemmas} by RAT)"
+    return res
 
 
 # --------------------------------------------------------------------------- drat-trim

@@ -355,7 +355,7 @@ def test_deleted_clause_cannot_be_used():
     result = drat.check_drat(ALL8, ["d 9 8 0", "d 3 1 2 0"] + proof)
     assert not result.ok
     result = drat.check_drat(ALL8, ["d 9 8 0"] + proof)
-    assert result.ok and result.deletions_ignored == 1
+    assert result.ok and result.deletions_missing == 1 and result.deletions_ignored == 0
 
 
 def test_deleted_lemma_cannot_be_used_later():
@@ -372,6 +372,10 @@ def test_deletion_of_a_reason_is_ignored():
     # (1) forces 1; deleting it is ignored, so "2" stays RUP through it.
     clauses = [[1], [-1, 2, 3], [-1, 2, -3], [-1, -2, 3], [-1, -2, -3]]
     result = debug_check(clauses, ["d 1 0", "2 0", "0"])
+    assert result.ok and result.deletions_ignored == 1 and result.deletions_missing == 0
+    # Likewise a longer reason: (-1 4) forces 4, which the refutation needs.
+    clauses = [[1], [-1, 4], [-4, 2, 3], [-4, 2, -3], [-4, -2, 3], [-4, -2, -3]]
+    result = debug_check(clauses, ["d 4 -1 0", "2 0", "0"])
     assert result.ok and result.deletions_ignored == 1
 
 
@@ -386,19 +390,35 @@ def test_deadline_in_the_past_times_out():
 literal = st.integers(1, 5).flatmap(lambda v: st.sampled_from([v, -v]))
 small_clause = st.lists(literal, min_size=1, max_size=3)
 small_cnf = st.lists(small_clause, min_size=1, max_size=14)
-proof_step = st.tuples(
-    st.sampled_from([False, False, False, True]),
-    st.lists(st.integers(1, 6).flatmap(lambda v: st.sampled_from([v, -v])), max_size=3),
-)
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(small_cnf, st.lists(proof_step, max_size=10), st.booleans())
-def test_accepted_proofs_only_refute_unsat_formulas(cnf, steps, end_empty):
-    lines = to_lines([(d, lits) for d, lits in steps if lits or not d])
-    if end_empty:
-        lines.append("0")
-    result = debug_check(cnf, lines)
+@st.composite
+def cnf_and_proof(draw) -> tuple[list[list[int]], list[str]]:
+    """A small CNF and a random proof whose deletions mostly hit clauses present so far."""
+    cnf = draw(small_cnf)
+    present = [list(c) for c in cnf]
+    steps: list[tuple[bool, list[int]]] = []
+    for _ in range(draw(st.integers(0, 12))):
+        kind = draw(st.sampled_from(["add", "add", "delete", "delete_other"]))
+        if kind == "delete" and present:
+            victim = present.pop(draw(st.integers(0, len(present) - 1)))
+            steps.append((True, draw(st.permutations(victim))))
+        elif kind == "delete_other":
+            steps.append((True, draw(small_clause)))
+        else:
+            lemma = draw(st.lists(st.integers(1, 6).flatmap(lambda v: st.sampled_from([v, -v]))))
+            steps.append((False, lemma[:3]))
+            present.append(lemma[:3])
+    if draw(st.booleans()):
+        steps.append((False, []))
+    return cnf, to_lines([(d, lits) for d, lits in steps if lits or not d])
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(cnf_and_proof())
+def test_accepted_proofs_only_refute_unsat_formulas(case):
+    cnf, lines = case
+    result = debug_check(cnf, lines)  # also asserts the watch invariants at every step
     if result.ok:
         assert not brute_force_sat(cnf)
 
