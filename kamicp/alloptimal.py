@@ -53,8 +53,9 @@ def foata(g: RegionGraph, moves: list[rules.Move]) -> tuple:
     return tuple(tuple(sorted(layer)) for layer in layers)
 
 
-def all_optimal(g: RegionGraph, optimum: int, cap: int | None = 100,
-                final_colour: int | None = None) -> list[list[rules.Move]]:
+def all_optimal(
+    g: RegionGraph, optimum: int, cap: int | None = 100, final_colour: int | None = None
+) -> list[list[rules.Move]]:
     """Up to ``cap`` optimal solutions (length ``optimum``), one per commutation class."""
     found: dict[tuple, list[rules.Move]] = {}
     dead: set[tuple] = set()  # (position, moves left) known to have no solution
@@ -84,8 +85,9 @@ def all_optimal(g: RegionGraph, optimum: int, cap: int | None = 100,
     return list(found.values())
 
 
-def optimal_first_moves(g: RegionGraph, optimum: int, solver: str = "cpsat",
-                        time_limit: float | None = None) -> list[tuple[rules.Move, str]]:
+def optimal_first_moves(
+    g: RegionGraph, optimum: int, solver: str = "cpsat", time_limit: float | None = None
+) -> list[tuple[rules.Move, str]]:
     """Each legal first move and whether an optimal finish remains after it.
 
     The answer per move is ``yes`` (a solution of ``optimum - 1`` moves from there),
@@ -99,8 +101,7 @@ def optimal_first_moves(g: RegionGraph, optimum: int, solver: str = "cpsat",
         after = rules.apply(g, start, move)
         sub = _regraph(g, after)
         r = solve(sub, solver, max_moves=optimum - 1, time_limit=time_limit)
-        verdict = {"optimal": "yes", "feasible": "yes", "infeasible": "no"}.get(r.status,
-                                                                                "unknown")
+        verdict = {"optimal": "yes", "feasible": "yes", "infeasible": "no"}.get(r.status, "unknown")
         out.append((move, verdict))
     return out
 

@@ -104,8 +104,7 @@ def batch(
     run = _run_ray if ray_address else _run_local
     with _open_for_append(out_path) as out:
         for (path, index, board), row in run(pending, solver, time_limit, jobs, ray_address):
-            row = {"file": path, "index": index, "name": board.name,
-                   "hash": board.digest(), **row}
+            row = {"file": path, "index": index, "name": board.name, "hash": board.digest(), **row}
             row.setdefault("solver", solver)
             out.write(json.dumps(row) + "\n")
             out.flush()
@@ -141,8 +140,11 @@ def _run_ray(pending, solver, time_limit, jobs, address):
             ray.init(address=address, **kwargs)
     try:
         remote = ray.remote(max_retries=1)(solve_row)
-        refs = {remote.remote(board, solver, time_limit): task for task in pending
-                for board in [task[2]]}
+        refs = {
+            remote.remote(board, solver, time_limit): task
+            for task in pending
+            for board in [task[2]]
+        }
         waiting = list(refs)
         while waiting:
             ready, waiting = ray.wait(waiting, num_returns=1)
@@ -176,8 +178,10 @@ class Progress:
         eta = per * (self.total - self.done)
         filled = int(30 * self.done / max(1, self.total))
         counts = " ".join(f"{k} {v}" for k, v in sorted(self.counts.items()))
-        line = (f"[{'#' * filled}{'.' * (30 - filled)}] {self.done}/{self.total} "
-                f"({counts}) about {eta:.0f} s left")
+        line = (
+            f"[{'#' * filled}{'.' * (30 - filled)}] {self.done}/{self.total} "
+            f"({counts}) about {eta:.0f} s left"
+        )
         self.stream.write(("\r" + line) if self.tty else line + "\n")
         self.stream.flush()
 

@@ -91,8 +91,9 @@ def bench(
             cells = [row["puzzle"], row["regions"], row["colours"], row["lower_bound"]]
             cells += ["-" if row["par"] is None else row["par"]]
             cells += [_cell(row[s]) for s in solvers]
-            _print_row(out, cells + ([row["disagreement"]] if row["disagreement"] else []),
-                       sep, markdown)
+            _print_row(
+                out, cells + ([row["disagreement"]] if row["disagreement"] else []), sep, markdown
+            )
     _print_summary(out, rows, solvers)
     if csv_path:
         _write_csv(csv_path, rows, solvers)
@@ -151,11 +152,34 @@ def _print_summary(out, rows, solvers) -> None:
 def _write_csv(path, rows, solvers) -> None:
     with open(path, "w", newline="") as f:
         w = csv.writer(f)
-        w.writerow(["puzzle", "regions", "colours", "lower_bound", "par", "solver", "status",
-                    "moves", "seconds", "peak_mb"])
+        w.writerow(
+            [
+                "puzzle",
+                "regions",
+                "colours",
+                "lower_bound",
+                "par",
+                "solver",
+                "status",
+                "moves",
+                "seconds",
+                "peak_mb",
+            ]
+        )
         for r in rows:
             for s in solvers:
                 x = r[s]
-                w.writerow([r["puzzle"], r["regions"], r["colours"], r["lower_bound"], r["par"],
-                            s, x["status"], x["moves"], round(x["seconds"], 3),
-                            round(x.get("peak_mb", 0), 1)])
+                w.writerow(
+                    [
+                        r["puzzle"],
+                        r["regions"],
+                        r["colours"],
+                        r["lower_bound"],
+                        r["par"],
+                        s,
+                        x["status"],
+                        x["moves"],
+                        round(x["seconds"], 3),
+                        round(x.get("peak_mb", 0), 1),
+                    ]
+                )

@@ -35,10 +35,14 @@ def position_after(board: Board, moves: list[rules.Move]) -> Board:
     return board.with_colours(colours)
 
 
-def hint(board: Board, moves: list[rules.Move], solver: str = "cpsat",
-         time_limit: float | None = None, final_colour: int | None = None) -> Hint:
+def hint(
+    board: Board,
+    moves: list[rules.Move],
+    solver: str = "cpsat",
+    time_limit: float | None = None,
+    final_colour: int | None = None,
+) -> Hint:
     """Solve from the position after ``moves``; the first move of the answer is the hint."""
     position = position_after(board, moves)
-    result = solve(region_graph(position), solver, time_limit=time_limit,
-                   final_colour=final_colour)
+    result = solve(region_graph(position), solver, time_limit=time_limit, final_colour=final_colour)
     return Hint(position, result)

@@ -11,7 +11,6 @@ import resource
 import time
 from collections.abc import Callable
 
-
 PRELOAD = ["kamicp.solve", "kamicp.cpsat", "kamicp.sat", "kamicp.bfs", "kamicp.astar"]
 
 

@@ -39,8 +39,9 @@ def solve_portfolio(g: RegionGraph, time_limit: float | None = None, **kwargs) -
     procs, conns = {}, {}
     for backend in BACKENDS:
         parent, child = ctx.Pipe(duplex=False)
-        proc = ctx.Process(target=_run, args=(child, g, backend, {"time_limit": time_limit,
-                                                                  **kwargs}), daemon=True)
+        proc = ctx.Process(
+            target=_run, args=(child, g, backend, {"time_limit": time_limit, **kwargs}), daemon=True
+        )
         proc.start()
         child.close()
         procs[parent], conns[parent] = proc, backend

@@ -94,8 +94,13 @@ def region_graph(board: Board) -> RegionGraph:
     )
 
 
-def from_edges(colour: list[int], edges: list[tuple[int, int]], k: int | None = None,
-               rules: str = "free", pivot: int = 0) -> RegionGraph:
+def from_edges(
+    colour: list[int],
+    edges: list[tuple[int, int]],
+    k: int | None = None,
+    rules: str = "free",
+    pivot: int = 0,
+) -> RegionGraph:
     """A region graph straight from colours and edges (test and model helper).
 
     Adjacent nodes of one colour are contracted, as for any board.

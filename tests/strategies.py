@@ -14,8 +14,14 @@ from kamicp.regions import RegionGraph, region_graph
 
 
 @st.composite
-def grid_boards(draw, geometries=geometry.GRID_GEOMETRIES, max_cells=12, max_colours=4,
-                rules=("free", "pivot"), holes=True) -> Board:
+def grid_boards(
+    draw,
+    geometries=geometry.GRID_GEOMETRIES,
+    max_cells=12,
+    max_colours=4,
+    rules=("free", "pivot"),
+    holes=True,
+) -> Board:
     """A square, triangle or hex board of at most ``max_cells`` cells, maybe with holes."""
     geo = draw(st.sampled_from(geometries))
     rows = draw(st.integers(1, 4))
