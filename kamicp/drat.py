@@ -43,6 +43,8 @@ from pathlib import Path
 
 __all__ = [
     "DratResult",
+    "ProofSteps",
+    "ProofSyntaxError",
     "check_drat",
     "check_drat_files",
     "parse_dimacs",
@@ -80,15 +82,15 @@ class DratResult:
 
 
 class ProofSyntaxError(ValueError):
-    """A proof step that cannot be parsed; ``line`` is where (line or step number)."""
+    """A proof step that cannot be parsed; ``line`` is where (text line, or binary step)."""
 
-    def __init__(self, line: int, message: str) -> None:
-        super().__init__(f"line {line}: {message}")
+    def __init__(self, line: int, message: str, unit: str = "line") -> None:
+        super().__init__(f"{unit} {line}: {message}")
         self.line = line
 
 
 @dataclass
-class _Steps:
+class ProofSteps:
     """A parsed proof: per step, deletion flag, literals and source line (or step number)."""
 
     deletes: list[bool]
@@ -142,7 +144,7 @@ def _text_lines(proof: ProofInput) -> Iterator[bytes]:
             yield from chunk.splitlines() or [b""]
 
 
-def _parse_binary(data: bytes) -> _Steps:
+def _parse_binary(data: bytes) -> ProofSteps:
     """Binary DRAT: ``a``/``d`` byte, then literals ``2*var + sign`` in 7-bit groups, low
     group first, high bit set on all but the last byte, then a zero byte."""
     deletes: list[bool] = []
@@ -154,14 +156,14 @@ def _parse_binary(data: bytes) -> _Steps:
         step += 1
         head = data[i]
         if head not in (0x61, 0x64):
-            raise ProofSyntaxError(step, f"cannot parse: byte {head:#04x} at offset {i}")
+            raise ProofSyntaxError(step, f"cannot parse: byte {head:#04x} at offset {i}", "step")
         i += 1
         lits: list[int] = []
         while True:
             value, shift = 0, 0
             while True:
                 if i >= n:
-                    raise ProofSyntaxError(step, "cannot parse: proof ends inside a step")
+                    raise ProofSyntaxError(step, "cannot parse: the proof ends inside it", "step")
                 b = data[i]
                 i += 1
                 value |= (b & 0x7F) << shift
@@ -171,15 +173,15 @@ def _parse_binary(data: bytes) -> _Steps:
             if value == 0:
                 break
             if value < 2:
-                raise ProofSyntaxError(step, f"cannot parse: literal code {value}")
+                raise ProofSyntaxError(step, f"cannot parse: literal code {value}", "step")
             lits.append(-(value >> 1) if value & 1 else value >> 1)
         deletes.append(head == 0x64)
         lits_all.append(lits)
         where.append(step)
-    return _Steps(deletes, lits_all, where, True)
+    return ProofSteps(deletes, lits_all, where, True)
 
 
-def parse_proof(proof: ProofInput) -> _Steps:
+def parse_proof(proof: ProofInput) -> ProofSteps:
     """Parse a proof given as text, bytes (text or binary DRAT) or an iterable of lines.
 
     Raises :class:`ProofSyntaxError` on a malformed step. O(proof size).
@@ -195,11 +197,14 @@ def parse_proof(proof: ProofInput) -> _Steps:
             deletes.append(step[0])
             lits_all.append(step[1])
             where.append(number)
-    return _Steps(deletes, lits_all, where, False)
+    return ProofSteps(deletes, lits_all, where, False)
 
 
 def parse_dimacs(text: str | bytes) -> list[list[int]]:
-    """The clauses of a DIMACS CNF (``p`` and ``c`` lines skipped; clauses may span lines)."""
+    """The clauses of a DIMACS CNF (``p`` and ``c`` lines skipped; clauses may span lines).
+
+    Raises ``ValueError`` on a token that is not an integer.
+    """
     if isinstance(text, str):
         text = text.encode("ascii", errors="replace")
     clauses: list[list[int]] = []
@@ -539,7 +544,9 @@ def check_drat(
     """Check that ``proof`` (DRAT, text or binary) refutes the CNF ``clauses``.
 
     ``deadline`` is a ``time.monotonic()`` instant; past it the result has ``ok=False`` and
-    ``timed_out=True``. Never raises on a bad proof: the reason is in the result.
+    ``timed_out=True``. Never raises on a bad proof: the reason is in the result (a CNF clause
+    holding 0 raises ``ValueError``). Steps after the first top-level conflict are parsed but
+    not checked, as in DRAT-trim.
     """
     start = time.monotonic()
     try:
@@ -560,7 +567,7 @@ def check_drat_files(
 
 
 def _check(
-    clauses: list[list[int]], steps: _Steps, deadline: float | None, debug: bool = False
+    clauses: list[list[int]], steps: ProofSteps, deadline: float | None, debug: bool = False
 ) -> DratResult:
     """Forward then backward pass over parsed steps (see the module docstring)."""
     nvars = 0
@@ -609,7 +616,7 @@ def _check(
 
 def _forward_backward(
     ch: _Checker,
-    steps: _Steps,
+    steps: ProofSteps,
     by_key: dict[tuple[int, ...], list[int]],
     conflict: int,
     res: DratResult,

@@ -27,7 +27,21 @@ from kamicp import drat
 
 # Solvers of python-sat that log proofs. MapleSAT ('mpl') is left out: its proofs are known to
 # fail checking (it logs some learnt clauses in a form that is not RUP).
-PROOF_SOLVERS = ["cd15", "cd19", "cd30", "g3", "g4", "lgl", "mcb", "mcm", "ergo"]
+PROOF_SOLVERS = [
+    "cd103",
+    "cd15",
+    "cd19",
+    "cd30",
+    "g3",
+    "g4",
+    "g42",
+    "gc3",
+    "gc4",
+    "lgl",
+    "mcb",
+    "mcm",
+    "ergo",
+]
 
 # All eight 3-clauses over variables 1, 2, 3: UNSAT, yet unit propagation alone finds nothing.
 ALL8 = [[a * 1, b * 2, c * 3] for a, b, c in itertools.product((1, -1), repeat=3)]
@@ -206,6 +220,15 @@ def test_input_forms_agree():
     assert len({(r.lemmas_checked, r.lemmas_total) for r in results}) == 1
 
 
+def test_maplesat_proofs_are_caught():
+    # MapleSAT logs some learnt clauses that do not follow (known); the checker must say so.
+    clauses = PHP(5).clauses
+    proof = solver_proof(clauses, "mpl")
+    result = drat.check_drat(clauses, proof)
+    assert not result.ok and result.line is not None
+    validate_failure(clauses, proof, result)  # MapleSAT logs no deletions
+
+
 def test_trivially_unsat_formulas_need_no_lemma():
     assert drat.check_drat([[1], [-1]], []).ok
     assert drat.check_drat([[1, 2], []], "").ok
@@ -334,6 +357,14 @@ def test_rat_pivot_is_the_first_literal():
     validate_failure(ER_BASE, proof, result)
 
 
+def test_binary_failures_name_the_step():
+    proof = [ER_DEFINITIONS[0], "1 -9 0", ER_DEFINITIONS[2]] + ER_REST
+    result = drat.check_drat(ER_BASE, encode_binary(proof))
+    assert not result.ok and result.line == 2
+    assert result.reason.startswith("step 2: lemma 1 -9 0 ")
+    assert drat.check_drat(ER_BASE, encode_binary(ER_DEFINITIONS + ER_REST)).rat_lemmas == 3
+
+
 def test_lemma_neither_rup_nor_rat():
     # Both lemmas are invalid; checking backwards meets the second one first.
     proof = ["-1 0", "-2 0", "0"]
@@ -414,7 +445,7 @@ def cnf_and_proof(draw) -> tuple[list[list[int]], list[str]]:
     return cnf, to_lines([(d, lits) for d, lits in steps if lits or not d])
 
 
-@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=250, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(cnf_and_proof())
 def test_accepted_proofs_only_refute_unsat_formulas(case):
     cnf, lines = case
@@ -423,7 +454,7 @@ def test_accepted_proofs_only_refute_unsat_formulas(case):
         assert not brute_force_sat(cnf)
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(small_cnf, st.lists(st.tuples(st.just(False), small_clause), max_size=8))
 def test_deletion_free_random_proofs_match_the_oracle(cnf, steps):
     lines = to_lines(steps) + ["0"]
