@@ -133,20 +133,14 @@ class _Search:
             return INF
         return estimate(cur, self.rules, final)
 
-    def children(self, cur: Current, first: int, table=None, enough: int = INF) -> list:
-        """(bound, -merged, move, child, first) for each move tried, best first.
-
-        With a transposition ``table``, a child whose proved bound there is >= ``enough``
-        keeps that bound and skips computing its own (it is cut off anyway).
-        """
+    def children(self, cur: Current, first: int) -> list:
+        """(bound, -merged, move, child, first) for each move tried, best first."""
         _, final = frame(cur, first, self.final_colour)
         out = []
         for (v, c), nxt in moves(cur, first, self.rules, final):
             merged = len(cur.merged(v, c))
             child = cur.play(v, c)
-            known = 0 if table is None else table.get(_key(child, nxt), 0)
-            h = known if known >= enough else max(known, self.bound(child, nxt))
-            out.append((h, -merged, (v, c), child, nxt))
+            out.append((self.bound(child, nxt), -merged, (v, c), child, nxt))
         out.sort(key=lambda item: item[:2])
         return out
 
@@ -277,7 +271,10 @@ class _Ida(_Search):
             return known
         self.tick()
         best = INF
-        for h, _, move, child, nxt in self.children(cur, first, self.table, budget):
+        # Children in the order of their own bounds; the table's bounds (learnt in failed
+        # iterations) only cut off, since ordering by them was found to hurt.
+        for h, _, move, child, nxt in self.children(cur, first):
+            h = max(h, self.table.get(_key(child, nxt), 0))
             if 1 + h > budget:
                 best = min(best, 1 + h)
                 continue

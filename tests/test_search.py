@@ -71,6 +71,10 @@ def check_horizon(g, final):
         at = search(g, final_colour=final, max_moves=opt)
         assert at.complete and len(at.moves) == opt, search.__name__
         rules.verify_solution(g, at.moves, final)
+    # IDA* started at a proved lower bound (as the driver does after refuted horizons).
+    for lower in (opt - 1, opt):
+        out = idastar(g, final_colour=final, lower=lower)
+        assert out.complete and len(out.moves) == opt
 
 
 def check_limits(g, final, limit):
