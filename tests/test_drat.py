@@ -521,3 +521,25 @@ def test_run_drat_trim_absent_or_parsed(tmp_path, monkeypatch):
     bad = drat.run_drat_trim("a.cnf", "bad", 5)
     assert not bad.ok and bad.reason == "drat-trim: s NOT VERIFIED"
     assert bad.checker == "drat-trim" and os.environ["PATH"] == str(tmp_path)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("nvars", [150, 200])
+def test_benchmark_scale_random_3sat(nvars):
+    """Proofs of tens of thousands of lemmas (seconds to a minute each); no timing assert."""
+    for seed in range(40):
+        clauses = random_3sat(nvars, 4.26, seed)
+        proof = solver_proof(clauses)
+        if proof is not None:
+            break
+    result = drat.check_drat(clauses, proof)
+    assert result.ok, result.reason
+    assert result.lemmas_checked > 1000
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", ["cd15", "g4", "lgl"])
+def test_benchmark_scale_pigeonhole(name):
+    clauses = PHP(7).clauses
+    result = drat.check_drat(clauses, solver_proof(clauses, name))
+    assert result.ok, result.reason
