@@ -25,7 +25,14 @@ import heapq
 import itertools
 import time
 
-from kamicp.bounds import UNSOLVABLE, Current, contract, estimate, solvable
+from kamicp.bounds import (
+    UNSOLVABLE,
+    Current,
+    contract,
+    estimate,
+    islands_bound_after,
+    solvable,
+)
 from kamicp.regions import RegionGraph
 from kamicp.result import SearchOutcome
 from kamicp.rules import Move
@@ -133,16 +140,48 @@ class _Search:
             return INF
         return estimate(cur, self.rules, final)
 
-    def children(self, cur: Current, first: int) -> list:
-        """(bound, -merged, move, child, first) for each move tried, best first."""
+    def children(self, cur: Current, first: int) -> list[list]:
+        """[bound, -merged, move, first, child, radius] per move tried, best first.
+
+        Under free rules the bound is computed without building the child
+        (:func:`kamicp.bounds.islands_bound_after`); ``child`` is then None until
+        :meth:`build` makes it, and ``radius`` seeds its radius cache.
+        """
         _, final = frame(cur, first, self.final_colour)
         out = []
         for (v, c), nxt in moves(cur, first, self.rules, final):
             merged = len(cur.merged(v, c))
-            child = cur.play(v, c)
-            out.append((self.bound(child, nxt), -merged, (v, c), child, nxt))
+            if self.rules == "pivot":
+                child = cur.play(v, c)
+                out.append([self.bound(child, nxt), -merged, (v, c), nxt, child, None])
+                continue
+            alive, final_after = frame(cur, nxt, self.final_colour)
+            if not alive:
+                continue
+            h, radius = islands_bound_after(cur, v, c, final_after)
+            out.append([h, -merged, (v, c), nxt, None, radius])
         out.sort(key=lambda item: item[:2])
         return out
+
+    @staticmethod
+    def build(cur: Current, entry: list) -> Current:
+        """The child position of a :meth:`children` entry."""
+        if entry[4] is None:
+            v, c = entry[2]
+            child = cur.play(v, c)
+            i = cur.island_of[v]
+            child.radii[i] = entry[5]
+            child.origin[i] = None
+            entry[4] = child
+        return entry[4]
+
+    @staticmethod
+    def key_of(cur: Current, entry: list) -> bytes:
+        """The transposition key of a :meth:`children` entry's position."""
+        if entry[4] is not None:
+            return _key(entry[4], entry[3])
+        v, c = entry[2]
+        return cur.pos_after(v, c) + entry[3].to_bytes(4, "little")
 
 
 def astar(
@@ -182,18 +221,19 @@ def astar(
                 path = _path(parent, key)
                 return SearchOutcome(path, len(path), True, s.nodes)
             s.tick()
-            for h, _, move, child, nxt in s.children(cur, first):
+            for entry in s.children(cur, first):
+                h, _, move, nxt = entry[:4]
                 fc = gc + 1 + h
                 if fc >= INF:
                     continue
                 if max_moves is not None and fc > max_moves:
                     cut = min(cut, fc)
                     continue
-                ckey = _key(child, nxt)
+                ckey = s.key_of(cur, entry)
                 if gc + 1 < best_g.get(ckey, INF):
                     best_g[ckey] = gc + 1
                     parent[ckey] = (key, move)
-                    heapq.heappush(heap, (fc, gc + 1, next(counter), ckey, child.pos, nxt))
+                    heapq.heappush(heap, (fc, gc + 1, next(counter), ckey, ckey[:-4], nxt))
     except _Stop:
         open_f = min((e[0] for e in heap if e[1] <= best_g[e[3]]), default=INF)
         return SearchOutcome(None, min(open_f, cut, f), False, s.nodes)
@@ -273,12 +313,14 @@ class _Ida(_Search):
         best = INF
         # Children in the order of their own bounds; the table's bounds (learnt in failed
         # iterations) only cut off, since ordering by them was found to hurt.
-        for h, _, move, child, nxt in self.children(cur, first):
-            h = max(h, self.table.get(_key(child, nxt), 0))
+        for entry in self.children(cur, first):
+            h, _, move, nxt = entry[:4]
+            if 1 + h <= budget:
+                h = max(h, self.table.get(self.key_of(cur, entry), 0))
             if 1 + h > budget:
                 best = min(best, 1 + h)
                 continue
-            r = self.dfs(child, nxt, budget - 1)
+            r = self.dfs(self.build(cur, entry), nxt, budget - 1)
             if r <= budget - 1:
                 self.path.append(move)
                 return r + 1

@@ -54,9 +54,12 @@ class Current:
         "radii",
         "balls",
         "origin",
+        "counts",
     )
 
-    def __init__(self, k, pos, adj, members, islands, island_of, pivot, radii, balls, origin):
+    def __init__(
+        self, k, pos, adj, members, islands, island_of, pivot, radii, balls, origin, counts=None
+    ):
         self.k = k
         self.pos = pos
         self.adj = adj
@@ -67,11 +70,20 @@ class Current:
         self.radii = radii  # per piece: its radius, or None when not computed yet
         self.balls = balls  # per piece: its Balls, or None
         self.origin = origin  # per piece: (previous Current, merged star) or None
+        # per piece: {colour: number of nodes}, or None when not computed yet
+        self.counts = [None] * len(islands) if counts is None else counts
 
     def merged(self, v: int, colour: int) -> list[int]:
         """The nodes that recolouring ``v`` to ``colour`` merges into it (neighbours)."""
         pos = self.pos
         return [u for u in self.adj[v] if pos[u] == colour]
+
+    def pos_after(self, v: int, colour: int) -> bytes:
+        """The position after recolouring node ``v`` to ``colour``. O(n)."""
+        pos = bytearray(self.pos)
+        for r in self.members[v]:
+            pos[r] = colour
+        return bytes(pos)
 
     def play(self, v: int, colour: int) -> Current:
         """The current region graph after recolouring node ``v`` to ``colour``.
@@ -81,11 +93,11 @@ class Current:
         only touched entries are replaced.
         """
         gone = self.merged(v, colour)
-        pos = bytearray(self.pos)
-        for r in self.members[v]:
-            pos[r] = colour
-        pos = bytes(pos)
-        if not gone:  # the same graph, recoloured: share everything, caches included
+        pos = self.pos_after(v, colour)
+        i = self.island_of[v]
+        counts = list(self.counts)
+        counts[i] = None
+        if not gone:  # the same graph, recoloured: share it and its caches
             return Current(
                 self.k,
                 pos,
@@ -97,6 +109,7 @@ class Current:
                 self.radii,
                 self.balls,
                 self.origin,
+                counts,
             )
         old = self.adj
         adj = dict(old)
@@ -116,9 +129,8 @@ class Current:
         for w in around:
             if not gone_set.isdisjoint(old[w]):
                 adj[w] = (old[w] - gone_set) | {v}
-        i = self.island_of[v]
         islands = list(self.islands)
-        islands[i] = tuple(u for u in self.islands[i] if u not in gone_set)
+        islands[i] = tuple([u for u in self.islands[i] if u not in gone_set])
         radii = list(self.radii)
         radii[i] = None
         balls = list(self.balls)
@@ -127,7 +139,17 @@ class Current:
         origin[i] = (self, (v, *gone))
         pivot = v if self.pivot in gone_set else self.pivot
         return Current(
-            self.k, pos, adj, members, tuple(islands), self.island_of, pivot, radii, balls, origin
+            self.k,
+            pos,
+            adj,
+            members,
+            tuple(islands),
+            self.island_of,
+            pivot,
+            radii,
+            balls,
+            origin,
+            counts,
         )
 
     def nodes(self) -> list[int]:
@@ -136,8 +158,17 @@ class Current:
 
     def piece_colours(self, i: int) -> set[int]:
         """Colours present in piece ``i``."""
-        pos = self.pos
-        return {pos[v] for v in self.islands[i]}
+        return set(self.colour_counts(i))
+
+    def colour_counts(self, i: int) -> dict[int, int]:
+        """How many nodes of each colour piece ``i`` has (cached). O(N)."""
+        if self.counts[i] is None:
+            counts: dict[int, int] = {}
+            pos = self.pos
+            for v in self.islands[i]:
+                counts[pos[v]] = counts.get(pos[v], 0) + 1
+            self.counts[i] = counts
+        return self.counts[i]
 
     def is_solved(self, final_colour: int | None = None) -> bool:
         """One colour everywhere (every piece one node, all of one colour)."""
@@ -328,16 +359,53 @@ def islands_bound(cur: Current, final_colour: int | None = None) -> int:
 
     Proof: each move acts inside one piece, so the moves split by piece; a piece brought to
     colour f needs at least its radius (star contractions) and at least its colours other
-    than f (one removed per move). The final colour is common to all pieces.
+    than f (one removed per move). The final colour is common to all pieces; a colour
+    absent everywhere is never the best choice, so only present ones are tried.
     O(n + m) after a merging move (see :func:`piece_radius`).
     """
-    radii = [piece_radius(cur, i) for i in range(len(cur.islands))]
-    colours = [cur.piece_colours(i) for i in range(len(cur.islands))]
-    finals = range(cur.k) if final_colour is None else (final_colour,)
+    count = len(cur.islands)
+    if count == 1:  # the common case: the final colour only matters if it is absent
+        colours = cur.piece_colours(0)
+        rest = len(colours) - 1 if final_colour in colours or final_colour is None else len(colours)
+        return max(piece_radius(cur, 0), rest)
+    radii = [piece_radius(cur, i) for i in range(count)]
+    colours = [cur.piece_colours(i) for i in range(count)]
+    finals = set().union(*colours) if final_colour is None else (final_colour,)
     return min(
         sum(max(r, len(cs) - (f in cs)) for r, cs in zip(radii, colours, strict=True))
         for f in finals
     )
+
+
+def islands_bound_after(
+    cur: Current, v: int, colour: int, final_colour: int | None = None
+) -> tuple[int, int]:
+    """The islands bound of the position after recolouring node ``v`` to ``colour``, and
+    the new radius of ``v``'s piece, without building that position.
+
+    Equal to ``islands_bound(cur.play(v, colour), final_colour)``: the radius comes from
+    ``cur``'s balls (:func:`_radius_after`), the colours from ``cur``'s colour counts, the
+    other pieces are unchanged. O(r * candidates + k) after ``cur``'s caches are built.
+    """
+    i = cur.island_of[v]
+    gone = cur.merged(v, colour)
+    radius = _radius_after(cur, i, (v, *gone)) if gone else piece_radius(cur, i)
+    counts = dict(cur.colour_counts(i))
+    old = cur.pos[v]
+    counts[old] -= 1
+    counts[colour] = counts.get(colour, 0) + 1 - len(gone)
+    after = {c for c, n in counts.items() if n > 0}
+    if len(cur.islands) == 1:
+        rest = len(after) - 1 if final_colour in after or final_colour is None else len(after)
+        return max(radius, rest), radius
+    radii = [piece_radius(cur, j) if j != i else radius for j in range(len(cur.islands))]
+    colours = [cur.piece_colours(j) if j != i else after for j in range(len(cur.islands))]
+    finals = set().union(*colours) if final_colour is None else (final_colour,)
+    bound = min(
+        sum(max(r, len(cs) - (f in cs)) for r, cs in zip(radii, colours, strict=True))
+        for f in finals
+    )
+    return bound, radius
 
 
 def _pivot_final(cur: Current, final_colour: int | None) -> int | None:
