@@ -112,10 +112,16 @@ def test_play_matches_rebuild_and_radius(g, data):
         if cur.is_solved():
             break
         # Score a few siblings first, as the searches do, so the cached balls are shared.
-        siblings = [cur.play(v, c) for v in cur.nodes()[:3] for c in range(g.k) if c != cur.pos[v]]
-        for s in siblings:
+        moves = [(v, c) for v in cur.nodes()[:3] for c in range(g.k) if c != cur.pos[v]]
+        for v, c in moves:
+            s = cur.play(v, c)
             for i in range(len(s.islands)):
                 assert bounds.piece_radius(s, i) == nx_radius(s, i)
+            # The searches' shortcut: the bound of a child without building it.
+            for final in (None, c, g.k - 1):
+                ahead, radius = bounds.islands_bound_after(cur, v, c, final)
+                assert ahead == bounds.islands_bound(s, final)
+                assert radius == bounds.piece_radius(s, cur.island_of[v])
         v = cur.pivot if g.rules == "pivot" else data.draw(st.sampled_from(cur.nodes()))
         choices = [c for c in range(g.k) if c != cur.pos[v]]
         if not choices:
