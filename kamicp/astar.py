@@ -31,6 +31,7 @@ from kamicp.bounds import (
     contract,
     estimate,
     islands_bound_after,
+    pivot_layer_bound,
     solvable,
 )
 from kamicp.regions import RegionGraph
@@ -143,17 +144,18 @@ class _Search:
     def children(self, cur: Current, first: int) -> list[list]:
         """[bound, -merged, move, first, child, radius] per move tried, best first.
 
-        Under free rules the bound is computed without building the child
-        (:func:`kamicp.bounds.islands_bound_after`); ``child`` is then None until
-        :meth:`build` makes it, and ``radius`` seeds its radius cache.
+        The bound is computed without building the child
+        (:func:`kamicp.bounds.islands_bound_after`, :func:`kamicp.bounds.pivot_layer_bound`
+        with ``colour``); ``child`` is None until :meth:`build` makes it, and ``radius``
+        (free rules) seeds its radius cache.
         """
         _, final = frame(cur, first, self.final_colour)
         out = []
         for (v, c), nxt in moves(cur, first, self.rules, final):
             merged = len(cur.merged(v, c))
             if self.rules == "pivot":
-                child = cur.play(v, c)
-                out.append([self.bound(child, nxt), -merged, (v, c), nxt, child, None])
+                h = pivot_layer_bound(cur, final, c)
+                out.append([h, -merged, (v, c), nxt, None, None])
                 continue
             alive, final_after = frame(cur, nxt, self.final_colour)
             if not alive:
@@ -169,9 +171,10 @@ class _Search:
         if entry[4] is None:
             v, c = entry[2]
             child = cur.play(v, c)
-            i = cur.island_of[v]
-            child.radii[i] = entry[5]
-            child.origin[i] = None
+            if entry[5] is not None:
+                i = cur.island_of[v]
+                child.radii[i] = entry[5]
+                child.origin[i] = None
             entry[4] = child
         return entry[4]
 

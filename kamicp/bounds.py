@@ -418,12 +418,20 @@ def _pivot_final(cur: Current, final_colour: int | None) -> int | None:
     return next(iter(others)) if len(others) == 1 else None
 
 
-def pivot_layers(cur: Current, source: int | None = None) -> list[set[int]]:
-    """Colours by distance from the pivot node (or ``source``): BFS layers. O(n + m)."""
+def pivot_layers(
+    cur: Current, source: int | None = None, colour: int | None = None
+) -> list[set[int]]:
+    """Colours by distance from the pivot node (or ``source``): BFS layers. O(n + m).
+
+    With ``colour``, the layers of the position after recolouring the source to
+    ``colour``, without building it: distances from the merged node are distances from
+    the merged star (a multi-source BFS), layer 0 has the new colour.
+    """
     p = cur.pivot if source is None else source
-    seen = {p}
-    frontier = [p]
-    layers = [{cur.pos[p]}]
+    start = [p] if colour is None else [p, *cur.merged(p, colour)]
+    seen = set(start)
+    frontier = start
+    layers = [{cur.pos[p] if colour is None else colour}]
     while True:
         nxt = []
         for v in frontier:
@@ -451,7 +459,9 @@ def pivot_eccentricity_bound(cur: Current, final_colour: int | None = None) -> i
     return ecc
 
 
-def pivot_layer_bound(cur: Current, final_colour: int | None = None) -> int:
+def pivot_layer_bound(
+    cur: Current, final_colour: int | None = None, colour: int | None = None
+) -> int:
     """Pivot rules: the largest d + |colours at distance > d from the pivot (with the final
     colour)| over 0 <= d < eccentricity.
 
@@ -459,12 +469,13 @@ def pivot_layer_bound(cur: Current, final_colour: int | None = None) -> int:
     a region at distance > d joins it at move d + 1 or later; a region of colour c joins
     only by a move to c (other regions never change colour), so each colour beyond d needs
     its own move after move d, and so does the final colour (the last move sets it).
-    O(n + m).
+    With ``colour``: the bound after recolouring the pivot to ``colour`` (same value as on
+    the played position, computed without building it). O(n + m).
     """
-    layers = pivot_layers(cur)
+    layers = pivot_layers(cur, None, colour)
     final = _pivot_final(cur, final_colour)
     if len(layers) == 1:
-        return int(final is not None and final != cur.pos[cur.pivot])
+        return int(final is not None and final not in layers[0])
     best = 0
     beyond: set[int] = set() if final is None else {final}
     for d in range(len(layers) - 2, -1, -1):  # colours at distance > d, growing as d falls

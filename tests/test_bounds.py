@@ -122,6 +122,12 @@ def test_play_matches_rebuild_and_radius(g, data):
                 ahead, radius = bounds.islands_bound_after(cur, v, c, final)
                 assert ahead == bounds.islands_bound(s, final)
                 assert radius == bounds.piece_radius(s, cur.island_of[v])
+        for c in range(g.k):
+            if c != cur.pos[cur.pivot]:
+                played = cur.play(cur.pivot, c)
+                for final in (None, c, g.k - 1):
+                    ahead = bounds.pivot_layer_bound(cur, final, c)
+                    assert ahead == bounds.pivot_layer_bound(played, final)
         v = cur.pivot if g.rules == "pivot" else data.draw(st.sampled_from(cur.nodes()))
         choices = [c for c in range(g.k) if c != cur.pos[v]]
         if not choices:
