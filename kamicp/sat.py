@@ -1,0 +1,212 @@
+"""The SAT backend: horizon decisions with one incremental solver, fixed CNFs, DRAT proofs.
+
+- :class:`SatHorizon` answers "solvable in at most T moves?" for rising T with ONE solver:
+  each horizon adds its step layers and a goal switched on by an assumption literal, so what
+  the solver learnt for T is kept for T+1 (every learnt clause follows from clauses that hold
+  for all horizons). Solutions are replayed by :func:`kamicp.rules.verify_solution`.
+- :func:`cnf_for_horizon` builds the non-incremental CNF of one horizon (everything hard),
+  :func:`to_dimacs` writes it with a comment per variable, :func:`prove_unsat` refutes it with
+  a proof-logging solver and returns the DRAT proof.
+
+The encoding itself is :mod:`kamicp.sat_encoding` (documented in ``encodings/sat.md``).
+
+Solvers (python-sat 1.9.dev17, measured): every solver but Kissat takes assumptions;
+CaDiCaL (all versions) cannot be interrupted from another thread, so time limits use
+conflict budgets in slices; Glucose, MapleSAT, MiniSat, Gluecard, MergeSat and Ergo are
+interrupted by a timer. Proof logging: CaDiCaL 1.0.3/1.5.3/1.9.5/3.0.0, Glucose 3/4/4.2,
+Gluecard, Lingeling, MapleSAT variants (MapleSAT proofs are known not to check; avoid).
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+
+from pysat.formula import CNF
+from pysat.solvers import Solver, SolverNames
+
+from kamicp.regions import RegionGraph
+from kamicp.result import SAT, UNKNOWN, UNSAT, Decision
+from kamicp.rules import verify_solution
+from kamicp.sat_encoding import describe, encoding
+
+DEFAULT_SOLVER = "cadical195"
+PROOF_SOLVER = "cadical153"
+SLICE = 5.0  # seconds: the longest conflict-budget slice of a time-limited CaDiCaL run
+BUDGETED = ("cadical103", "cadical153", "cadical195", "cadical300")
+INTERRUPTIBLE = (
+    "ergo",
+    "gluecard3",
+    "gluecard4",
+    "glucose3",
+    "glucose4",
+    "glucose42",
+    "maplechrono",
+    "maplecm",
+    "maplesat",
+    "mergesat3",
+    "minicard",
+    "minisat22",
+    "minisatgh",
+    "minisatep",
+)
+PROOF_SOLVERS = ("cadical103", "cadical153", "cadical195", "cadical300", "glucose3", "glucose4",
+                 "glucose42", "gluecard3", "gluecard4", "lingeling")  # fmt: skip
+
+
+def canonical_solver(name: str) -> str:
+    """pysat's canonical name of a solver (``'cd19'`` -> ``'cadical195'``)."""
+    low = name.lower()
+    for canon, aliases in vars(SolverNames).items():
+        if not canon.startswith("_") and isinstance(aliases, tuple) and low in aliases:
+            return canon
+    raise ValueError(f"unknown SAT solver {name!r}")
+
+
+def run_limited(solver: Solver, canon: str, assumptions: list[int], time_limit: float | None):
+    """``solver.solve`` within ``time_limit`` seconds: True, False, or None (out of time).
+
+    CaDiCaL cannot be interrupted through pysat, so it runs in conflict-budget slices sized
+    from the measured conflict rate to end near the deadline; the others get a timer that
+    calls ``interrupt``. Both keep everything learnt.
+    """
+    if time_limit is None:
+        return solver.solve(assumptions=assumptions)
+    deadline = time.monotonic() + time_limit
+    if canon in INTERRUPTIBLE:
+        timer = threading.Timer(max(0.0, time_limit), solver.interrupt)
+        timer.start()
+        try:
+            return solver.solve_limited(assumptions=assumptions, expect_interrupt=True)
+        finally:
+            timer.cancel()
+            solver.clear_interrupt()
+    if canon not in BUDGETED:
+        raise ValueError(f"solver {canon} cannot be stopped: no time limit possible")
+    budget = 1000
+    while True:
+        left = deadline - time.monotonic()
+        if left <= 0:
+            return None
+        began = time.monotonic()
+        solver.conf_budget(budget)
+        answer = solver.solve_limited(assumptions=assumptions)
+        if answer is not None:
+            return answer
+        # Slices of at most SLICE seconds at the last measured rate: the rate falls as
+        # clauses are learnt, so long slices would overshoot the deadline.
+        rate = budget / max(time.monotonic() - began, 1e-3)
+        left = min(SLICE, deadline - time.monotonic())
+        budget = max(100, min(2 * budget, int(0.8 * rate * left)))
+
+
+class SatHorizon:
+    """Decide horizons of ``g`` with one incremental SAT solver (a ``HorizonSolver``).
+
+    ``options`` switch parts of the encoding off for comparison (both default on):
+    ``symmetry`` (canonical order of commuting moves), ``radius`` (free rules: the radius
+    bound after every step); see ``encodings/sat.md``.
+    """
+
+    name = "sat"
+
+    def __init__(
+        self,
+        g: RegionGraph,
+        final_colour: int | None = None,
+        solver_name: str = DEFAULT_SOLVER,
+        **options: bool,
+    ):
+        self.g = g
+        self.final_colour = final_colour
+        self.canon = canonical_solver(solver_name)
+        if self.canon == "kissat404":
+            raise ValueError("Kissat ignores assumptions: it cannot run incrementally")
+        self.encoding = encoding(g, final_colour, guarded=True, **options)
+        self.solver = Solver(name=self.canon)
+
+    def decide(self, horizon: int, time_limit: float | None = None) -> Decision:
+        """Solvable in at most ``horizon`` moves (ending in the final colour, if given)?"""
+        began = time.monotonic()
+        if horizon < 0:
+            return Decision(UNSAT, horizon, seconds=0.0)
+        guard = self.encoding.horizon(horizon)
+        self.solver.append_formula(self.encoding.take())
+        left = None if time_limit is None else time_limit - (time.monotonic() - began)
+        if left is not None and left <= 0:
+            return Decision(UNKNOWN, horizon, seconds=time.monotonic() - began)
+        answer = run_limited(self.solver, self.canon, [guard], left)
+        seconds = time.monotonic() - began
+        if answer is None:
+            return Decision(UNKNOWN, horizon, seconds=seconds)
+        if not answer:
+            return Decision(UNSAT, horizon, seconds=seconds)
+        moves = self.encoding.moves(self.solver.get_model(), horizon)
+        verify_solution(self.g, moves, self.final_colour)
+        return Decision(SAT, horizon, moves, seconds)
+
+    def close(self) -> None:
+        self.solver.delete()
+
+    def __enter__(self) -> SatHorizon:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+
+def cnf_for_horizon(
+    g: RegionGraph, horizon: int, final_colour: int | None = None, **options: bool
+) -> tuple[CNF, dict[int, str]]:
+    """The CNF "solvable in at most ``horizon`` moves", every clause hard, and what each
+    variable means. Deterministic: the same puzzle always gives the same clauses."""
+    enc = encoding(g, final_colour, guarded=False, **options)
+    enc.horizon(horizon)
+    cnf = CNF(from_clauses=enc.clauses)
+    cnf.nv = max(cnf.nv, enc.pool.top)
+    names = {v: describe(name, g) for v, name in enc.names().items()}
+    return cnf, names
+
+
+def to_dimacs(cnf: CNF, names: dict[int, str], comments: list[str] | tuple = ()) -> str:
+    """DIMACS text: ``comments``, one ``c var N = meaning`` line per variable, the clauses."""
+    lines = [f"c {line}" for line in comments]
+    lines += [f"c var {v} = {text}" for v, text in sorted(names.items())]
+    lines.append(f"p cnf {cnf.nv} {len(cnf.clauses)}")
+    lines += [" ".join(map(str, clause)) + " 0" for clause in cnf.clauses]
+    return "\n".join(lines) + "\n"
+
+
+def dimacs_for_horizon(g: RegionGraph, horizon: int, final_colour: int | None = None) -> str:
+    """:func:`to_dimacs` of :func:`cnf_for_horizon`, headed by what the formula asks."""
+    cnf, names = cnf_for_horizon(g, horizon, final_colour)
+    head = [
+        f"kamicp SAT encoding ({g.rules} rules): solvable in at most {horizon} moves"
+        + ("" if final_colour is None else f", ending in {g.palette[final_colour]}"),
+        f"{g.n} regions, {g.k} colours; see encodings/sat.md",
+    ]
+    return to_dimacs(cnf, names, head)
+
+
+def prove_unsat(
+    g: RegionGraph,
+    horizon: int,
+    final_colour: int | None = None,
+    solver_name: str = PROOF_SOLVER,
+    time_limit: float | None = None,
+) -> tuple[str, list[str]]:
+    """Refute :func:`cnf_for_horizon` with a proof-logging solver.
+
+    Returns ``('unsat', DRAT proof lines)``, ``('sat', [])`` or ``('unknown', [])`` on time-out.
+    """
+    canon = canonical_solver(solver_name)
+    if canon not in PROOF_SOLVERS:
+        raise ValueError(f"solver {canon} does not log proofs")
+    cnf, _ = cnf_for_horizon(g, horizon, final_colour)
+    with Solver(name=canon, bootstrap_with=cnf.clauses, with_proof=True) as solver:
+        answer = run_limited(solver, canon, [], time_limit)
+        if answer is None:
+            return UNKNOWN, []
+        if answer:
+            return SAT, []
+        return UNSAT, list(solver.get_proof() or [])
