@@ -17,6 +17,10 @@ optimum from the given position, never a guess.
 
 The bounds work on :class:`Current`, the graph of the *current* regions of a position,
 which the searches update move by move (:meth:`Current.play`) instead of rebuilding it.
+The searches score a move without even playing it (:func:`islands_bound_after`,
+:func:`pivot_layer_bound` with ``colour``): the new radius comes from the old position's
+balls (lemma 2 of ``encodings/bounds.md``), so a child costs O(radius) bitset operations
+per candidate centre instead of O(radius * edges).
 """
 
 from __future__ import annotations

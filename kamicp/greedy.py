@@ -35,7 +35,9 @@ FREE_BUDGET = 1500  # children scored per move by the free-move beam
 Option = tuple[list[Move], int]  # moves, and the colour the piece ends in
 
 
-def greedy(g: RegionGraph, final_colour: int | None = None, width: int = WIDTH) -> list | None:
+def greedy(
+    g: RegionGraph, final_colour: int | None = None, width: int = WIDTH
+) -> list[Move] | None:
     """A solution (not necessarily optimal), or None when the board cannot be solved."""
     if not solvable(g, None, final_colour):
         return None
