@@ -235,9 +235,7 @@ class FreeEncoding(Encoding):
         self.count_colours(0)
         # Radius of each island at the start (an upper bound on its radius at any time:
         # merging never lengthens a distance).
-        self.radius0 = [
-            min(max(distances(g, c).values()) for c in island) for island in g.islands
-        ]
+        self.radius0 = [min(max(distances(g, c).values()) for c in island) for island in g.islands]
         self.reach_levels: dict[tuple[int, int], int] = {}
         # Static distance layers around every region: boundary i holds the edges from
         # distance i to distance i+1 (sat.md, "Radius").
@@ -356,24 +354,24 @@ class FreeEncoding(Encoding):
         """Canonical order of commuting moves ending at move t (sat.md, "Commuting moves").
 
         If move t could be played right before an earlier move u (its set stays clear of
-        the closed neighbourhoods of the regions merged by moves u..t-1), the smallest
+        the closed neighbourhoods of the sets recoloured by moves u..t-1), the smallest
         region of move u must be smaller than that of move t.
         """
         g, n, var, add = self.g, self.g.n, self.var, self.add
         prev = t - 1
-        # nb: in the closed neighbourhood of the region merged by move t-1.
+        # nb: in the closed neighbourhood of the set recoloured by move t-1.
         # ge: no region below r is in the set of move t-1 (its smallest region is >= r).
         ge: list[Lit] = [True]
         for r in range(n):
             near = var(("nb", prev, r))
-            add(-near, var(("nm", prev, r)), *(var(("nm", prev, s)) for s in g.adj[r]))
+            add(-near, var(("in", prev, r)), *(var(("in", prev, s)) for s in g.adj[r]))
             cur = var(("ge", prev, r + 1))
             inside = var(("in", prev, r))
             add(-cur, ge[r])
             add(-cur, -inside)
             add(neg(ge[r]), inside, cur)
             ge.append(cur)
-        # dep(u, t): the set of move t meets the neighbourhood of move u's merged region;
+        # dep(u, t): the set of move t meets the closed neighbourhood of move u's set;
         # blocked(u, t): that holds for some move u..t-1 (so move t cannot jump before u).
         later: Lit = False
         for u in range(t - 1, 0, -1):
@@ -453,7 +451,7 @@ class FreeEncoding(Encoding):
                 self.add(-lit, neg(self.x(t, u, c)), self.x(t, w, c))
         return lit
 
-    def reach(self, t: int, i: int, level: int) -> None:
+    def reach(self, t: int, i: int, upto: int) -> None:
         """Distance levels from a chosen centre in the current region graph after step t.
 
         ``('R', t, u, l)``: region u is within l region crossings of the centre's region.
@@ -467,11 +465,11 @@ class FreeEncoding(Encoding):
             roots = [var(("cr", t, u)) for u in island]
             classes = {j: var(("cs", t, i, j)) for j in range(1, t + 1)}
             self.exactly_one([*roots, *classes.values()], f"centre after step {t}")
-            for u, root in zip(island, roots):
+            for u, root in zip(island, roots, strict=True):
                 add(-root, st(t, u, 0))
             for j, pick in classes.items():
                 add(-pick, *(st(t, w, j) for w in island))
-        for level in range(built + 1, level + 1):
+        for level in range(built + 1, upto + 1):
             for u in island:
                 near = var(("R", t, u, level))
                 if level == 0:
@@ -494,7 +492,7 @@ class FreeEncoding(Encoding):
                     add(-seed, var(("a", t, w, level)))
                     seeds.append(seed)
                 add(-whole, var(("K", t, i, j, level - 1)), *seeds)
-        self.reach_levels[(t, i)] = max(built, level)
+        self.reach_levels[(t, i)] = max(built, upto)
 
     def moves(self, model: list[int], horizon: int) -> list[Move]:
         true = {lit for lit in model if lit > 0}
@@ -609,8 +607,9 @@ class PivotEncoding(Encoding):
         return out
 
 
-def encoding(g: RegionGraph, final_colour: int | None = None, guarded: bool = True,
-             **options) -> Encoding:
+def encoding(
+    g: RegionGraph, final_colour: int | None = None, guarded: bool = True, **options
+) -> Encoding:
     """The encoding for ``g``'s rule set (``options``: ``symmetry``, ``radius``)."""
     cls = PivotEncoding if g.rules == "pivot" else FreeEncoding
     return cls(g, final_colour=final_colour, guarded=guarded, **options)
@@ -634,10 +633,10 @@ def describe(name: tuple, g: RegionGraph) -> str:
         "q": lambda t, r, j: f"region {r} witnesses that step {j}'s region touches step {t}",
         "nm": lambda t, r: f"region {r} is in the region merged by step {t}",
         "pr": lambda t, i, c: f"colour {p[c]} is in island {i} after step {t} or is final",
-        "nb": lambda t, r: f"region {r} is in or next to the region merged by step {t}",
-        "dep": lambda u, t: f"step {t} acts in or next to the region merged by step {u}",
-        "w": lambda u, t, r: f"region {r} shows step {t} acts next to step {u}'s region",
-        "blocked": lambda u, t: f"step {t} acts next to a region merged by steps {u}..{t - 1}",
+        "nb": lambda t, r: f"region {r} is in or next to the set recoloured by step {t}",
+        "dep": lambda u, t: f"step {t} acts in or next to the set recoloured by step {u}",
+        "w": lambda u, t, r: f"region {r} shows step {t} acts next to step {u}'s set",
+        "blocked": lambda u, t: f"step {t} acts next to a set recoloured by steps {u}..{t - 1}",
         "ge": lambda t, r: f"no region below {r} is recoloured by step {t}",
         "f": lambda c: f"final colour is {p[c]}",
         "goal": lambda t: f"solved after step {t}",
@@ -648,15 +647,19 @@ def describe(name: tuple, g: RegionGraph) -> str:
         "cr": lambda t, u: f"the centre after step {t} is region {u}, never merged",
         "cs": lambda t, i, j: f"the centre of island {i} after step {t} is step {j}'s region",
         "R": lambda t, u, j: f"region {u} is within {j} of the centre after step {t}",
-        "a": lambda t, u, j: f"region {u} touches a region within {j - 1} of the centre "
-        f"after step {t}",
-        "K": lambda t, i, j, d: f"step {j}'s region is within {d} of island {i}'s centre "
-        f"after step {t}",
-        "y": lambda t, u, j, d: f"region {u} brings step {j}'s region within {d} of the "
-        f"centre after step {t}",
+        "a": lambda t, u, j: (
+            f"region {u} touches a region within {j - 1} of the centre after step {t}"
+        ),
+        "K": lambda t, i, j, d: (
+            f"step {j}'s region is within {d} of island {i}'s centre after step {t}"
+        ),
+        "y": lambda t, u, j, d: (
+            f"region {u} brings step {j}'s region within {d} of the centre after step {t}"
+        ),
         "cz": lambda t, z: f"region {z} is the centre after step {t} (layer bound)",
-        "open": lambda t, z, b: f"boundary {b} around region {z} is crossed by one colour "
-        f"after step {t}",
+        "open": lambda t, z, b: (
+            f"boundary {b} around region {z} is crossed by one colour after step {t}"
+        ),
         "same": lambda t, u, w: f"regions {u} and {w} have one colour after step {t}",
         "aux": lambda label: f"auxiliary variable of the {label} constraint",
     }[kind]
