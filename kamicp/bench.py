@@ -39,6 +39,25 @@ def run_one(board, solver: str, time_limit: float) -> dict:
     return run_isolated(solve_row, (board, solver, time_limit), time_limit + GRACE, "fork")
 
 
+BACKEND_MODULES = {
+    "cpsat": ["kamicp.cpsat"],
+    "sat": ["kamicp.sat"],
+    "portfolio": ["kamicp.cpsat", "kamicp.sat", "kamicp.portfolio"],
+    "bfs": ["kamicp.bfs"],
+    "astar": ["kamicp.astar"],
+    "idastar": ["kamicp.astar"],
+}
+
+
+def _preload(solvers: list[str]) -> None:
+    """Import the backends once in the parent, so forked children don't time the import."""
+    import importlib
+
+    for solver in solvers:
+        for module in BACKEND_MODULES.get(solver, []):
+            importlib.import_module(module)
+
+
 def describe_board(board) -> dict:
     g = region_graph(board)
     return {
@@ -75,9 +94,10 @@ def bench(
     Returns 1 when two solvers disagree on a proved optimum or a proved optimum differs from
     the one the file lists (``Board.optimum``), else 0.
     """
+    _preload(solvers)
     rows = []
     sep = " | " if markdown else "  "
-    head = ["puzzle", "regions", "colours", "lb", "par"] + solvers
+    head = ["puzzle", "regions", "colours", "lb", "par", "listed"] + solvers
     _print_row(out, head, sep, markdown, header=True)
     for path in formats.iter_paths(paths):
         for board in formats.load(path):
@@ -90,6 +110,7 @@ def bench(
             rows.append(row)
             cells = [row["puzzle"], row["regions"], row["colours"], row["lower_bound"]]
             cells += ["-" if row["par"] is None else row["par"]]
+            cells += ["-" if row["optimum"] is None else row["optimum"]]
             cells += [_cell(row[s]) for s in solvers]
             _print_row(
                 out, cells + ([row["disagreement"]] if row["disagreement"] else []), sep, markdown
@@ -114,7 +135,7 @@ def _disagreement(row: dict, solvers: list[str]) -> str:
 
 
 def _print_row(out, cells, sep, markdown, header=False) -> None:
-    widths = [22, 7, 7, 3, 4] + [16] * (len(cells) - 5)
+    widths = [22, 7, 7, 3, 4, 6] + [16] * (len(cells) - 6)
     text = sep.join(str(c).ljust(w) for c, w in zip(cells, widths, strict=False))
     if markdown:
         text = f"| {text} |"
