@@ -157,6 +157,13 @@ def add_solve(p):
     p.add_argument("--node-limit", type=int, metavar="N", help="nodes (bfs, astar, idastar)")
     p.add_argument("--final-colour", metavar="X", help="the board must end in colour X")
     p.add_argument("--workers", type=int, default=1, help="CP-SAT workers (default 1)")
+    p.add_argument(
+        "--probe",
+        type=float,
+        default=0.0,
+        metavar="S",
+        help="exact models: try IDA* for up to S seconds first (default 0: the model alone)",
+    )
     p.add_argument("--json", action="store_true", help="print one JSON object per puzzle")
     p.add_argument(
         "--all-optimal", action="store_true", help="list every distinct optimal solution"
@@ -236,6 +243,7 @@ def run_solve(args) -> int:
             final_colour=final,
             workers=args.workers,
             node_limit=args.node_limit,
+            probe=args.probe,
         )
         data = result_json(board, g, result)
         text = describe(board, g, result)

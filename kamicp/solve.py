@@ -70,10 +70,13 @@ def solve(
     final_colour: int | None = None,
     workers: int = 1,
     node_limit: int | None = None,
+    probe: float = 0.0,
 ) -> Result:
     """Solve ``g`` with ``solver``; with ``max_moves``, decide "solvable in at most N?".
 
     The result's solution has been replayed; ``optimal`` rests on ``lower_bound == moves``.
+    ``probe`` gives the exact models a first IDA* run of at most that many seconds (and a
+    quarter of the time limit), see :meth:`Horizons.probe`.
     """
     clock = Clock(time_limit)
     try:
@@ -90,7 +93,8 @@ def solve(
                 workers=workers,
             )
         elif solver in EXACT_SOLVERS:
-            result = _exact(g, horizon_factory(solver, workers), max_moves, final_colour, clock)
+            factory = horizon_factory(solver, workers)
+            result = _exact(g, factory, max_moves, final_colour, clock, probe)
         else:
             raise ValueError(f"unknown solver {solver!r} (one of {', '.join(SOLVERS)})")
     except KeyboardInterrupt:
@@ -205,6 +209,7 @@ class Horizons:
         self.best = _greedy_solution(g, final_colour)
         self.decisions: list[Decision] = []
         self.refuted: int | None = None  # the largest horizon proved infeasible
+        self.probed = False  # True when IDA* proved the optimum
 
     @property
     def upper(self) -> int | None:
@@ -224,8 +229,38 @@ class Horizons:
             self.refuted = max(horizon, self.refuted or -1)
         return d
 
-    def optimum(self, clock: Clock) -> bool:
+    def probe(self, clock: Clock, seconds: float) -> None:
+        """A short IDA* first: it proves shallow optima outright, and every iteration it
+        completes raises the lower bound, so the model starts from a higher horizon.
+
+        IDA* with admissible bounds is exhaustive below its threshold, so the lower bound
+        it reports when stopped is proved (see encodings/bounds.md).
+        """
+        from kamicp.astar import idastar
+
+        left = clock.left()
+        budget = seconds if left is None else min(seconds, left / 4)
+        if budget <= 0 or self.upper == self.lower:
+            return
+        out = idastar(
+            self.g,
+            final_colour=self.final_colour,
+            deadline=time.monotonic() + budget,
+            lower=self.lower,
+        )
+        self.lower = max(self.lower, out.lower_bound)
+        if out.moves is not None:
+            rules.verify_solution(self.g, out.moves, self.final_colour)
+            if self.upper is None or len(out.moves) < self.upper:
+                self.best = out.moves
+            if out.complete:
+                self.lower = len(out.moves)
+                self.probed = True
+
+    def optimum(self, clock: Clock, probe_seconds: float = 0.0) -> bool:
         """Raise the horizon until lower bound = upper bound; False when time ran out."""
+        if probe_seconds:
+            self.probe(clock, probe_seconds)
         while self.upper is None or self.lower < self.upper:
             if clock.expired():
                 return False
@@ -237,21 +272,23 @@ class Horizons:
         return True
 
     def proof(self) -> str:
+        if self.probed:
+            return "IDA* with admissible bounds (exhaustive below the optimum)"
         if self.refuted is not None and self.refuted + 1 == self.lower:
             return f"horizon {self.refuted} proved infeasible"
         return f"admissible lower bound {self.lower}"
 
 
-def _exact(g, factory, max_moves, final_colour, clock) -> Result:
+def _exact(g, factory, max_moves, final_colour, clock, probe=0.0) -> Result:
     if not bounds.solvable(g, rules.start(g), final_colour):
         return _never(g, final_colour)
     if g.rules == "free" and len(g.islands) > 1:
-        return _islands(g, factory, max_moves, final_colour, clock)
+        return _islands(g, factory, max_moves, final_colour, clock, probe)
     h = Horizons(g, factory, final_colour)
     try:
         if max_moves is not None:
             return _decide_max(h, max_moves, clock)
-        done = h.optimum(clock)
+        done = h.optimum(clock, probe)
     except KeyboardInterrupt:
         done = False
     return _from_horizons(h, done)
@@ -295,7 +332,7 @@ def _from_horizons(h: Horizons, done: bool, max_moves: int | None = None) -> Res
     )
 
 
-def _islands(g, factory, max_moves, final_colour, clock) -> Result:
+def _islands(g, factory, max_moves, final_colour, clock, probe=0.0) -> Result:
     """Free rules on a board in pieces: solve each piece, then choose the final colour.
 
     Exact because pieces never touch, so each move acts on one piece, and a piece can be
@@ -306,7 +343,8 @@ def _islands(g, factory, max_moves, final_colour, clock) -> Result:
     pieces = []  # (regions, {colour: an optimal solution of the piece ending in it})
     try:
         for regions in g.islands:
-            pieces.append((regions, _piece_costs(subgraph(g, regions), factory, colours, clock)))
+            piece = subgraph(g, regions)
+            pieces.append((regions, _piece_costs(piece, factory, colours, clock, probe)))
     except _OutOfTime:
         return _unknown(g, final_colour, "time limit or interrupt: bounds only")
     best_colour = min(colours, key=lambda c: sum(len(cost[c]) for _, cost in pieces))
@@ -323,11 +361,11 @@ class _OutOfTime(Exception):
     pass
 
 
-def _piece_costs(piece: RegionGraph, factory, colours, clock) -> dict:
+def _piece_costs(piece: RegionGraph, factory, colours, clock, probe=0.0) -> dict:
     """For each final colour c, an optimal solution of ``piece`` ending in c."""
     h = Horizons(piece, factory, None)
     try:
-        if not h.optimum(clock):
+        if not h.optimum(clock, probe):
             raise _OutOfTime
     except KeyboardInterrupt:
         raise _OutOfTime from None

@@ -91,3 +91,19 @@ def test_flood_article_board_greedy_within_the_game_limit():
     r = solve(region_graph(board), "greedy")
     assert r.moves is not None and r.moves <= 23
     rules.verify_solution(region_graph(board), r.solution)
+
+
+@pytest.mark.parametrize("solver", EXACT)
+def test_ida_probe_keeps_the_optimum(solver):
+    @settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
+    @given(boards())
+    def run(board):
+        g = region_graph(board)
+        ref = bfs(g)
+        r = solve(g, solver, probe=0.5)
+        if ref.moves is None:
+            assert r.status == "infeasible"
+        else:
+            assert r.status == "optimal" and r.moves == len(ref.moves)
+
+    run()
