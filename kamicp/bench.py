@@ -21,9 +21,9 @@ from kamicp.solve import solve
 GRACE = 15.0  # seconds past the time limit before a child is killed
 
 
-def solve_row(board, solver: str, time_limit: float) -> dict:
+def solve_row(board, solver: str, time_limit: float, probe: float = 0.0) -> dict:
     """Solve one puzzle; the fields of a bench row (run in a child process)."""
-    r = solve(region_graph(board), solver, time_limit=time_limit)
+    r = solve(region_graph(board), solver, time_limit=time_limit, probe=probe)
     return {
         "status": r.status,
         "moves": r.moves,
@@ -34,9 +34,10 @@ def solve_row(board, solver: str, time_limit: float) -> dict:
     }
 
 
-def run_one(board, solver: str, time_limit: float) -> dict:
+def run_one(board, solver: str, time_limit: float, probe: float = 0.0) -> dict:
     """Solve ``board`` with ``solver`` in a child process, killed ``GRACE`` s after the limit."""
-    return run_isolated(solve_row, (board, solver, time_limit), time_limit + GRACE, "fork")
+    args = (board, solver, time_limit, probe)
+    return run_isolated(solve_row, args, time_limit + GRACE, "fork")
 
 
 BACKEND_MODULES = {
@@ -88,6 +89,7 @@ def bench(
     json_path: str | None = None,
     markdown: bool = False,
     out=sys.stdout,
+    probe: float = 0.0,
 ) -> int:
     """Run every solver on every puzzle; print the table, totals and medians.
 
@@ -105,7 +107,7 @@ def bench(
                 board = board.with_rules(rules)
             row = describe_board(board)
             for solver in solvers:
-                row[solver] = run_one(board, solver, time_limit)
+                row[solver] = run_one(board, solver, time_limit, probe)
             row["disagreement"] = _disagreement(row, solvers)
             rows.append(row)
             cells = [row["puzzle"], row["regions"], row["colours"], row["lower_bound"]]

@@ -394,6 +394,7 @@ def add_bench(p):
     p.add_argument("--csv", metavar="FILE", help="also write the rows as CSV")
     p.add_argument("--json", metavar="FILE", help="also write the rows as JSON")
     p.add_argument("--markdown", action="store_true", help="print the table as Markdown")
+    p.add_argument("--probe", type=float, default=0.0, metavar="S", help="as for solve")
     p.set_defaults(run=run_bench)
 
 
@@ -412,6 +413,7 @@ def run_bench(args) -> int:
         csv_path=args.csv,
         json_path=args.json,
         markdown=args.markdown,
+        probe=args.probe,
     )
 
 
