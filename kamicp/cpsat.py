@@ -119,7 +119,7 @@ class CpsatHorizon:
         return self._hint
 
     def decide(self, horizon: int, time_limit: float | None = None) -> Decision:
-        """Solvable in at most ``horizon`` moves? 'sat' (with replayed moves), 'unsat', 'unknown'."""
+        """Solvable in at most ``horizon`` moves? sat (moves replayed), unsat or unknown."""
         start = time.monotonic()
         g, fc = self.g, self.final_colour
         if rules.is_solved(rules.start(g), fc):

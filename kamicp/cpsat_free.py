@@ -36,13 +36,13 @@ from kamicp.regions import RegionGraph
 class FreeOptions:
     """Which optional parts the free model has (all exact; see encodings/cpsat.md)."""
 
-    commute: bool = True  # consecutive independent moves in increasing root order
+    commute: int = 99  # independent moves in root order, up to this many steps apart
     colour_bound: bool = True  # colours left <= moves left + 1 after every step
     depth_bound: bool = True  # connectivity levels of depth 2(t-1) instead of n-1
     radius_bound: bool = True  # closed cuts between far regions <= 2 * moves left
     max_pairs: int = 400  # region pairs used by the radius bound
+    regrow: bool = True  # a set moved twice in a row must have grown in between
     hints: bool = True
-    merge_only: bool = False  # EXPERIMENT: every move merges (no proof yet)
 
 
 @dataclass
@@ -116,17 +116,10 @@ def build_free(
         prefixes.append(prefix)
     _goal(model, cl, g, v.colour[T], final_colour)
     if options.commute:
+        _commute(model, cl, g, T, members, olds, v.new, v.root, prefixes, v.active, options.commute)
+    if options.regrow:
         for t in range(1, T):
-            _commute(model, cl, g, t, members, olds, v.new, v.root, prefixes)
-    if options.merge_only:
-        for t in range(1, T + 1):
-            w = [model.new_bool_var("") for _ in range(n)]
-            cl.clause(~v.active[t], *w)
-            for s_ in range(n):
-                cl.implies(w[s_], ~members[t][s_])
-                cl.clause(~w[s_], *(members[t][r] for r in g.adj[s_]))
-                for c in range(k):
-                    cl.clause(~w[s_], ~v.new[t][c], v.colour[t - 1][s_][c])
+            _regrow(model, cl, g, members[t], members[t + 1], v.root[t])
     if options.colour_bound:
         for t in range(1, T):
             _colour_bound(model, cl, g, v.colour[t], T - t, final_colour)
@@ -228,30 +221,73 @@ def _goal(model, cl: Clauses, g: RegionGraph, last, final_colour: int | None) ->
             cl.clause(~fin[c], last[r][c])
 
 
-def _commute(model, cl: Clauses, g: RegionGraph, t, members, olds, news, roots, prefixes):
-    """Moves t and t+1 that commute come in increasing root order (encodings/cpsat.md).
+def _dependent(model, cl: Clauses, g: RegionGraph, i, j, members, olds, news, roots):
+    """A literal that may be true only if move j cannot be swapped with move i.
 
-    ``dep`` may be true only when move t+1 touches move t's set (``witness``) and one of
-    old(t+1) = new(t), old(t+1) = old(t), new(t+1) = old(t) holds; otherwise the swap of the
-    two moves is legal and reaches the same position, so the order is free to fix.
+    Swapping two adjacent moves x, y (x first) is legal and reaches the same position when
+    their sets are disjoint and either y's set does not touch x's, or old(y) != old(x) and
+    new(y) != old(x) (proof in encodings/cpsat.md). These conditions only read the sets
+    and colours of the two moves, so they also decide whether y can jump back over x when
+    other independent moves lie between them.
     """
     n, k = g.n, g.k
-    a, b = members[t], members[t + 1]
-    dep = model.new_bool_var(f"dep{t}")
+    a, b = members[i], members[j]
+    dep = model.new_bool_var("")
+    overlap = model.new_bool_var("")  # move j recolours move i's set again
+    for r in range(n):
+        cl.clause(~overlap, ~roots[i][r], b[r])
+    touch = model.new_bool_var("")
     witness = [model.new_bool_var("") for _ in range(n)]
-    cl.clause(~dep, *witness)
+    cl.clause(~touch, *witness)
     for r in range(n):
         cl.implies(witness[r], b[r])
         cl.clause(~witness[r], a[r], *(a[s] for s in g.adj[r]))
-    why = [model.new_bool_var("") for _ in range(3)]
-    cl.clause(~dep, *why)
+    same_old = model.new_bool_var("")
+    back = model.new_bool_var("")
     for c in range(k):
-        cl.clause(~why[0], ~news[t][c], olds[t + 1][c])
-        cl.clause(~why[1], ~olds[t][c], olds[t + 1][c])
-        cl.clause(~why[2], ~olds[t][c], news[t + 1][c])
-    # not dependent: root(t) < root(t+1), i.e. some member of move t is below root(t+1)
-    for r in range(n):
-        cl.clause(~roots[t + 1][r], dep, prefixes[t][r - 1] if r else False)
+        cl.clause(~same_old, ~olds[i][c], olds[j][c])
+        cl.clause(~back, ~olds[i][c], news[j][c])
+    cl.clause(~dep, overlap, touch)
+    cl.clause(~dep, overlap, same_old, back)
+    return dep
+
+
+def _commute(
+    model, cl: Clauses, g: RegionGraph, T, members, olds, news, roots, prefixes, act, reach: int
+):
+    """Lexicographic normal form of commuting moves (encodings/cpsat.md).
+
+    If move j could jump back over moves i..j-1 (independent of each of them), then
+    root(i) < root(j); otherwise the jump gives a solution whose sequence of roots is
+    lexicographically smaller. ``reach`` limits j - i (1: adjacent moves only).
+    """
+    n = g.n
+    for j in range(2, T + 1):
+        free = None  # move j is independent of moves i..j-1
+        for i in range(j - 1, max(0, j - reach - 1), -1):
+            dep = _dependent(model, cl, g, i, j, members, olds, news, roots)
+            x = model.new_bool_var("")
+            if free is None:
+                cl.clause(dep, x)
+            else:
+                cl.clause(dep, ~free, x)
+            free = x
+            # free: root(i) < root(j), i.e. some member of move i lies below root(j)
+            for r in range(n):
+                cl.clause(~roots[j][r], ~free, prefixes[i][r - 1] if r else False)
+
+
+def _regrow(model, cl: Clauses, g: RegionGraph, a, b, root_a) -> None:
+    """If move t+1 recolours move t's set again, move t merged something on the way.
+
+    Otherwise the two moves recolour the same set twice, and one move (or none, when the
+    second restores the old colour) reaches the same position: a shorter solution exists.
+    """
+    grew = [model.new_bool_var("") for _ in range(g.n)]
+    for r in range(g.n):
+        cl.implies(grew[r], b[r])
+        cl.implies(grew[r], ~a[r])
+        cl.clause(~root_a[r], ~b[r], *grew)
 
 
 def _colour_bound(model, cl: Clauses, g: RegionGraph, col, left: int, final_colour) -> None:
@@ -372,5 +408,3 @@ def _hint(model, g: RegionGraph, v: FreeVars, members, moves) -> None:
         for r in range(g.n):
             for c in range(g.k):
                 model.add_hint(v.colour[t][r][c], pos[r] == c)
-
-
