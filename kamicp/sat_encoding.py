@@ -342,6 +342,7 @@ class FreeEncoding(Encoding):
                 add(neg(st(t - 1, r, j)), nm[r], st(t, r, j))
         if self.symmetry and t > 1:
             self.order(t)
+            self.no_repeat(t)
         self.count_colours(t)
         # A no-op at step t means the real moves ended by t-1 (sat.md, "Incremental use").
         for r in range(n):
@@ -349,6 +350,18 @@ class FreeEncoding(Encoding):
                 add(-noop, -self.fcol[c], x(t - 1, r, c))
         for u in range(t):
             self.bound(u, (t - 1 - u) + self.nislands, noop)
+
+    def no_repeat(self, t: int) -> None:
+        """After a move that merges nothing, the next one does not recolour the same set
+        again (sat.md, "Pointless pairs"): its class is the one stamped by step t-1."""
+        var, add, n = self.var, self.add, self.g.n
+        gains = []
+        for r in range(n):
+            gain = var(("gain", t - 1, r))
+            add(-gain, var(("nm", t - 1, r)))
+            add(-gain, -var(("in", t - 1, r)))
+            gains.append(gain)
+        add(-var(("sel", t, t - 1)), *gains)
 
     def order(self, t: int) -> None:
         """Canonical order of commuting moves ending at move t (sat.md, "Commuting moves").
@@ -576,6 +589,18 @@ class PivotEncoding(Encoding):
             for s in g.adj[r]:
                 add(-cs[g.colour[r]], neg(fl(t - 1, s)), f)
         self.count_needed(t)
+        if self.symmetry and t > 1:
+            # Only the last move may flood nothing (sat.md, "Pointless pairs").
+            gains = []
+            for r in sorted(self.dist):
+                now, before = fl(t - 1, r), fl(t - 2, r)
+                if isinstance(now, bool) or before is True:
+                    continue
+                gain = var(("gain", t - 1, r))
+                add(-gain, now)
+                add(-gain, neg(before))
+                gains.append(gain)
+            add(noop, *gains)
         # A no-op at step t means the real moves ended by t-1 (sat.md, "Incremental use").
         self.solved(t - 1, noop)
         for u in range(t):
@@ -661,6 +686,7 @@ def describe(name: tuple, g: RegionGraph) -> str:
             f"boundary {b} around region {z} is crossed by one colour after step {t}"
         ),
         "same": lambda t, u, w: f"regions {u} and {w} have one colour after step {t}",
+        "gain": lambda t, r: f"region {r} joins the merged region or flood at step {t}",
         "aux": lambda label: f"auxiliary variable of the {label} constraint",
     }[kind]
     return text(*rest)
