@@ -26,7 +26,7 @@ from kamicp.result import SAT, UNSAT, Decision, HorizonSolver, Result, SearchOut
 REFERENCE_SOLVERS = ("bfs", "astar", "idastar", "greedy")
 EXACT_SOLVERS = ("cpsat", "sat", "portfolio")
 SOLVERS = EXACT_SOLVERS + REFERENCE_SOLVERS
-DEFAULT_SOLVER = "cpsat"
+DEFAULT_SOLVER = "sat"
 
 
 class Clock:
