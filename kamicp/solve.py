@@ -173,7 +173,9 @@ def _reference(g, solver, max_moves, final_colour, node_limit, clock) -> Result:
     greedy_moves = _greedy_solution(g, final_colour)
     best = out.moves if out.moves is not None else greedy_moves
     return Result(
-        "unknown" if best is None or max_moves is None or len(best) > max_moves else "feasible",
+        "unknown"
+        if best is None or (max_moves is not None and len(best) > max_moves)
+        else "feasible",
         best,
         out.lower_bound,
         None if best is None else len(best),
