@@ -38,7 +38,8 @@ def run_isolated(
         ctx.set_forkserver_preload(PRELOAD)
     parent, child = ctx.Pipe(duplex=False)
     start = time.monotonic()
-    proc = ctx.Process(target=_child, args=(child, fn, args), daemon=True)
+    # Not a daemon: a job may start processes of its own (the portfolio does).
+    proc = ctx.Process(target=_child, args=(child, fn, args))
     proc.start()
     child.close()
     row = None
