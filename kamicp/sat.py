@@ -54,6 +54,22 @@ PROOF_SOLVERS = ("cadical103", "cadical153", "cadical195", "cadical300", "glucos
                  "glucose42", "gluecard3", "gluecard4", "lingeling")  # fmt: skip
 
 
+# CaDiCaL in focused mode only (no stabilising phases, as its "unsat" configuration):
+# measured on KAMI 2 horizons, 1.2-2x faster refutations and 1-4x faster solutions.
+CADICAL_OPTIONS = {"stabilize": 0}
+CONFIGURABLE = ("cadical153", "cadical195", "cadical300")
+
+
+def new_solver(canon: str, clauses: list[list[int]] = (), with_proof: bool = False) -> Solver:
+    """A pysat solver by canonical name, CaDiCaL tuned with :data:`CADICAL_OPTIONS`
+    (options are set before any clause, as CaDiCaL requires)."""
+    solver = Solver(name=canon, with_proof=with_proof)
+    if canon in CONFIGURABLE:
+        solver.configure(CADICAL_OPTIONS)
+    solver.append_formula(clauses)
+    return solver
+
+
 def canonical_solver(name: str) -> str:
     """pysat's canonical name of a solver (``'cd19'`` -> ``'cadical195'``)."""
     low = name.lower()
@@ -123,7 +139,7 @@ class SatHorizon:
         if self.canon == "kissat404":
             raise ValueError("Kissat ignores assumptions: it cannot run incrementally")
         self.encoding = encoding(g, final_colour, guarded=True, **options)
-        self.solver = Solver(name=self.canon)
+        self.solver = new_solver(self.canon)
 
     def decide(self, horizon: int, time_limit: float | None = None) -> Decision:
         """Solvable in at most ``horizon`` moves (ending in the final colour, if given)?"""
@@ -203,7 +219,7 @@ def prove_unsat(
     if canon not in PROOF_SOLVERS:
         raise ValueError(f"solver {canon} does not log proofs")
     cnf, _ = cnf_for_horizon(g, horizon, final_colour)
-    with Solver(name=canon, bootstrap_with=cnf.clauses, with_proof=True) as solver:
+    with new_solver(canon, cnf.clauses, with_proof=True) as solver:
         answer = run_limited(solver, canon, [], time_limit)
         if answer is None:
             return UNKNOWN, []
