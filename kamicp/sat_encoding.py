@@ -1,7 +1,8 @@
 """CNF encodings of flood-fill over a horizon of T moves, one for each rule set.
 
-The encodings, the reason they are exact and the proof of the one symmetry-breaking rule are
-in ``encodings/sat.md``; this module follows it section by section.
+The encodings, the reasons they are exact, and the proofs of the bounds and of the two rules
+that remove solutions (commuting moves, pointless pairs) are in ``encodings/sat.md``; this
+module follows it section by section.
 
 - :class:`FreeEncoding` (free rules, KAMI 2): the colour of every region after every step, a
   *stamp* per region (the last step whose merged region contained it) so that the current
@@ -55,7 +56,8 @@ def distances(g: RegionGraph, source: int) -> dict[int, int]:
 class Encoding:
     """What both rule sets share: the clause store, one-hot and counting helpers, goals.
 
-    ``clauses`` only grows; :meth:`take` hands the new ones to an incremental solver.
+    ``clauses`` holds the clauses not yet handed out; :meth:`take` hands them to an
+    incremental solver (and forgets them); ``emitted`` counts every clause made.
     """
 
     def __init__(
@@ -77,7 +79,7 @@ class Encoding:
             raise ValueError(f"radius option {radius!r}: one of {RADIUS_OPTIONS}")
         self.pool = IDPool()
         self.clauses: list[list[int]] = []
-        self.taken = 0
+        self.taken = 0  # clauses handed out by take()
         self.aux: list[tuple[int, int, str]] = []  # unnamed variables of CardEnc / ITotalizer
         self.layers = 0
         self.goals: dict[int, Lit] = {}
@@ -108,9 +110,13 @@ class Encoding:
 
     def take(self) -> list[list[int]]:
         """The clauses added since the last call (for an incremental solver)."""
-        new = self.clauses[self.taken :]
-        self.taken = len(self.clauses)
+        new, self.clauses = self.clauses, []
+        self.taken += len(new)
         return new
+
+    @property
+    def emitted(self) -> int:
+        return self.taken + len(self.clauses)
 
     def _aux(self, before: int, label: str) -> None:
         if self.pool.top > before:
@@ -157,8 +163,11 @@ class Encoding:
             self.add(*(neg(lit) for lit in body), v)
         return v
 
-    def counter(self, key: object, lits: list[Lit]) -> None:
-        """A unary counter (pysat's ITotalizer) of ``lits`` under ``key``, for :meth:`bound`."""
+    def counter(self, key: object, lits: list[Lit], label: str) -> None:
+        """A unary counter (pysat's ITotalizer) of ``lits`` under ``key``, for :meth:`bound`.
+
+        O(len(lits)^2) clauses; the outputs say "at least i + 1 are true" (upwards only).
+        """
         offset = sum(1 for lit in lits if lit is True)
         free = [lit for lit in lits if not isinstance(lit, bool)]
         rhs: list[int] = []
@@ -173,7 +182,7 @@ class Encoding:
             # The totalizer numbered its variables above the pool's top: claim them.
             self.pool.top = max(self.pool.top, tot.top_id)
             tot.delete()
-            self._aux(before, f"counter {key}")
+            self._aux(before, label)
         self.counters[key] = (offset, rhs)
 
     def bound(self, key: object, most: int, *conditions: Lit) -> None:
@@ -266,7 +275,7 @@ class FreeEncoding(Encoding):
             for c in range(self.g.k):
                 bodies = [[self.x(t, r, c)] for r in island] + [[self.fcol[c]]]
                 lits.append(self.implied_by(("pr", t, i, c), bodies))
-        self.counter(t, lits)
+        self.counter(t, lits, f"colours after step {t}")
 
     def layer(self, t: int) -> None:
         g, n, k = self.g, self.g.n, self.g.k
@@ -451,7 +460,7 @@ class FreeEncoding(Encoding):
                     gate = var(("open", t, z, b))
                     add(-gate, *(self.same(t, u, w) for u, w in ring))
                     closed.append(-gate)
-                self.counter(key, closed)
+                self.counter(key, closed, f"closed boundaries around {z} after step {t}")
             self.bound(key, most, guard, var(("cz", t, z)))
 
     def same(self, t: int, u: int, w: int) -> int:
@@ -547,7 +556,7 @@ class PivotEncoding(Encoding):
             bodies = [[neg(self.fl(t, r))] for r in self.dist if g.colour[r] == c]
             bodies.append([self.fcol[c], neg(self.col(t, c))])
             lits.append(self.implied_by(("need", t, c), bodies))
-        self.counter(t, lits)
+        self.counter(t, lits, f"colours needed after step {t}")
 
     def near(self, t: int, u: int, j: int) -> Lit:
         """Some region flooded after step t lies within distance j of u."""
@@ -687,6 +696,6 @@ def describe(name: tuple, g: RegionGraph) -> str:
         ),
         "same": lambda t, u, w: f"regions {u} and {w} have one colour after step {t}",
         "gain": lambda t, r: f"region {r} joins the merged region or flood at step {t}",
-        "aux": lambda label: f"auxiliary variable of the {label} constraint",
+        "aux": lambda label: f"auxiliary variable of a cardinality constraint ({label})",
     }[kind]
     return text(*rest)
