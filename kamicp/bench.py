@@ -201,7 +201,7 @@ def _write_csv(path, rows, solvers) -> None:
                         r["par"],
                         s,
                         x["status"],
-                        x["moves"],
+                        x.get("moves"),
                         round(x["seconds"], 3),
                         round(x.get("peak_mb", 0), 1),
                     ]
