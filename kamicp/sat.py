@@ -119,9 +119,9 @@ def run_limited(solver: Solver, canon: str, assumptions: list[int], time_limit: 
 class SatHorizon:
     """Decide horizons of ``g`` with one incremental SAT solver (a ``HorizonSolver``).
 
-    ``options`` switch parts of the encoding off for comparison (both default on):
-    ``symmetry`` (canonical order of commuting moves), ``radius`` (free rules: the radius
-    bound after every step); see ``encodings/sat.md``.
+    ``options`` select parts of the encoding (see ``encodings/sat.md``): ``symmetry``
+    (default True: order of commuting moves, no pointless pairs), ``radius`` (free rules:
+    ``"layers"`` by default, ``"exact"`` or ``"off"``), ``diameter`` (default False).
     """
 
     name = "sat"

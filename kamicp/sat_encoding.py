@@ -67,6 +67,7 @@ class Encoding:
         guarded: bool = True,
         symmetry: bool = True,
         radius: str | bool = "layers",
+        diameter: bool = False,
     ):
         if final_colour is not None and not 0 <= final_colour < g.k:
             raise ValueError(f"final colour {final_colour} is outside the palette of {g.k}")
@@ -75,6 +76,7 @@ class Encoding:
         self.guarded = guarded
         self.symmetry = symmetry
         self.radius = {True: "layers", False: "off"}.get(radius, radius)
+        self.diameter = diameter
         if self.radius not in RADIUS_OPTIONS:
             raise ValueError(f"radius option {radius!r}: one of {RADIUS_OPTIONS}")
         self.pool = IDPool()
@@ -442,7 +444,9 @@ class FreeEncoding(Encoding):
 
         Every path from z to a region at static distance ecc(z) crosses every boundary, and
         pays one crossing at each closed one, so closed boundaries <= ecc_t(z) <= radius.
-        ``('open', t, z, i)`` may only be true when some edge across has one colour.
+        ``('open', t, z, i)`` may only be true when some edge across has one colour. Every
+        region, centre or not, has ecc_t <= 2 * radius, so at most ``2 * most`` closed
+        boundaries around any region (no centre needed for that one).
         """
         var, add = self.var, self.add
         island = self.g.islands[i]
@@ -462,6 +466,8 @@ class FreeEncoding(Encoding):
                     closed.append(-gate)
                 self.counter(key, closed, f"closed boundaries around {z} after step {t}")
             self.bound(key, most, guard, var(("cz", t, z)))
+            if self.diameter:
+                self.bound(key, 2 * most, guard)
 
     def same(self, t: int, u: int, w: int) -> int:
         """``('same', t, u, w)`` may only be true when u and w have one colour after step t."""

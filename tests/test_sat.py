@@ -43,7 +43,13 @@ from tests.strategies import region_graphs
 FAST = settings(max_examples=250, deadline=None, suppress_health_check=list(HealthCheck))
 SLOW = settings(max_examples=3000, deadline=None, suppress_health_check=list(HealthCheck))
 finals = st.one_of(st.none(), st.integers(0, 7))
-options = st.fixed_dictionaries({"symmetry": st.booleans(), "radius": st.booleans()})
+options = st.fixed_dictionaries(
+    {
+        "symmetry": st.booleans(),
+        "radius": st.sampled_from(["layers", "exact", "off"]),
+        "diameter": st.booleans(),
+    }
+)
 
 
 def final_of(g, choice):
