@@ -5,8 +5,8 @@ without a required final colour:
 
 - ``decide(opt)`` is sat with a solution that replays, ``decide(opt - 1)`` is unsat (and
   every horizon is unsat on boards no sequence of moves solves);
-- the incremental solver asked rising horizons answers as fresh solvers do, also with the
-  symmetry breaking or the radius bound switched off;
+- the incremental solver asked rising (or falling) horizons answers as fresh solvers do,
+  with every combination of the encoding's options;
 - the fixed CNF of ``opt - 1`` is UNSAT and that of ``opt`` SAT for a plain pysat solver,
   the same puzzle gives byte-identical DIMACS, which round-trips through pysat, and the
   DRAT proof of ``prove_unsat`` checks with :mod:`kamicp.drat`.
@@ -85,12 +85,14 @@ def check_incremental(g, final, opts):
     top = 4 if opt is None else opt + 1
     with SatHorizon(g, final_colour=final, **opts) as rising:
         answers = [rising.decide(h).status for h in range(top + 1)]
+    with SatHorizon(g, final_colour=final, **opts) as falling:  # layers built first
+        backwards = [falling.decide(h).status for h in range(top, -1, -1)][::-1]
     fresh = []
     for h in range(top + 1):
         with SatHorizon(g, final_colour=final, **opts) as one:
             fresh.append(one.decide(h).status)
     expected = ["sat" if opt is not None and h >= opt else "unsat" for h in range(top + 1)]
-    assert answers == fresh == expected
+    assert answers == backwards == fresh == expected
 
 
 def check_fixed_cnf(g, final):
