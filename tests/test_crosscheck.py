@@ -1,0 +1,35 @@
+"""cross-check: agreement on the shipped puzzles, and a wrong listed optimum is reported."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from kamicp.cli import main
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_solvers_agree_on_shipped_puzzles(capsys):
+    code = main(
+        [
+            "cross-check",
+            str(ROOT / "puzzles" / "square"),
+            str(ROOT / "puzzles" / "graph"),
+            "--solvers",
+            "bfs,astar,idastar,cpsat,sat",
+            "--time-limit",
+            "60",
+        ]
+    )
+    out = capsys.readouterr().out
+    assert code == 0, out
+    assert "0 with disagreements" in out
+
+
+def test_a_wrong_listed_optimum_is_a_disagreement(tmp_path, capsys):
+    text = (ROOT / "puzzles" / "square" / "first.txt").read_text()
+    bad = tmp_path / "wrong.txt"
+    bad.write_text(text.replace("optimum: 4", "optimum: 3"))
+    assert main(["cross-check", str(bad), "--solvers", "bfs,sat"]) == 1
+    out = capsys.readouterr().out
+    assert "DISAGREEMENT" in out and "the file lists 3" in out
