@@ -21,9 +21,11 @@ from kamicp.solve import solve
 GRACE = 15.0  # seconds past the time limit before a child is killed
 
 
-def solve_row(board, solver: str, time_limit: float, probe: float = 0.0) -> dict:
+def solve_row(
+    board, solver: str, time_limit: float, probe: float = 0.0, strategy: str = "down"
+) -> dict:
     """Solve one puzzle; the fields of a bench row (run in a child process)."""
-    r = solve(region_graph(board), solver, time_limit=time_limit, probe=probe)
+    r = solve(region_graph(board), solver, time_limit=time_limit, probe=probe, strategy=strategy)
     return {
         "status": r.status,
         "moves": r.moves,
@@ -34,9 +36,11 @@ def solve_row(board, solver: str, time_limit: float, probe: float = 0.0) -> dict
     }
 
 
-def run_one(board, solver: str, time_limit: float, probe: float = 0.0) -> dict:
+def run_one(
+    board, solver: str, time_limit: float, probe: float = 0.0, strategy: str = "down"
+) -> dict:
     """Solve ``board`` with ``solver`` in a child process, killed ``GRACE`` s after the limit."""
-    args = (board, solver, time_limit, probe)
+    args = (board, solver, time_limit, probe, strategy)
     return run_isolated(solve_row, args, time_limit + GRACE, "fork")
 
 
@@ -90,6 +94,7 @@ def bench(
     markdown: bool = False,
     out=sys.stdout,
     probe: float = 0.0,
+    strategy: str = "down",
 ) -> int:
     """Run every solver on every puzzle; print the table, totals and medians.
 
@@ -107,7 +112,7 @@ def bench(
                 board = board.with_rules(rules)
             row = describe_board(board)
             for solver in solvers:
-                row[solver] = run_one(board, solver, time_limit, probe)
+                row[solver] = run_one(board, solver, time_limit, probe, strategy)
             row["disagreement"] = _disagreement(row, solvers)
             rows.append(row)
             cells = [row["puzzle"], row["regions"], row["colours"], row["lower_bound"]]

@@ -10,6 +10,9 @@ optimum from the given position, never a guess.
   its radius by at most one, so each piece needs at least its radius in moves;
 - ``islands`` (free rules): pieces never interact, so per-piece bounds add up:
   ``min over the final colour f of sum over pieces of max(radius, colours other than f)``;
+- ``walks`` (free rules): by Meeks and Scott's spanning-tree theorem, a piece needs at
+  least the moves of the best walk between any two of its nodes, flooded as a path
+  (:mod:`kamicp.walks`); computed once per puzzle, not at every search node;
 - ``pivot_eccentricity`` and ``pivot_layers`` (pivot rules): the pivot's region grows by
   at most one step of distance per move, and every colour beyond distance ``d`` needs its
   own move after move ``d`` (the layered bound of Flood-It solvers; Clifford, Jalsenius,
@@ -27,6 +30,7 @@ from __future__ import annotations
 
 from kamicp.regions import RegionGraph
 from kamicp.rules import Position, start
+from kamicp.walks import walk_bound
 
 UNSOLVABLE = 10**9  # the lower bound of a position that no sequence of moves solves
 
@@ -488,6 +492,19 @@ def pivot_layer_bound(
     return best
 
 
+def walks_bound(cur: Current, final_colour: int | None = None) -> int:
+    """Free rules: the islands bound with each piece's term raised to its walk value
+    (:mod:`kamicp.walks`, Bound 5 of ``encodings/bounds.md``); at least the islands bound.
+
+    O(t^2 k n^3) numpy work for bound t: meant for a puzzle's start, not every search node.
+    """
+    floors = []
+    for i in range(len(cur.islands)):
+        radius, colours = piece_radius(cur, i), cur.piece_colours(i)
+        floors.append([max(radius, len(colours - {f})) for f in range(cur.k)])
+    return walk_bound(cur.pos, cur.adj, cur.islands, cur.k, final_colour, floors)
+
+
 def estimate(cur: Current, rules: str, final_colour: int | None = None) -> int:
     """The bound the searches use at every node: the best that applies to ``rules``.
 
@@ -538,6 +555,7 @@ def bound_report(
         report["pivot_layers"] = pivot_layer_bound(cur, final_colour)
     else:
         report["islands"] = islands_bound(cur, final_colour)
+        report["walks"] = walks_bound(cur, final_colour)
     if not solvable(g, pos, final_colour):
         report["unsolvable"] = UNSOLVABLE
     return report

@@ -18,7 +18,7 @@ from kamicp.board import Board
 from kamicp.errors import IllegalMove, KamicpError
 from kamicp.regions import measures, region_graph
 from kamicp.result import Result
-from kamicp.solve import DEFAULT_SOLVER, SOLVERS, solve
+from kamicp.solve import DEFAULT_SOLVER, SOLVERS, STRATEGIES, solve
 
 EXIT_CODES = {"optimal": 0, "feasible": 0, "infeasible": 1, "unknown": 3}
 
@@ -164,6 +164,13 @@ def add_solve(p):
         metavar="S",
         help="exact models: try IDA* for up to S seconds first (default 0: the model alone)",
     )
+    p.add_argument(
+        "--strategy",
+        choices=STRATEGIES,
+        default="down",
+        help="exact models: horizons asked (down: the bound, then below the best solution; "
+        "up: from the bound upwards; bisect)",
+    )
     p.add_argument("--json", action="store_true", help="print one JSON object per puzzle")
     p.add_argument(
         "--all-optimal", action="store_true", help="list every distinct optimal solution"
@@ -244,6 +251,7 @@ def run_solve(args) -> int:
             workers=args.workers,
             node_limit=args.node_limit,
             probe=args.probe,
+            strategy=args.strategy,
         )
         data = result_json(board, g, result)
         text = describe(board, g, result)
@@ -395,6 +403,7 @@ def add_bench(p):
     p.add_argument("--json", metavar="FILE", help="also write the rows as JSON")
     p.add_argument("--markdown", action="store_true", help="print the table as Markdown")
     p.add_argument("--probe", type=float, default=0.0, metavar="S", help="as for solve")
+    p.add_argument("--strategy", choices=STRATEGIES, default="down", help="as for solve")
     p.set_defaults(run=run_bench)
 
 
@@ -414,6 +423,7 @@ def run_bench(args) -> int:
         json_path=args.json,
         markdown=args.markdown,
         probe=args.probe,
+        strategy=args.strategy,
     )
 
 

@@ -32,7 +32,7 @@ from kamicp.sat_encoding import describe, encoding
 
 DEFAULT_SOLVER = "cadical195"
 PROOF_SOLVER = "cadical153"
-SLICE = 5.0  # seconds: the longest conflict-budget slice of a time-limited CaDiCaL run
+SLICE = 2.0  # seconds: the longest conflict-budget slice of a time-limited CaDiCaL run
 BUDGETED = ("cadical103", "cadical153", "cadical195", "cadical300")
 INTERRUPTIBLE = (
     "ergo",
@@ -100,6 +100,7 @@ def run_limited(solver: Solver, canon: str, assumptions: list[int], time_limit: 
     if canon not in BUDGETED:
         raise ValueError(f"solver {canon} cannot be stopped: no time limit possible")
     budget = 1000
+    slowest = None  # the lowest conflict rate seen: rates fall as clauses are learnt
     while True:
         left = deadline - time.monotonic()
         if left <= 0:
@@ -109,11 +110,13 @@ def run_limited(solver: Solver, canon: str, assumptions: list[int], time_limit: 
         answer = solver.solve_limited(assumptions=assumptions)
         if answer is not None:
             return answer
-        # Slices of at most SLICE seconds at the last measured rate: the rate falls as
-        # clauses are learnt, so long slices would overshoot the deadline.
+        # Slices of at most SLICE seconds, and at most half the time left, at the slowest
+        # rate seen: a slice planned from a faster rate overshot the deadline by 15 s
+        # (floodit 16x16, 60 s limit) before this.
         rate = budget / max(time.monotonic() - began, 1e-3)
-        left = min(SLICE, deadline - time.monotonic())
-        budget = max(100, min(2 * budget, int(0.8 * rate * left)))
+        slowest = rate if slowest is None else min(slowest, rate)
+        left = min(SLICE, 0.5 * (deadline - time.monotonic()))
+        budget = max(100, min(2 * budget, int(slowest * left)))
 
 
 class SatHorizon:

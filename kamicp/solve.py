@@ -71,12 +71,14 @@ def solve(
     workers: int = 1,
     node_limit: int | None = None,
     probe: float = 0.0,
+    strategy: str = "down",
 ) -> Result:
     """Solve ``g`` with ``solver``; with ``max_moves``, decide "solvable in at most N?".
 
     The result's solution has been replayed; ``optimal`` rests on ``lower_bound == moves``.
     ``probe`` gives the exact models a first IDA* run of at most that many seconds (and a
-    quarter of the time limit), see :meth:`Horizons.probe`.
+    quarter of the time limit), see :meth:`Horizons.probe`. ``strategy`` chooses the
+    horizons the exact models are asked (:data:`STRATEGIES`, :meth:`Horizons.optimum`).
     """
     clock = Clock(time_limit)
     try:
@@ -94,7 +96,7 @@ def solve(
             )
         elif solver in EXACT_SOLVERS:
             factory = horizon_factory(solver, workers)
-            result = _exact(g, factory, max_moves, final_colour, clock, probe)
+            result = _exact(g, factory, max_moves, final_colour, clock, probe, strategy)
         else:
             raise ValueError(f"unknown solver {solver!r} (one of {', '.join(SOLVERS)})")
     except KeyboardInterrupt:
@@ -199,10 +201,16 @@ def _finish(moves, lb, max_moves, why) -> Result:
 # --- exact models ----------------------------------------------------------------------------
 
 
+STRATEGIES = ("down", "up", "bisect")
+
+
 class Horizons:
     """Raise the horizon of one connected piece; remembers what was proved."""
 
-    def __init__(self, g: RegionGraph, factory, final_colour: int | None):
+    def __init__(self, g: RegionGraph, factory, final_colour: int | None, strategy: str = "down"):
+        if strategy not in STRATEGIES:
+            raise ValueError(f"unknown strategy {strategy!r} (one of {', '.join(STRATEGIES)})")
+        self.strategy = strategy
         self.g = g
         self.factory = factory
         self.final_colour = final_colour
@@ -260,18 +268,36 @@ class Horizons:
                 self.probed = True
 
     def optimum(self, clock: Clock, probe_seconds: float = 0.0) -> bool:
-        """Raise the horizon until lower bound = upper bound; False when time ran out."""
+        """Close the gap between lower and upper bound; False when time ran out.
+
+        ``self.strategy`` (see :data:`STRATEGIES`) chooses the horizons asked: ``up`` raises
+        the horizon from the lower bound (every "no" raises the bound, the first "yes" is
+        optimal); ``down`` asks the lower bound once (often the optimum), then lowers the
+        horizon below the best solution until a "no" (only the last horizon is refuted);
+        ``bisect`` asks the middle of the gap. All stop with lower = upper.
+        """
         if probe_seconds:
             self.probe(clock, probe_seconds)
+        first = True
         while self.upper is None or self.lower < self.upper:
             if clock.expired():
                 return False
-            d = self.decide(self.lower, clock)
+            horizon = self._next_horizon(first)
+            first = False
+            d = self.decide(horizon, clock)
             if d.status == SAT:
-                self.lower = len(d.moves)  # every shorter horizon is refuted or below a bound
+                if horizon == self.lower:
+                    self.lower = len(d.moves)  # every shorter horizon is refuted or bounded
             elif d.status != UNSAT:
                 return False
         return True
+
+    def _next_horizon(self, first: bool) -> int:
+        if self.strategy == "up" or first or self.upper is None:
+            return self.lower
+        if self.strategy == "down":
+            return self.upper - 1
+        return (self.lower + self.upper - 1) // 2  # bisect
 
     def proof(self) -> str:
         if self.probed:
@@ -281,12 +307,12 @@ class Horizons:
         return f"admissible lower bound {self.lower}"
 
 
-def _exact(g, factory, max_moves, final_colour, clock, probe=0.0) -> Result:
+def _exact(g, factory, max_moves, final_colour, clock, probe=0.0, strategy="down") -> Result:
     if not bounds.solvable(g, rules.start(g), final_colour):
         return _never(g, final_colour)
     if g.rules == "free" and len(g.islands) > 1:
-        return _islands(g, factory, max_moves, final_colour, clock, probe)
-    h = Horizons(g, factory, final_colour)
+        return _islands(g, factory, max_moves, final_colour, clock, probe, strategy)
+    h = Horizons(g, factory, final_colour, strategy)
     try:
         if max_moves is not None:
             return _decide_max(h, max_moves, clock)
@@ -334,7 +360,7 @@ def _from_horizons(h: Horizons, done: bool, max_moves: int | None = None) -> Res
     )
 
 
-def _islands(g, factory, max_moves, final_colour, clock, probe=0.0) -> Result:
+def _islands(g, factory, max_moves, final_colour, clock, probe=0.0, strategy="down") -> Result:
     """Free rules on a board in pieces: solve each piece, then choose the final colour.
 
     Exact because pieces never touch, so each move acts on one piece, and a piece can be
@@ -346,7 +372,7 @@ def _islands(g, factory, max_moves, final_colour, clock, probe=0.0) -> Result:
     try:
         for regions in g.islands:
             piece = subgraph(g, regions)
-            pieces.append((regions, _piece_costs(piece, factory, colours, clock, probe)))
+            pieces.append((regions, _piece_costs(piece, factory, colours, clock, probe, strategy)))
     except _OutOfTime:
         return _unknown(g, final_colour, "time limit or interrupt: bounds only")
     best_colour = min(colours, key=lambda c: sum(len(cost[c]) for _, cost in pieces))
@@ -363,9 +389,9 @@ class _OutOfTime(Exception):
     pass
 
 
-def _piece_costs(piece: RegionGraph, factory, colours, clock, probe=0.0) -> dict:
+def _piece_costs(piece: RegionGraph, factory, colours, clock, probe=0.0, strategy="down") -> dict:
     """For each final colour c, an optimal solution of ``piece`` ending in c."""
-    h = Horizons(piece, factory, None)
+    h = Horizons(piece, factory, None, strategy)
     try:
         if not h.optimum(clock, probe):
             raise _OutOfTime
