@@ -33,12 +33,14 @@ from kamicp.bounds import (
     islands_bound_after,
     pivot_layer_bound,
     solvable,
+    walks_bound,
 )
 from kamicp.regions import RegionGraph
 from kamicp.result import SearchOutcome
 from kamicp.rules import Move
 
 INF = UNSOLVABLE
+WALK_DEPTH = 1  # IDA*: the walk bound is computed at states this close to the start
 TABLE_LIMIT = 2_000_000  # transposition-table entries kept before the table is cleared
 
 
@@ -262,6 +264,7 @@ def idastar(
     deadline: float | None = None,
     *,
     lower: int | None = None,
+    walk_depth: int = WALK_DEPTH,
 ) -> SearchOutcome:
     """An optimal solution by IDA* with a transposition table, or what was proved.
 
@@ -273,16 +276,20 @@ def idastar(
     ``lower``, if given, must be a *proved* lower bound on the optimum (say, the horizon
     after the last one a SAT model refuted): the first threshold is then at least that, so
     the iterations below it, which could only fail, are skipped.
+
+    Free rules: states within ``walk_depth`` moves of the start are also cut by the walk
+    bound (:func:`kamicp.bounds.walks_bound`), too costly for every node but stronger.
     """
     if not solvable(g, None, final_colour):
         return SearchOutcome(None, UNSOLVABLE, True, 0)
-    ida = _Ida(g, final_colour, node_limit, deadline)
+    ida = _Ida(g, final_colour, node_limit, deadline, walk_depth)
     return ida.run(max_moves, lower or 0)
 
 
 class _Ida(_Search):
-    def __init__(self, g, final_colour, node_limit, deadline):
+    def __init__(self, g, final_colour, node_limit, deadline, walk_depth=0):
         super().__init__(g, final_colour, node_limit, deadline)
+        self.walk_depth = walk_depth if g.rules == "free" else -1
         self.table: dict[bytes, int] = {}  # state -> proved lower bound on its distance
         self.path: list[Move] = []
 
@@ -295,7 +302,7 @@ class _Ida(_Search):
             if max_moves is not None and threshold > max_moves:
                 return SearchOutcome(None, threshold, True, self.nodes)
             try:
-                found = self.dfs(root, 0, threshold)
+                found = self.dfs(root, 0, threshold, 0)
             except _Stop:
                 return SearchOutcome(None, threshold, False, self.nodes)
             if found <= threshold:
@@ -303,7 +310,7 @@ class _Ida(_Search):
                 return SearchOutcome(self.path, len(self.path), True, self.nodes)
             threshold = found
 
-    def dfs(self, cur: Current, first: int, budget: int) -> int:
+    def dfs(self, cur: Current, first: int, budget: int, depth: int) -> int:
         """A value <= ``budget`` when a solution within ``budget`` was found (its moves are
         pushed on ``self.path``, last first); else a proved lower bound > ``budget``."""
         if cur.is_solved(self.final_colour):
@@ -313,6 +320,12 @@ class _Ida(_Search):
         if known > budget:
             return known
         self.tick()
+        if depth <= self.walk_depth and known == 0:
+            alive, final = frame(cur, first, self.final_colour)
+            known = walks_bound(cur, final) if alive else INF
+            self.table[key] = known
+            if known > budget:
+                return known
         best = INF
         # Children in the order of their own bounds; the table's bounds (learnt in failed
         # iterations) only cut off, since ordering by them was found to hurt.
@@ -323,7 +336,7 @@ class _Ida(_Search):
             if 1 + h > budget:
                 best = min(best, 1 + h)
                 continue
-            r = self.dfs(self.build(cur, entry), nxt, budget - 1)
+            r = self.dfs(self.build(cur, entry), nxt, budget - 1, depth + 1)
             if r <= budget - 1:
                 self.path.append(move)
                 return r + 1

@@ -7,7 +7,9 @@ limit loses one row, never the run.
 from __future__ import annotations
 
 import multiprocessing as mp
+import os
 import resource
+import signal
 import time
 from collections.abc import Callable
 
@@ -15,11 +17,19 @@ PRELOAD = ["kamicp.solve", "kamicp.cpsat", "kamicp.sat", "kamicp.bfs", "kamicp.a
 
 
 def _child(conn, fn, args) -> None:
+    # A process group of its own, so a hard stop also ends the processes the job started
+    # (the portfolio's backends), which a plain kill would leave running as orphans.
+    os.setpgrp()
     try:
         row = fn(*args)
     except Exception as err:  # reported as the row's status, never hidden
         row = {"status": "error", "error": f"{type(err).__name__}: {err}"}
-    row["peak_mb"] = round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)
+    # The largest of this process and the children it waited for (the portfolio's backends).
+    peak = max(
+        resource.getrusage(resource.RUSAGE_SELF).ru_maxrss,
+        resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss,
+    )
+    row["peak_mb"] = round(peak / 1024, 1)
     conn.send(row)
     conn.close()
 
@@ -43,16 +53,28 @@ def run_isolated(
     proc.start()
     child.close()
     row = None
-    if parent.poll(timeout):
-        try:
+    try:
+        if parent.poll(timeout):
             row = parent.recv()
-        except EOFError:
-            row = None
+    except EOFError:
+        row = None
+    except BaseException:  # Ctrl-C: the job's group does not see it (own group), stop it
+        _kill_group(proc.pid)
+        proc.join()
+        raise
     if row is None:
         alive = proc.is_alive()
-        proc.kill()
+        _kill_group(proc.pid)
         row = {"status": "killed" if alive else "crashed", "error": f"exit code {proc.exitcode}"}
     proc.join()
+    _kill_group(proc.pid)  # anything the job left behind
     parent.close()
     row.setdefault("seconds", time.monotonic() - start)
     return row
+
+
+def _kill_group(pgid: int) -> None:
+    try:
+        os.killpg(pgid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass  # the group is gone already
