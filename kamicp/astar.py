@@ -28,10 +28,13 @@ import time
 from kamicp.bounds import (
     UNSOLVABLE,
     Current,
+    _radius_after,
     contract,
     estimate,
     islands_bound_after,
+    piece_radius,
     pivot_layer_bound,
+    radius_movers,
     solvable,
     walks_bound,
 )
@@ -143,7 +146,7 @@ class _Search:
             return INF
         return estimate(cur, self.rules, final)
 
-    def children(self, cur: Current, first: int) -> list[list]:
+    def children(self, cur: Current, first: int, after: int | None = None) -> list[list]:
         """[bound, -merged, move, first, child, radius] per move tried, best first.
 
         The bound is computed without building the child
@@ -152,9 +155,28 @@ class _Search:
         (free rules) seeds its radius cache.
         """
         _, final = frame(cur, first, self.final_colour)
+        if self.rules == "free" and len(cur.islands) == 1:
+            return self.one_piece_children(cur, final, after)
+        return self.general_children(cur, first, final, after)
+
+    def general_children(
+        self, cur: Current, first: int, final: int | None, after: int | None
+    ) -> list[list]:
+        """:meth:`children` in general: any rules, any number of pieces."""
         out = []
+        near = None
+        movers: dict[int, set[int] | None] = {}
+        if after is not None and self.rules == "free":
+            near = cur.adj[after] | {after}
+            piece = cur.island_of[after]
         for (v, c), nxt in moves(cur, first, self.rules, final):
-            merged = len(cur.merged(v, c))
+            if near is not None and v < after and v not in near and cur.island_of[v] == piece:
+                gone = cur.merged(v, c)
+                if near.isdisjoint(gone):
+                    continue  # commutes with the last move: tried in the other order (R5)
+                merged = len(gone)
+            else:
+                merged = len(cur.merged(v, c))
             if self.rules == "pivot":
                 h = pivot_layer_bound(cur, final, c)
                 out.append([h, -merged, (v, c), nxt, None, None])
@@ -162,8 +184,44 @@ class _Search:
             alive, final_after = frame(cur, nxt, self.final_colour)
             if not alive:
                 continue
-            h, radius = islands_bound_after(cur, v, c, final_after)
+            i = cur.island_of[v]
+            if i not in movers:
+                movers[i] = radius_movers(cur, i)
+            h, radius = islands_bound_after(cur, v, c, final_after, movers[i])
             out.append([h, -merged, (v, c), nxt, None, radius])
+        out.sort(key=lambda item: item[:2])
+        return out
+
+    def one_piece_children(self, cur: Current, final: int | None, after: int | None) -> list:
+        """:meth:`children` for free rules on one piece, the common case, inlined: the bound
+        of a child is max(radius, colours left other than the final one), as
+        :func:`kamicp.bounds.islands_bound_after` computes it (the tests compare both)."""
+        pos, adj, k = cur.pos, cur.adj, cur.k
+        radius = piece_radius(cur, 0)
+        movers = radius_movers(cur, 0)
+        counts = cur.colour_counts(0)
+        present = sum(1 for n in counts.values() if n > 0)
+        near = None if after is None else adj[after] | {after}
+        out = []
+        for v in cur.islands[0]:
+            old = pos[v]
+            lone = counts.get(old, 0) == 1  # v's colour vanishes when v is recoloured
+            for c in range(k) if final is None or len(cur.islands[0]) > 1 else (final,):
+                if c == old:
+                    continue
+                gone = [u for u in adj[v] if pos[u] == c]
+                if near is not None and v < after and v not in near and near.isdisjoint(gone):
+                    continue  # commutes with the last move: tried in the other order (R5)
+                colours = present - lone + (counts.get(c, 0) == 0)
+                if final is None or final == c or (final != old or not lone) and counts.get(final):
+                    rest = colours - 1
+                else:
+                    rest = colours
+                if gone and (movers is None or v in movers):
+                    r = _radius_after(cur, 0, (v, *gone))
+                else:
+                    r = radius
+                out.append([max(r, rest), -len(gone), (v, c), 0, None, r])
         out.sort(key=lambda item: item[:2])
         return out
 
@@ -302,7 +360,7 @@ class _Ida(_Search):
             if max_moves is not None and threshold > max_moves:
                 return SearchOutcome(None, threshold, True, self.nodes)
             try:
-                found = self.dfs(root, 0, threshold, 0)
+                found = self.dfs(root, 0, threshold, 0, None)
             except _Stop:
                 return SearchOutcome(None, threshold, False, self.nodes)
             if found <= threshold:
@@ -310,12 +368,13 @@ class _Ida(_Search):
                 return SearchOutcome(self.path, len(self.path), True, self.nodes)
             threshold = found
 
-    def dfs(self, cur: Current, first: int, budget: int, depth: int) -> int:
+    def dfs(self, cur: Current, first: int, budget: int, depth: int, after: int | None) -> int:
         """A value <= ``budget`` when a solution within ``budget`` was found (its moves are
         pushed on ``self.path``, last first); else a proved lower bound > ``budget``."""
         if cur.is_solved(self.final_colour):
             return 0
-        key = _key(cur, first)
+        # The last move's node is part of the key: what is pruned below depends on it (R5).
+        key = _key(cur, first) + (-1 if after is None else after).to_bytes(4, "little", signed=True)
         known = self.table.get(key, 0)
         if known > budget:
             return known
@@ -329,14 +388,15 @@ class _Ida(_Search):
         best = INF
         # Children in the order of their own bounds; the table's bounds (learnt in failed
         # iterations) only cut off, since ordering by them was found to hurt.
-        for entry in self.children(cur, first):
+        for entry in self.children(cur, first, after):
             h, _, move, nxt = entry[:4]
             if 1 + h <= budget:
-                h = max(h, self.table.get(self.key_of(cur, entry), 0))
+                child_key = self.key_of(cur, entry) + move[0].to_bytes(4, "little", signed=True)
+                h = max(h, self.table.get(child_key, 0))
             if 1 + h > budget:
                 best = min(best, 1 + h)
                 continue
-            r = self.dfs(self.build(cur, entry), nxt, budget - 1, depth + 1)
+            r = self.dfs(self.build(cur, entry), nxt, budget - 1, depth + 1, move[0])
             if r <= budget - 1:
                 self.path.append(move)
                 return r + 1

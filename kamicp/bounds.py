@@ -321,6 +321,40 @@ def _radius_after(parent: Current, i: int, star: tuple[int, ...]) -> int:
 # --- the bounds ----------------------------------------------------------------------------
 
 
+def radius_movers(cur: Current, i: int) -> set[int] | None:
+    """The nodes of piece ``i`` whose moves can lower its radius (None: any may).
+
+    From lemma 2 of ``encodings/bounds.md``: with r the radius and S ⊆ N[v] the star, the
+    radius drops to r - 1 only if the contracted node is a new centre (then v is a centre:
+    ecc(v) <= ecc'(s) + 1) or some c in ``Balls.near`` outside S gets ball_{r-1}(c) ∪
+    ⋃_{y∈S} ball_{r-1-t}(y) = the piece, t = d(c, S) >= d(c, v) - 1; as each
+    ball_{r-1-t}(y) lies in ball_{r+1-d(c,v)}(v), v must have
+    ball_{r-1}(c) ∪ ball_{r+1-d(c,v)}(v) = the piece. Any other move keeps the radius, so
+    the searches skip its radius computation. O(|near| * n) bitset operations.
+    """
+    b = _balls(cur, i)
+    r = b.radius
+    if r <= 1:
+        return None
+    nodes = cur.islands[i]
+    level, full = b.levels, b.full
+    movers = {nodes[j] for j, ball in enumerate(level[r]) if ball == full}  # the centres
+    for c in b.near:
+        inner = level[r - 1][c]
+        seen = level[0][c]
+        for dist in range(1, r + 1):
+            ring = level[dist][c] & ~seen
+            seen |= ring
+            wide = level[r + 1 - dist]
+            while ring:
+                low = ring & -ring
+                j = low.bit_length() - 1
+                ring ^= low
+                if inner | wide[j] == full:
+                    movers.add(nodes[j])
+    return movers
+
+
 def colour_bound(cur: Current, final_colour: int | None = None) -> int:
     """Colours present minus one, plus one when ``final_colour`` is required but absent.
 
@@ -386,7 +420,11 @@ def islands_bound(cur: Current, final_colour: int | None = None) -> int:
 
 
 def islands_bound_after(
-    cur: Current, v: int, colour: int, final_colour: int | None = None
+    cur: Current,
+    v: int,
+    colour: int,
+    final_colour: int | None = None,
+    movers: set[int] | None = None,
 ) -> tuple[int, int]:
     """The islands bound of the position after recolouring node ``v`` to ``colour``, and
     the new radius of ``v``'s piece, without building that position.
@@ -394,10 +432,15 @@ def islands_bound_after(
     Equal to ``islands_bound(cur.play(v, colour), final_colour)``: the radius comes from
     ``cur``'s balls (:func:`_radius_after`), the colours from ``cur``'s colour counts, the
     other pieces are unchanged. O(r * candidates + k) after ``cur``'s caches are built.
+    ``movers``, if given, is :func:`radius_movers` of ``v``'s piece: a move of any other
+    node keeps the radius, so it is not recomputed.
     """
     i = cur.island_of[v]
     gone = cur.merged(v, colour)
-    radius = _radius_after(cur, i, (v, *gone)) if gone else piece_radius(cur, i)
+    if gone and (movers is None or v in movers):
+        radius = _radius_after(cur, i, (v, *gone))
+    else:
+        radius = piece_radius(cur, i)
     counts = dict(cur.colour_counts(i))
     old = cur.pos[v]
     counts[old] -= 1

@@ -154,7 +154,12 @@ class SatHorizon:
         left = None if time_limit is None else time_limit - (time.monotonic() - began)
         if left is not None and left <= 0:
             return Decision(UNKNOWN, horizon, seconds=time.monotonic() - began)
-        answer = run_limited(self.solver, self.canon, [guard], left)
+        try:
+            answer = run_limited(self.solver, self.canon, [guard], left)
+        except Exception as err:  # pysat turns Ctrl-C inside a solver into its own error
+            if "keyboard interrupt" in str(err).lower():
+                raise KeyboardInterrupt from err
+            raise
         seconds = time.monotonic() - began
         if answer is None:
             return Decision(UNKNOWN, horizon, seconds=seconds)

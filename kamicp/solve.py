@@ -95,8 +95,11 @@ def solve(
                 workers=workers,
             )
         elif solver in EXACT_SOLVERS:
-            factory = horizon_factory(solver, workers)
-            result = _exact(g, factory, max_moves, final_colour, clock, probe, strategy)
+            args = (g, solver, workers, max_moves, final_colour, time_limit, probe, strategy)
+            if solver in CONTAINED and time_limit is not None and not _progress:
+                result = _contained(args, time_limit)
+            else:
+                result = _exact_run(*args)
         else:
             raise ValueError(f"unknown solver {solver!r} (one of {', '.join(SOLVERS)})")
     except KeyboardInterrupt:
@@ -108,6 +111,101 @@ def solve(
     if result.solution is not None:
         rules.verify_solution(g, result.solution, final_colour)
     return result
+
+
+# --- a hard time limit for backends that cannot be interrupted -----------------------------
+
+CONTAINED = ("sat",)  # CaDiCaL runs in conflict slices; one slice overran a 40 s limit by 10 s
+GRACE = 1.0  # seconds past the time limit before a contained run is stopped
+_progress: list = []  # in a contained child: where Horizons reports its bounds
+
+
+def _exact_run(g, solver, workers, max_moves, final_colour, time_limit, probe, strategy):
+    factory = horizon_factory(solver, workers)
+    return _exact(g, factory, max_moves, final_colour, Clock(time_limit), probe, strategy)
+
+
+def _contained_child(conn, args) -> None:
+    _die_with_parent()
+    _progress.append(conn)
+    try:
+        conn.send(("result", _exact_run(*args)))
+    except BaseException as err:  # reported to the parent, which re-raises it
+        conn.send(("error", err))
+    conn.close()
+
+
+def _die_with_parent() -> None:
+    """Linux: be killed when the parent dies (a portfolio stops its backends with a kill)."""
+    import ctypes
+    import signal
+
+    try:
+        ctypes.CDLL(None).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        pass  # elsewhere the child still stops at its own time limit
+
+
+def _contained(args: tuple, time_limit: float) -> Result:
+    """Run the exact driver in a forked child, stopped ``GRACE`` s after the time limit.
+
+    The child reports its bounds after every horizon, so a stopped run still returns the
+    best lower bound proved and the best solution found (as bounds, never as optimal).
+    """
+    import multiprocessing as mp
+
+    g, final_colour, max_moves = args[0], args[4], args[3]
+    ctx = mp.get_context("fork")
+    parent, child = ctx.Pipe(duplex=False)
+    proc = ctx.Process(target=_contained_child, args=(child, args))
+    proc.start()
+    child.close()
+    state = {"lower": None, "best": None, "result": None}
+    why = "time limit: bounds only"
+    try:
+        _listen(parent, state, time.monotonic() + time_limit + GRACE)
+    except KeyboardInterrupt:
+        # The child saw Ctrl-C too (same process group) and answers with its bounds.
+        why = "interrupted: bounds only"
+        _listen(parent, state, time.monotonic() + 2 * GRACE)
+    finally:
+        if proc.is_alive():
+            proc.kill()
+        proc.join()
+        parent.close()
+    if state["result"] is not None:
+        return state["result"]
+    return _stopped(g, final_colour, max_moves, state["lower"], state["best"], why)
+
+
+def _listen(conn, state: dict, deadline: float) -> None:
+    """Read the child's messages into ``state`` until its result, EOF or ``deadline``."""
+    try:
+        while state["result"] is None and conn.poll(max(0.0, deadline - time.monotonic())):
+            kind, value = conn.recv()
+            if kind == "progress":
+                state["lower"], state["best"] = value
+            elif kind == "error":
+                raise value
+            else:
+                state["result"] = value
+    except EOFError:
+        pass
+
+
+def _stopped(g, final_colour, max_moves, lower, best, why: str) -> Result:
+    """The bounds a stopped contained run had reported (or the start's, if none)."""
+    if lower is None:
+        return _unknown(g, final_colour, why)
+    fits = best is not None and (max_moves is None or len(best) <= max_moves)
+    return Result(
+        status="feasible" if fits else "unknown",
+        solution=best,
+        lower_bound=lower,
+        upper_bound=None if best is None else len(best),
+        solver="",
+        proof=why,
+    )
 
 
 def _greedy_solution(g: RegionGraph, final_colour: int | None) -> list | None:
@@ -220,6 +318,7 @@ class Horizons:
         self.decisions: list[Decision] = []
         self.refuted: int | None = None  # the largest horizon proved infeasible
         self.probed = False  # True when IDA* proved the optimum
+        self.whole = False  # True when this is the whole board (not one of its pieces)
 
     @property
     def upper(self) -> int | None:
@@ -237,7 +336,13 @@ class Horizons:
         elif d.status == UNSAT:
             self.lower = max(self.lower, horizon + 1)
             self.refuted = max(horizon, self.refuted or -1)
+        self.report()
         return d
+
+    def report(self) -> None:
+        """Send the bounds to the parent of a contained run (see :func:`_contained`)."""
+        if _progress and self.whole:
+            _progress[0].send(("progress", (self.lower, self.best)))
 
     def probe(self, clock: Clock, seconds: float) -> None:
         """A short IDA* first: it proves shallow optima outright, and every iteration it
@@ -266,6 +371,7 @@ class Horizons:
             if out.complete:
                 self.lower = len(out.moves)
                 self.probed = True
+        self.report()
 
     def optimum(self, clock: Clock, probe_seconds: float = 0.0) -> bool:
         """Close the gap between lower and upper bound; False when time ran out.
@@ -313,6 +419,7 @@ def _exact(g, factory, max_moves, final_colour, clock, probe=0.0, strategy="down
     if g.rules == "free" and len(g.islands) > 1:
         return _islands(g, factory, max_moves, final_colour, clock, probe, strategy)
     h = Horizons(g, factory, final_colour, strategy)
+    h.whole = True
     try:
         if max_moves is not None:
             return _decide_max(h, max_moves, clock)

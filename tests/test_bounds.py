@@ -140,6 +140,32 @@ def test_play_matches_rebuild_and_radius(g, data):
             assert bounds.piece_radius(cur, i) == nx_radius(cur, i)
 
 
+@settings(max_examples=400, deadline=None, suppress_health_check=list(HealthCheck))
+@given(region_graphs(max_cells=24, max_colours=4), st.data())
+def test_only_radius_movers_lower_the_radius(g, data):
+    # Every move of a node outside radius_movers keeps its piece's radius (networkx decides).
+    cur = bounds.contract(g)
+    for _ in range(data.draw(st.integers(0, 4))):
+        if cur.is_solved():
+            break
+        v = data.draw(st.sampled_from(cur.nodes()))
+        choices = [c for c in range(g.k) if c != cur.pos[v]]
+        if not choices:
+            break
+        cur = cur.play(v, data.draw(st.sampled_from(choices)))
+    for i in range(len(cur.islands)):
+        movers = bounds.radius_movers(cur, i)
+        if movers is None:
+            continue
+        before = nx_radius(cur, i)
+        for v in cur.islands[i]:
+            for c in range(g.k):
+                if c == cur.pos[v]:
+                    continue
+                after = nx_radius(cur.play(v, c), i)
+                assert v in movers or after == before, (v, c, before, after)
+
+
 # --- hand-made cases ---------------------------------------------------------------------------
 
 

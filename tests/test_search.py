@@ -202,3 +202,29 @@ def test_article_bfs_proves_five():
     g, _ = article_graph()
     assert len(bfs(g).moves) == 5
     assert bfs(g, max_moves=4).moves is None
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=list(HealthCheck))
+@given(region_graphs(max_cells=20, max_colours=4, rules=("free",)), st.data())
+def test_one_piece_children_match_the_general_ones(g, data):
+    # The inlined child bounds of IDA* equal those of islands_bound_after, with and without
+    # a last move (commuting-move pruning) and a final colour.
+    from kamicp.astar import _Search
+
+    if len(g.islands) != 1:
+        return
+    cur = bounds.contract(g)
+    for _ in range(data.draw(st.integers(0, 4))):
+        if cur.is_solved():
+            return
+        v = data.draw(st.sampled_from(cur.nodes()))
+        c = data.draw(st.sampled_from([c for c in range(g.k) if c != cur.pos[v]] or [None]))
+        if c is None:
+            return
+        cur = cur.play(v, c)
+    after = data.draw(st.none() | st.sampled_from(cur.nodes()))
+    final = data.draw(st.none() | st.integers(0, g.k - 1))
+    s = _Search(g, final, None, None)
+    fast = s.one_piece_children(cur, final, after)
+    slow = s.general_children(cur, 0, final, after)
+    assert [e[:4] + e[5:] for e in fast] == [e[:4] + e[5:] for e in slow]

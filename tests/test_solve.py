@@ -20,11 +20,11 @@ from tests.strategies import boards
 EXACT = ["cpsat", "sat"]
 
 
-def check_agrees(board, solver, final_choice):
+def check_agrees(board, solver, final_choice, **options):
     g = region_graph(board)
     final = None if final_choice is None else final_choice % g.k
     ref = bfs(g, final_colour=final)
-    r = solve(g, solver, final_colour=final)
+    r = solve(g, solver, final_colour=final, **options)
     if ref.moves is None:
         assert r.status == "infeasible" and r.solution is None
         return
@@ -36,11 +36,11 @@ def check_agrees(board, solver, final_choice):
         assert below.status == "infeasible"
 
 
-def _agree(solver, examples):
+def _agree(solver, examples, **options):
     @settings(max_examples=examples, deadline=None, suppress_health_check=list(HealthCheck))
     @given(boards(), st.one_of(st.none(), st.integers(0, 7)))
     def run(board, final_choice):
-        check_agrees(board, solver, final_choice)
+        check_agrees(board, solver, final_choice, **options)
 
     run()
 
@@ -48,6 +48,35 @@ def _agree(solver, examples):
 @pytest.mark.parametrize("solver", EXACT + ["astar", "idastar"])
 def test_solvers_agree_with_bfs(solver):
     _agree(solver, 150)
+
+
+@pytest.mark.parametrize("strategy", ["up", "bisect"])
+@pytest.mark.parametrize("solver", EXACT)
+def test_every_horizon_strategy_agrees_with_bfs(solver, strategy):
+    _agree(solver, 60, strategy=strategy)
+
+
+def test_time_limited_sat_runs_contained_and_agrees_with_bfs():
+    # with a time limit the SAT driver runs in a child process (hard stop); same answers
+    _agree("sat", 40, time_limit=60)
+
+
+def test_a_stopped_contained_run_keeps_the_bounds_it_reported(monkeypatch):
+    from kamicp import solve as driver
+
+    g = from_edges([0, 1, 2, 0, 1, 2, 0], [(i, i + 1) for i in range(6)])
+    found = solve(g, "bfs").solution  # the optimum, reported as a mere solution
+
+    def hang(*args):  # reports a proved bound and a solution, then never answers
+        driver._progress[0].send(("progress", (3, found)))
+        import time
+
+        time.sleep(60)
+
+    monkeypatch.setattr(driver, "_exact_run", hang)
+    r = solve(g, "sat", time_limit=0.5)
+    assert r.status == "feasible" and r.proof == "time limit: bounds only"
+    assert r.lower_bound == 3 and r.solution == found and r.upper_bound == len(found)
 
 
 @pytest.mark.slow
