@@ -10,7 +10,14 @@ Only admissible bounds prune, and only the move restrictions proved in
 - a one-node piece, once the final colour is known, is only recoloured to it;
 - pivot rules: a move that merges nothing is only needed to recolour the finished pivot
   piece; a move that absorbs every remaining region of a colour (not the forced final one)
-  may be played at once (Flood-It's colour-elimination rule, proved by blob monotonicity).
+  may be played at once (Flood-It's colour-elimination rule, proved by blob monotonicity);
+- IDA*, free rules: two consecutive independent moves of one piece (neither star in or next
+  to the other) commute, so they are only tried with the smaller node first (R5); a state's
+  table key then includes the last move's node.
+
+Speed: a child's bound comes from the parent's balls without building the child, and its
+radius is recomputed only for the few moves that can lower it (``radius_movers``); on
+KAMI 2's Threed5 (52 regions, optimum 10) these cut IDA* from 59 s to 24 s, measured.
 
 IDA* (Korf, "Depth-first iterative-deepening: an optimal admissible tree search", 1985)
 keeps a transposition table of proved lower bounds per state, so a state that failed with a
@@ -43,7 +50,7 @@ from kamicp.result import SearchOutcome
 from kamicp.rules import Move
 
 INF = UNSOLVABLE
-WALK_DEPTH = 1  # IDA*: the walk bound is computed at states this close to the start
+WALK_DEPTH = 0  # IDA*: walk bound at states this close to the start (measured: no gain at 1-2)
 TABLE_LIMIT = 2_000_000  # transposition-table entries kept before the table is cleared
 
 

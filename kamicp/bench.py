@@ -16,13 +16,18 @@ import sys
 from kamicp import bounds, formats
 from kamicp.isolate import run_isolated
 from kamicp.regions import region_graph
-from kamicp.solve import solve
+from kamicp.solve import DEFAULT_STRATEGY, solve
 
 GRACE = 15.0  # seconds past the time limit before a child is killed
 
 
 def solve_row(
-    board, solver: str, time_limit: float, probe: float = 0.0, strategy: str = "down"
+    board,
+    solver: str,
+    time_limit: float,
+    probe: float = 0.0,
+    strategy: str = DEFAULT_STRATEGY,
+    workers: int = 1,
 ) -> dict:
     """Solve one puzzle; the fields of a bench row (run in a child process)."""
     r = solve(region_graph(board), solver, time_limit=time_limit, probe=probe, strategy=strategy)
@@ -37,10 +42,15 @@ def solve_row(
 
 
 def run_one(
-    board, solver: str, time_limit: float, probe: float = 0.0, strategy: str = "down"
+    board,
+    solver: str,
+    time_limit: float,
+    probe: float = 0.0,
+    strategy: str = DEFAULT_STRATEGY,
+    workers: int = 1,
 ) -> dict:
     """Solve ``board`` with ``solver`` in a child process, killed ``GRACE`` s after the limit."""
-    args = (board, solver, time_limit, probe, strategy)
+    args = (board, solver, time_limit, probe, strategy, workers)
     return run_isolated(solve_row, args, time_limit + GRACE, "fork")
 
 
@@ -94,7 +104,8 @@ def bench(
     markdown: bool = False,
     out=sys.stdout,
     probe: float = 0.0,
-    strategy: str = "down",
+    strategy: str = DEFAULT_STRATEGY,
+    workers: int = 1,
 ) -> int:
     """Run every solver on every puzzle; print the table, totals and medians.
 
@@ -112,7 +123,7 @@ def bench(
                 board = board.with_rules(rules)
             row = describe_board(board)
             for solver in solvers:
-                row[solver] = run_one(board, solver, time_limit, probe, strategy)
+                row[solver] = run_one(board, solver, time_limit, probe, strategy, workers)
             row["disagreement"] = _disagreement(row, solvers)
             rows.append(row)
             cells = [row["puzzle"], row["regions"], row["colours"], row["lower_bound"]]

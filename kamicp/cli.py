@@ -18,7 +18,7 @@ from kamicp.board import Board
 from kamicp.errors import IllegalMove, KamicpError
 from kamicp.regions import measures, region_graph
 from kamicp.result import Result
-from kamicp.solve import DEFAULT_SOLVER, SOLVERS, STRATEGIES, solve
+from kamicp.solve import DEFAULT_SOLVER, DEFAULT_STRATEGY, SOLVERS, STRATEGIES, solve
 
 EXIT_CODES = {"optimal": 0, "feasible": 0, "infeasible": 1, "unknown": 3}
 
@@ -167,7 +167,7 @@ def add_solve(p):
     p.add_argument(
         "--strategy",
         choices=STRATEGIES,
-        default="down",
+        default=DEFAULT_STRATEGY,
         help="exact models: horizons asked (down: the bound, then below the best solution; "
         "up: from the bound upwards; bisect)",
     )
@@ -403,7 +403,8 @@ def add_bench(p):
     p.add_argument("--json", metavar="FILE", help="also write the rows as JSON")
     p.add_argument("--markdown", action="store_true", help="print the table as Markdown")
     p.add_argument("--probe", type=float, default=0.0, metavar="S", help="as for solve")
-    p.add_argument("--strategy", choices=STRATEGIES, default="down", help="as for solve")
+    p.add_argument("--strategy", choices=STRATEGIES, default=DEFAULT_STRATEGY, help="as for solve")
+    p.add_argument("--workers", type=int, default=1, help="CP-SAT workers (default 1)")
     p.set_defaults(run=run_bench)
 
 
@@ -424,6 +425,7 @@ def run_bench(args) -> int:
         markdown=args.markdown,
         probe=args.probe,
         strategy=args.strategy,
+        workers=args.workers,
     )
 
 

@@ -27,6 +27,8 @@ REFERENCE_SOLVERS = ("bfs", "astar", "idastar", "greedy")
 EXACT_SOLVERS = ("cpsat", "sat", "portfolio")
 SOLVERS = EXACT_SOLVERS + REFERENCE_SOLVERS
 DEFAULT_SOLVER = "sat"
+STRATEGIES = ("up", "down", "bisect")
+DEFAULT_STRATEGY = "up"  # measured fastest: see README, "Horizon strategies"
 
 
 class Clock:
@@ -71,7 +73,7 @@ def solve(
     workers: int = 1,
     node_limit: int | None = None,
     probe: float = 0.0,
-    strategy: str = "down",
+    strategy: str = DEFAULT_STRATEGY,
 ) -> Result:
     """Solve ``g`` with ``solver``; with ``max_moves``, decide "solvable in at most N?".
 
@@ -254,8 +256,16 @@ def _reference(g, solver, max_moves, final_colour, node_limit, clock) -> Result:
 
     search = {"bfs": bfs, "astar": astar, "idastar": idastar}[solver]
     deadline = clock.deadline
+    extra = {}
+    if solver == "idastar":  # start from the best bound (the walk bound is too costly per node)
+        extra["lower"] = bounds.lower_bound(g, final_colour=final_colour)
     out: SearchOutcome = search(
-        g, final_colour=final_colour, max_moves=max_moves, node_limit=node_limit, deadline=deadline
+        g,
+        final_colour=final_colour,
+        max_moves=max_moves,
+        node_limit=node_limit,
+        deadline=deadline,
+        **extra,
     )
     if out.complete and out.moves is None:
         return Result(
@@ -299,13 +309,12 @@ def _finish(moves, lb, max_moves, why) -> Result:
 # --- exact models ----------------------------------------------------------------------------
 
 
-STRATEGIES = ("down", "up", "bisect")
-
-
 class Horizons:
     """Raise the horizon of one connected piece; remembers what was proved."""
 
-    def __init__(self, g: RegionGraph, factory, final_colour: int | None, strategy: str = "down"):
+    def __init__(
+        self, g: RegionGraph, factory, final_colour: int | None, strategy: str = DEFAULT_STRATEGY
+    ):
         if strategy not in STRATEGIES:
             raise ValueError(f"unknown strategy {strategy!r} (one of {', '.join(STRATEGIES)})")
         self.strategy = strategy
@@ -413,7 +422,9 @@ class Horizons:
         return f"admissible lower bound {self.lower}"
 
 
-def _exact(g, factory, max_moves, final_colour, clock, probe=0.0, strategy="down") -> Result:
+def _exact(
+    g, factory, max_moves, final_colour, clock, probe=0.0, strategy=DEFAULT_STRATEGY
+) -> Result:
     if not bounds.solvable(g, rules.start(g), final_colour):
         return _never(g, final_colour)
     if g.rules == "free" and len(g.islands) > 1:
@@ -467,7 +478,9 @@ def _from_horizons(h: Horizons, done: bool, max_moves: int | None = None) -> Res
     )
 
 
-def _islands(g, factory, max_moves, final_colour, clock, probe=0.0, strategy="down") -> Result:
+def _islands(
+    g, factory, max_moves, final_colour, clock, probe=0.0, strategy=DEFAULT_STRATEGY
+) -> Result:
     """Free rules on a board in pieces: solve each piece, then choose the final colour.
 
     Exact because pieces never touch, so each move acts on one piece, and a piece can be
@@ -496,7 +509,9 @@ class _OutOfTime(Exception):
     pass
 
 
-def _piece_costs(piece: RegionGraph, factory, colours, clock, probe=0.0, strategy="down") -> dict:
+def _piece_costs(
+    piece: RegionGraph, factory, colours, clock, probe=0.0, strategy=DEFAULT_STRATEGY
+) -> dict:
     """For each final colour c, an optimal solution of ``piece`` ending in c."""
     h = Horizons(piece, factory, None, strategy)
     try:
