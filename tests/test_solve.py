@@ -56,6 +56,10 @@ def test_every_horizon_strategy_agrees_with_bfs(solver, strategy):
     _agree(solver, 60, strategy=strategy)
 
 
+def test_portfolio_agrees_with_bfs():
+    _agree("portfolio", 25)
+
+
 def test_time_limited_sat_runs_contained_and_agrees_with_bfs():
     # with a time limit the SAT driver runs in a child process (hard stop); same answers
     _agree("sat", 40, time_limit=60)
