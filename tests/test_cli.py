@@ -41,6 +41,19 @@ def test_max_moves_answers_yes_or_no(capsys, solver):
     assert code == 0 and data["status"] in ("optimal", "feasible") and data["moves"] <= 6
 
 
+@pytest.mark.parametrize("strategy", ["up", "down", "bisect"])
+def test_every_strategy_proves_the_article_graph(capsys, strategy):
+    argv = ["solve", ARTICLE, "--strategy", strategy, "--time-limit", "60", "--json"]
+    code, out, _ = run(capsys, *argv)
+    data = json.loads(out)
+    assert code == 0 and data["status"] == "optimal" and data["moves"] == 5
+
+
+def test_portfolio_proves_the_article_graph(capsys):
+    code, out, _ = run(capsys, "solve", ARTICLE, "--solver", "portfolio", "--time-limit", "60")
+    assert code == 0 and "optimal, 5 moves" in out
+
+
 def test_check_reports_illegal_moves_and_unsolved_boards(capsys):
     code, out, _ = run(capsys, "check", ARTICLE, "10:Purple 99:Red")
     assert code == 1 and "illegal" in out and "move 2" in out
@@ -66,6 +79,7 @@ def test_info_lists_bounds(capsys):
     assert code == 0
     assert data["regions"] == 16 and data["colours"] == 4 and data["islands"] == 1
     assert 3 <= data["lower_bound"] <= 5
+    assert data["lower_bounds"]["walks"] >= data["lower_bounds"]["islands"]
 
 
 def test_bad_input_is_one_line_and_exit_2(tmp_path):
