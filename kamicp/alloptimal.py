@@ -68,7 +68,7 @@ def all_optimal(
             return
         if left <= 0 or (pos, left) in dead:
             return
-        if bounds.lower_bound(g, pos, final_colour) > left:
+        if bounds.lower_bound(g, pos, final_colour, walks=False) > left:
             dead.add((pos, left))
             return
         before = len(found)

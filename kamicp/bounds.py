@@ -582,9 +582,15 @@ def solvable(g: RegionGraph, pos: Position | None = None, final_colour: int | No
 
 
 def bound_report(
-    g: RegionGraph, pos: Position | None = None, final_colour: int | None = None
+    g: RegionGraph,
+    pos: Position | None = None,
+    final_colour: int | None = None,
+    walks: bool = True,
 ) -> dict[str, int]:
     """Every bound that applies to the rules, by name (for ``kamicp info``).
+
+    ``walks=False`` leaves out the walk bound, the one costly bound (for searches that ask
+    at every node).
 
     ``unsolvable`` is added (with :data:`UNSOLVABLE`) when no sequence of moves solves it.
     """
@@ -598,17 +604,22 @@ def bound_report(
         report["pivot_layers"] = pivot_layer_bound(cur, final_colour)
     else:
         report["islands"] = islands_bound(cur, final_colour)
-        report["walks"] = walks_bound(cur, final_colour)
+        if walks:
+            report["walks"] = walks_bound(cur, final_colour)
     if not solvable(g, pos, final_colour):
         report["unsolvable"] = UNSOLVABLE
     return report
 
 
 def lower_bound(
-    g: RegionGraph, pos: Position | None = None, final_colour: int | None = None
+    g: RegionGraph,
+    pos: Position | None = None,
+    final_colour: int | None = None,
+    walks: bool = True,
 ) -> int:
     """The best admissible lower bound on the moves still needed from ``pos``.
 
     :data:`UNSOLVABLE` when no sequence of moves solves the position (see :func:`solvable`).
+    ``walks=False``: without the walk bound (cheaper, for use at every search node).
     """
-    return max(bound_report(g, pos, final_colour).values())
+    return max(bound_report(g, pos, final_colour, walks).values())
