@@ -338,20 +338,32 @@ def radius_movers(cur: Current, i: int) -> set[int] | None:
         return None
     nodes = cur.islands[i]
     level, full = b.levels, b.full
-    movers = {nodes[j] for j, ball in enumerate(level[r]) if ball == full}  # the centres
+    good = 0
+    for j, ball in enumerate(level[r]):
+        if ball == full:
+            good |= 1 << j  # the centres
     for c in b.near:
-        inner = level[r - 1][c]
-        seen = level[0][c]
-        for dist in range(1, r + 1):
-            ring = level[dist][c] & ~seen
-            seen |= ring
-            wide = level[r + 1 - dist]
-            while ring:
-                low = ring & -ring
-                j = low.bit_length() - 1
-                ring ^= low
-                if inner | wide[j] == full:
-                    movers.add(nodes[j])
+        # Balls are symmetric (v ∈ B_k(x) iff x ∈ B_k(v)), so the v at distance t from c
+        # with B_{r+1-t}(v) ⊇ far are the ring's nodes inside every B_{r+1-t}(x), x far.
+        far = full & ~level[r - 1][c]
+        far_nodes = []
+        while far:
+            low = far & -far
+            far_nodes.append(low.bit_length() - 1)
+            far ^= low
+        for t in range(1, r + 1):
+            ring = level[t][c] & ~level[t - 1][c] & ~good
+            wide = level[r + 1 - t]
+            for x in far_nodes:
+                ring &= wide[x]
+                if not ring:
+                    break
+            good |= ring
+    movers = set()
+    while good:
+        low = good & -good
+        movers.add(nodes[low.bit_length() - 1])
+        good ^= low
     return movers
 
 
