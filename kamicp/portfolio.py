@@ -2,7 +2,7 @@
 
 Each process runs the whole search of :func:`kamicp.solve.solve` with its own backend (so
 the SAT solver keeps its learnt clauses from horizon to horizon). IDA* is in because it
-proves the deep KAMI 2 levels the models do not (Threed5, Threegrid2, Bud2: 12-30 s against
+proves the deep KAMI 2 levels the models do not (Threed5, Threegrid2, Bud2: 11-37 s against
 time-outs of SAT at 60 s), SAT because it proves the wide ones and every Flood-It board.
 CP-SAT is left out by default: on 2 cores a third process only time-slices, and CP-SAT was
 8x slower than SAT (median, KAMI 2) and proved 10 of 21 Flood-It boards to SAT's 21

@@ -27,8 +27,8 @@ REFERENCE_SOLVERS = ("bfs", "astar", "idastar", "greedy")
 EXACT_SOLVERS = ("cpsat", "sat", "portfolio")
 SOLVERS = EXACT_SOLVERS + REFERENCE_SOLVERS
 DEFAULT_SOLVER = "sat"
-STRATEGIES = ("up", "down", "bisect")
-DEFAULT_STRATEGY = "up"  # measured fastest: see README, "Horizon strategies"
+STRATEGIES = ("bisect", "up", "down")
+DEFAULT_STRATEGY = "bisect"  # measured fastest: see README, "Horizon strategies"
 
 
 class Clock:
