@@ -49,14 +49,16 @@ def solve_portfolio(
     procs, conns = {}, {}
     for backend in backends:
         parent, child = ctx.Pipe(duplex=False)
+        # Not daemons: a backend may start a process of its own (``sat`` runs contained).
         proc = ctx.Process(
-            target=_run, args=(child, g, backend, {"time_limit": time_limit, **kwargs}), daemon=True
+            target=_run, args=(child, g, backend, {"time_limit": time_limit, **kwargs})
         )
         proc.start()
         child.close()
         procs[parent], conns[parent] = proc, backend
     deadline = None if time_limit is None else time.monotonic() + time_limit + 10
     results: list[Result] = []
+    errors: list[str] = []
     try:
         while conns:
             left = None if deadline is None else max(0.0, deadline - time.monotonic())
@@ -68,7 +70,9 @@ def solve_portfolio(
                     answer = conn.recv()
                 except EOFError:
                     answer = None
-                del conns[conn]
+                name = conns.pop(conn)
+                if isinstance(answer, Exception):
+                    errors.append(f"{name}: {type(answer).__name__}: {answer}")
                 if isinstance(answer, Result):
                     if not answer.proof.startswith(answer.solver):
                         answer.proof = f"{answer.solver}: {answer.proof}"
@@ -80,22 +84,27 @@ def solve_portfolio(
             if proc.is_alive():
                 proc.kill()
             proc.join()
-    return _combine(results, g)
+    return _combine(results, g, errors)
 
 
-def _combine(results: list[Result], g: RegionGraph) -> Result:
-    """Neither backend proved its answer: keep the best bounds of both."""
+def _combine(results: list[Result], g: RegionGraph, errors: list[str] = ()) -> Result:
+    """No backend proved its answer alone: keep the best bounds of all (which may meet)."""
     from kamicp import bounds
 
     lower = max([r.lower_bound for r in results], default=bounds.lower_bound(g))
     with_moves = [r for r in results if r.solution is not None]
     best = min(with_moves, key=lambda r: len(r.solution)) if with_moves else None
     status = "unknown" if best is None else best.status
+    proof = "no backend finished: bounds of all"
+    if best is not None and lower >= len(best.solution) and best.status == "feasible":
+        status, proof = "optimal", f"lower bound {lower} of one backend meets a solution"
+    if errors:
+        proof += "; errors: " + "; ".join(errors)
     return Result(
         status=status,
         solution=None if best is None else best.solution,
         lower_bound=lower,
         upper_bound=None if best is None else len(best.solution),
         solver="portfolio",
-        proof="neither backend finished: bounds of both",
+        proof=proof,
     )

@@ -1,11 +1,12 @@
-"""The solve driver: from a proven lower bound up to the first horizon with a solution.
+"""The solve driver: close the gap between a proven lower bound and the best solution.
 
 Every solver goes through :func:`solve`, which
 
 1. computes the best admissible lower bound (:mod:`kamicp.bounds`) and a greedy upper bound;
 2. for the exact models (``cpsat``, ``sat``, ``portfolio``), asks "solvable in at most T?"
-   for T = lower bound, lower bound + 1, ... until the answer is yes; every "no" is a proof
-   and raises the lower bound, so the first "yes" is the optimum;
+   for horizons chosen by the strategy (:data:`STRATEGIES`: the lower bound first, then the
+   middle of the gap by default); every "no" is a proof that raises the lower bound, every
+   "yes" a replayed solution that lowers the upper bound, until the two meet;
 3. splits boards in pieces (free rules): the optimum is the minimum over the final colour
    of the sum over pieces of the moves that bring each piece to that colour;
 4. replays every solution through the rules engine before returning it.
@@ -200,6 +201,8 @@ def _stopped(g, final_colour, max_moves, lower, best, why: str) -> Result:
     if lower is None:
         return _unknown(g, final_colour, why)
     fits = best is not None and (max_moves is None or len(best) <= max_moves)
+    if fits and lower >= len(best):
+        return _finish(best, len(best), max_moves, f"lower bound {lower} proved, met by a solution")
     return Result(
         status="feasible" if fits else "unknown",
         solution=best,
@@ -282,6 +285,10 @@ def _reference(g, solver, max_moves, final_colour, node_limit, clock) -> Result:
         )
     greedy_moves = _greedy_solution(g, final_colour)
     best = out.moves if out.moves is not None else greedy_moves
+    if best is not None and out.lower_bound >= len(best):
+        # Stopped, but the proved bound already meets a solution (the greedy one, say).
+        why = f"{solver}: lower bound {out.lower_bound} proved, met by a solution"
+        return _finish(best, len(best), max_moves, why)
     return Result(
         "unknown"
         if best is None or (max_moves is not None and len(best) > max_moves)

@@ -60,6 +60,30 @@ def test_portfolio_agrees_with_bfs():
     _agree("portfolio", 25)
 
 
+@pytest.mark.parametrize("backend", ["sat", "cpsat", "idastar"])
+def test_each_portfolio_backend_proves_alone(backend):
+    # A backend that fails inside the portfolio (say, cannot start its own process) must
+    # not hide behind the others: each one alone proves the article graph's optimum.
+    from kamicp.portfolio import solve_portfolio
+    from tests.seed import article_board
+
+    g = region_graph(article_board())
+    r = solve_portfolio(g, time_limit=60, backends=(backend,))
+    assert r.status == "optimal" and r.moves == 5, r.proof
+
+
+def test_portfolio_bounds_that_meet_are_optimal():
+    from kamicp.portfolio import _combine
+    from kamicp.result import Result
+
+    g = from_edges([0, 1, 0], [(0, 1), (1, 2)])
+    moves = [(1, 0)]
+    a = Result("feasible", moves, 0, 1, "sat")
+    b = Result("unknown", None, 1, None, "idastar")
+    r = _combine([a, b], g)
+    assert r.status == "optimal" and r.lower_bound == r.upper_bound == 1
+
+
 def test_time_limited_sat_runs_contained_and_agrees_with_bfs():
     # with a time limit the SAT driver runs in a child process (hard stop); same answers
     _agree("sat", 40, time_limit=60)
