@@ -5,8 +5,8 @@ the SAT solver keeps its learnt clauses from horizon to horizon). IDA* is in bec
 proves the deep KAMI 2 levels the models do not (Threed5, Threegrid2, Bud2: 11-37 s against
 time-outs of SAT at 60 s), SAT because it proves the wide ones and every Flood-It board.
 CP-SAT is left out by default: on 2 cores a third process only time-slices, and CP-SAT was
-8x slower than SAT (median, KAMI 2) and proved 10 of 21 Flood-It boards to SAT's 21
-(README); ``backends`` puts it back. The first
+3.3x slower than SAT (median, KAMI 2 levels needing over 0.5 s) and proved 10 of 21
+Flood-It boards to SAT's 21 (README); ``backends`` puts it back. The first
 process to finish with a proved status (optimal or infeasible) wins and the others are
 stopped. When neither finishes in time, the bounds of both are combined: the larger lower
 bound and the shorter solution.
