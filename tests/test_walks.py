@@ -88,7 +88,7 @@ def test_walks_bound_is_admissible(g, choice):
 
 
 @pytest.mark.slow
-@settings(max_examples=4000, deadline=None, suppress_health_check=list(HealthCheck))
-@given(region_graphs(max_cells=18, max_colours=5), FINALS)
+@settings(max_examples=3000, deadline=None, suppress_health_check=list(HealthCheck))
+@given(region_graphs(max_cells=14, max_colours=5), FINALS)
 def test_walks_bound_is_admissible_many(g, choice):
     check(g, None if choice is None else choice % g.k)
