@@ -21,16 +21,13 @@ from kamicp.solve import DEFAULT_STRATEGY, solve
 GRACE = 15.0  # seconds past the time limit before a child is killed
 
 
-def solve_row(
-    board,
-    solver: str,
-    time_limit: float,
-    probe: float = 0.0,
-    strategy: str = DEFAULT_STRATEGY,
-    workers: int = 1,
-) -> dict:
-    """Solve one puzzle; the fields of a bench row (run in a child process)."""
-    r = solve(region_graph(board), solver, time_limit=time_limit, probe=probe, strategy=strategy)
+def solve_row(board, solver: str, time_limit: float, options: dict | None = None) -> dict:
+    """Solve one puzzle; the fields of a bench row (run in a child process).
+
+    ``options`` go to :func:`kamicp.solve.solve` as they are (``probe``, ``strategy``,
+    ``workers``), so every option the bench command takes reaches the solver.
+    """
+    r = solve(region_graph(board), solver, time_limit=time_limit, **(options or {}))
     return {
         "status": r.status,
         "moves": r.moves,
@@ -41,16 +38,9 @@ def solve_row(
     }
 
 
-def run_one(
-    board,
-    solver: str,
-    time_limit: float,
-    probe: float = 0.0,
-    strategy: str = DEFAULT_STRATEGY,
-    workers: int = 1,
-) -> dict:
+def run_one(board, solver: str, time_limit: float, options: dict | None = None) -> dict:
     """Solve ``board`` with ``solver`` in a child process, killed ``GRACE`` s after the limit."""
-    args = (board, solver, time_limit, probe, strategy, workers)
+    args = (board, solver, time_limit, options)
     return run_isolated(solve_row, args, time_limit + GRACE, "fork")
 
 
@@ -113,6 +103,7 @@ def bench(
     the one the file lists (``Board.optimum``), else 0.
     """
     _preload(solvers)
+    options = {"probe": probe, "strategy": strategy, "workers": workers}
     rows = []
     sep = " | " if markdown else "  "
     head = ["puzzle", "regions", "colours", "lb", "par", "listed"] + solvers
@@ -123,7 +114,7 @@ def bench(
                 board = board.with_rules(rules)
             row = describe_board(board)
             for solver in solvers:
-                row[solver] = run_one(board, solver, time_limit, probe, strategy, workers)
+                row[solver] = run_one(board, solver, time_limit, options)
             row["disagreement"] = _disagreement(row, solvers)
             rows.append(row)
             cells = [row["puzzle"], row["regions"], row["colours"], row["lower_bound"]]

@@ -1,0 +1,51 @@
+"""The bench command: options reach the solver, the table and files are written."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+
+from kamicp import bench, formats
+from tests.test_formats import ROOT
+
+ROOT_PUZZLES = ROOT / "puzzles"
+
+
+def test_every_bench_option_reaches_solve(monkeypatch):
+    seen = {}
+    real = bench.solve
+
+    def spy(g, solver, **kwargs):
+        seen.update(kwargs)
+        return real(g, solver, time_limit=kwargs["time_limit"])
+
+    monkeypatch.setattr(bench, "solve", spy)
+    board = formats.load(str(ROOT_PUZZLES / "square" / "first.txt"))[0]
+    options = {"probe": 0.5, "strategy": "down", "workers": 2}
+    row = bench.solve_row(board, "cpsat", 30.0, options)
+    assert row["status"] == "optimal" and row["moves"] == 4
+    assert seen == {"time_limit": 30.0, **options}
+
+
+def test_bench_table_csv_and_json(tmp_path):
+    out = io.StringIO()
+    csv_path, json_path = tmp_path / "rows.csv", tmp_path / "rows.json"
+    code = bench.bench(
+        [str(ROOT_PUZZLES / "square" / "first.txt")],
+        ["sat", "idastar"],
+        time_limit=30,
+        csv_path=str(csv_path),
+        json_path=str(json_path),
+        out=out,
+        workers=1,
+    )
+    assert code == 0
+    assert "first" in out.getvalue()
+    assert "sat: 1/1 proved optimal" in out.getvalue()
+    rows = list(csv.DictReader(csv_path.open()))
+    assert [(r["solver"], r["status"], r["moves"]) for r in rows] == [
+        ("sat", "optimal", "4"),
+        ("idastar", "optimal", "4"),
+    ]
+    assert json.loads(json_path.read_text())[0]["sat"]["moves"] == 4
