@@ -43,14 +43,12 @@ from kamicp.bounds import (
     pivot_layer_bound,
     radius_movers,
     solvable,
-    walks_bound,
 )
 from kamicp.regions import RegionGraph
 from kamicp.result import SearchOutcome
 from kamicp.rules import Move
 
 INF = UNSOLVABLE
-WALK_DEPTH = 0  # IDA*: walk bound at states this close to the start (measured: no gain at 1-2)
 TABLE_LIMIT = 2_000_000  # transposition-table entries kept before the table is cleared
 
 
@@ -329,7 +327,6 @@ def idastar(
     deadline: float | None = None,
     *,
     lower: int | None = None,
-    walk_depth: int = WALK_DEPTH,
 ) -> SearchOutcome:
     """An optimal solution by IDA* with a transposition table, or what was proved.
 
@@ -340,21 +337,19 @@ def idastar(
 
     ``lower``, if given, must be a *proved* lower bound on the optimum (say, the horizon
     after the last one a SAT model refuted): the first threshold is then at least that, so
-    the iterations below it, which could only fail, are skipped.
-
-    Free rules: states within ``walk_depth`` moves of the start are also cut by the walk
-    bound (:func:`kamicp.bounds.walks_bound`), too costly for every node but stronger.
+    the iterations below it, which could only fail, are skipped. The driver passes the
+    start's best bound (the walk bound included, too costly to compute at every node; cutting
+    states one or two moves deep by it was measured and gained nothing on Threed5).
     """
     if not solvable(g, None, final_colour):
         return SearchOutcome(None, UNSOLVABLE, True, 0)
-    ida = _Ida(g, final_colour, node_limit, deadline, walk_depth)
+    ida = _Ida(g, final_colour, node_limit, deadline)
     return ida.run(max_moves, lower or 0)
 
 
 class _Ida(_Search):
-    def __init__(self, g, final_colour, node_limit, deadline, walk_depth=0):
+    def __init__(self, g, final_colour, node_limit, deadline):
         super().__init__(g, final_colour, node_limit, deadline)
-        self.walk_depth = walk_depth if g.rules == "free" else -1
         self.table: dict[bytes, int] = {}  # state -> proved lower bound on its distance
         self.path: list[Move] = []
 
@@ -367,7 +362,7 @@ class _Ida(_Search):
             if max_moves is not None and threshold > max_moves:
                 return SearchOutcome(None, threshold, True, self.nodes)
             try:
-                found = self.dfs(root, 0, threshold, 0, None)
+                found = self.dfs(root, 0, threshold, None)
             except _Stop:
                 return SearchOutcome(None, threshold, False, self.nodes)
             if found <= threshold:
@@ -375,7 +370,7 @@ class _Ida(_Search):
                 return SearchOutcome(self.path, len(self.path), True, self.nodes)
             threshold = found
 
-    def dfs(self, cur: Current, first: int, budget: int, depth: int, after: int | None) -> int:
+    def dfs(self, cur: Current, first: int, budget: int, after: int | None) -> int:
         """A value <= ``budget`` when a solution within ``budget`` was found (its moves are
         pushed on ``self.path``, last first); else a proved lower bound > ``budget``."""
         if cur.is_solved(self.final_colour):
@@ -386,12 +381,6 @@ class _Ida(_Search):
         if known > budget:
             return known
         self.tick()
-        if depth <= self.walk_depth and known == 0:
-            alive, final = frame(cur, first, self.final_colour)
-            known = walks_bound(cur, final) if alive else INF
-            self.table[key] = known
-            if known > budget:
-                return known
         best = INF
         # Children in the order of their own bounds; the table's bounds (learnt in failed
         # iterations) only cut off, since ordering by them was found to hurt.
@@ -403,7 +392,7 @@ class _Ida(_Search):
             if 1 + h > budget:
                 best = min(best, 1 + h)
                 continue
-            r = self.dfs(self.build(cur, entry), nxt, budget - 1, depth + 1, move[0])
+            r = self.dfs(self.build(cur, entry), nxt, budget - 1, move[0])
             if r <= budget - 1:
                 self.path.append(move)
                 return r + 1

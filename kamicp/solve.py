@@ -98,11 +98,20 @@ def solve(
                 workers=workers,
             )
         elif solver in EXACT_SOLVERS:
-            args = (g, solver, workers, max_moves, final_colour, time_limit, probe, strategy)
+            job = {
+                "g": g,
+                "solver": solver,
+                "workers": workers,
+                "max_moves": max_moves,
+                "final_colour": final_colour,
+                "time_limit": time_limit,
+                "probe": probe,
+                "strategy": strategy,
+            }
             if solver in CONTAINED and time_limit is not None and not _progress:
-                result = _contained(args, time_limit)
+                result = _contained(job)
             else:
-                result = _exact_run(*args)
+                result = _exact_run(**job)
         else:
             raise ValueError(f"unknown solver {solver!r} (one of {', '.join(SOLVERS)})")
     except KeyboardInterrupt:
@@ -128,11 +137,11 @@ def _exact_run(g, solver, workers, max_moves, final_colour, time_limit, probe, s
     return _exact(g, factory, max_moves, final_colour, Clock(time_limit), probe, strategy)
 
 
-def _contained_child(conn, args) -> None:
+def _contained_child(conn, job: dict) -> None:
     _die_with_parent()
     _progress.append(conn)
     try:
-        conn.send(("result", _exact_run(*args)))
+        conn.send(("result", _exact_run(**job)))
     except BaseException as err:  # reported to the parent, which re-raises it
         conn.send(("error", err))
     conn.close()
@@ -149,7 +158,7 @@ def _die_with_parent() -> None:
         pass  # elsewhere the child still stops at its own time limit
 
 
-def _contained(args: tuple, time_limit: float) -> Result:
+def _contained(job: dict) -> Result:
     """Run the exact driver in a forked child, stopped ``GRACE`` s after the time limit.
 
     The child reports its bounds after every horizon, so a stopped run still returns the
@@ -157,16 +166,15 @@ def _contained(args: tuple, time_limit: float) -> Result:
     """
     import multiprocessing as mp
 
-    g, final_colour, max_moves = args[0], args[4], args[3]
     ctx = mp.get_context("fork")
     parent, child = ctx.Pipe(duplex=False)
-    proc = ctx.Process(target=_contained_child, args=(child, args))
+    proc = ctx.Process(target=_contained_child, args=(child, job))
     proc.start()
     child.close()
     state = {"lower": None, "best": None, "result": None}
     why = "time limit: bounds only"
     try:
-        _listen(parent, state, time.monotonic() + time_limit + GRACE)
+        _listen(parent, state, time.monotonic() + job["time_limit"] + GRACE)
     except KeyboardInterrupt:
         # The child saw Ctrl-C too (same process group) and answers with its bounds.
         why = "interrupted: bounds only"
@@ -178,7 +186,7 @@ def _contained(args: tuple, time_limit: float) -> Result:
         parent.close()
     if state["result"] is not None:
         return state["result"]
-    return _stopped(g, final_colour, max_moves, state["lower"], state["best"], why)
+    return _stopped(job, state["lower"], state["best"], why)
 
 
 def _listen(conn, state: dict, deadline: float) -> None:
@@ -196,8 +204,9 @@ def _listen(conn, state: dict, deadline: float) -> None:
         pass
 
 
-def _stopped(g, final_colour, max_moves, lower, best, why: str) -> Result:
+def _stopped(job: dict, lower, best, why: str) -> Result:
     """The bounds a stopped contained run had reported (or the start's, if none)."""
+    g, final_colour, max_moves = job["g"], job["final_colour"], job["max_moves"]
     if lower is None:
         return _unknown(g, final_colour, why)
     fits = best is not None and (max_moves is None or len(best) <= max_moves)
@@ -406,11 +415,8 @@ class Horizons:
                 return False
             horizon = self._next_horizon(first)
             first = False
-            d = self.decide(horizon, clock)
-            if d.status == SAT:
-                if horizon == self.lower:
-                    self.lower = len(d.moves)  # every shorter horizon is refuted or bounded
-            elif d.status != UNSAT:
+            # A "yes" lowers the upper bound, a "no" raises the lower one (see decide).
+            if self.decide(horizon, clock).status not in (SAT, UNSAT):
                 return False
         return True
 

@@ -95,7 +95,7 @@ def test_a_stopped_contained_run_keeps_the_bounds_it_reported(monkeypatch):
     g = from_edges([0, 1, 2, 0, 1, 2, 0], [(i, i + 1) for i in range(6)])
     found = solve(g, "bfs").solution  # the optimum, reported as a mere solution
 
-    def hang(*args):  # reports a proved bound and a solution, then never answers
+    def hang(**job):  # reports a proved bound and a solution, then never answers
         driver._progress[0].send(("progress", (3, found)))
         import time
 
