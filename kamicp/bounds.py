@@ -30,7 +30,7 @@ from __future__ import annotations
 
 from kamicp.regions import RegionGraph
 from kamicp.rules import Position, start
-from kamicp.walks import walk_bound
+from kamicp.walks import least_walk_value, walk_bound
 
 UNSOLVABLE = 10**9  # the lower bound of a position that no sequence of moves solves
 
@@ -547,7 +547,7 @@ def pivot_layer_bound(
     return best
 
 
-def walks_bound(cur: Current, final_colour: int | None = None) -> int:
+def walks_bound(cur: Current, final_colour: int | None = None, cap: int | None = None) -> int:
     """Free rules: the islands bound with each piece's term raised to its walk value
     (:mod:`kamicp.walks`, Bound 5 of ``encodings/bounds.md``); at least the islands bound.
 
@@ -557,7 +557,18 @@ def walks_bound(cur: Current, final_colour: int | None = None) -> int:
     for i in range(len(cur.islands)):
         radius, colours = piece_radius(cur, i), cur.piece_colours(i)
         floors.append([max(radius, len(colours - {f})) for f in range(cur.k)])
-    return walk_bound(cur.pos, cur.adj, cur.islands, cur.k, final_colour, floors)
+    return walk_bound(cur.pos, cur.adj, cur.islands, cur.k, final_colour, floors, cap)
+
+
+def walks_bound_capped(cur: Current, final_colour: int | None, cap: int) -> int:
+    """:func:`walks_bound` where only "above ``cap``?" matters: exact up to ``cap``, else
+    some bound above it. On one piece only the walk values are computed, and only until one
+    of the allowed final colours is reached (the radius and colour terms are left to the
+    cheap bounds the search also asks)."""
+    if len(cur.islands) > 1:
+        return walks_bound(cur, final_colour, cap)
+    finals = range(cur.k) if final_colour is None else (final_colour,)
+    return least_walk_value(cur.pos, cur.adj, cur.islands[0], cur.k, finals, cap)
 
 
 def estimate(cur: Current, rules: str, final_colour: int | None = None) -> int:

@@ -8,8 +8,11 @@ CP-SAT is left out by default: on 2 cores a third process only time-slices, and 
 3.3x slower than SAT (median, KAMI 2 levels needing over 0.5 s) and proved 10 of 21
 Flood-It boards to SAT's 21 (README); ``backends`` puts it back. The first
 process to finish with a proved status (optimal or infeasible) wins and the others are
-stopped. When neither finishes in time, the bounds of both are combined: the larger lower
-bound and the shorter solution.
+stopped. While they run, the backends also report every lower bound they prove (IDA*: each
+threshold it passes; SAT: each refuted horizon) and every solution they find; as soon as one
+backend's lower bound meets another's solution (or, with ``max_moves``, exceeds it) the
+answer is proved and both are stopped. When neither finishes in time, the bounds of both
+are combined: the larger lower bound and the shorter solution.
 """
 
 from __future__ import annotations
@@ -26,12 +29,13 @@ PROVED = ("optimal", "infeasible")
 
 
 def _run(conn, g, backend, kwargs) -> None:
-    from kamicp.solve import solve
+    from kamicp import solve
 
+    solve._portfolio.append(conn)  # proved bounds are sent on as they come (solve.tell)
     try:
-        conn.send(solve(g, backend, **kwargs))
+        conn.send(("result", solve.solve(g, backend, **kwargs)))
     except Exception as err:  # reported to the parent, which keeps the other backend's answer
-        conn.send(err)
+        conn.send(("error", err))
     conn.close()
 
 
@@ -59,6 +63,7 @@ def solve_portfolio(
     deadline = None if time_limit is None else time.monotonic() + time_limit + 10
     results: list[Result] = []
     errors: list[str] = []
+    told = _Told(kwargs.get("max_moves"))
     try:
         while conns:
             left = None if deadline is None else max(0.0, deadline - time.monotonic())
@@ -67,11 +72,17 @@ def solve_portfolio(
                 break
             for conn in ready:
                 try:
-                    answer = conn.recv()
+                    kind, answer = conn.recv()
                 except EOFError:
-                    answer = None
-                name = conns.pop(conn)
-                if isinstance(answer, Exception):
+                    kind, answer = "gone", None
+                name = conns[conn]
+                if kind == "progress":
+                    met = told.add(name, *answer)
+                    if met is not None:
+                        return met
+                    continue
+                del conns[conn]
+                if kind == "error":
                     errors.append(f"{name}: {type(answer).__name__}: {answer}")
                 if isinstance(answer, Result):
                     if not answer.proof.startswith(answer.solver):
@@ -84,7 +95,63 @@ def solve_portfolio(
             if proc.is_alive():
                 proc.kill()
             proc.join()
-    return _combine(results, g, errors)
+    return _combine(results + told.results(), g, errors)
+
+
+class _Told:
+    """The bounds the backends reported while running (each a proved lower bound or a
+    replayed solution of the whole board). When one backend's lower bound meets another's
+    solution the optimum is proved and nobody needs to finish."""
+
+    def __init__(self, max_moves: int | None = None):
+        self.max_moves = max_moves
+        self.lower: tuple[int, str] | None = None
+        self.best: tuple[list, str] | None = None
+
+    def add(self, name: str, lower: int | None, best: list | None) -> Result | None:
+        """Take one report; the final answer if the bounds now settle it."""
+        if lower is not None and (self.lower is None or lower > self.lower[0]):
+            self.lower = (lower, name)
+        if best is not None and (self.best is None or len(best) < len(self.best[0])):
+            self.best = (best, name)
+        if self.lower is None:
+            return None
+        lower, by = self.lower
+        moves, found_by = self.best if self.best is not None else (None, "")
+        if self.max_moves is not None and lower > self.max_moves:
+            return Result(
+                status="infeasible",
+                solution=None,
+                lower_bound=lower,
+                upper_bound=None if moves is None else len(moves),
+                solver="portfolio",
+                proof=f"lower bound {lower} proved by {by}",
+            )
+        if moves is None or lower < len(moves):
+            return None
+        return Result(
+            status="optimal",
+            solution=moves,
+            lower_bound=len(moves),
+            upper_bound=len(moves),
+            solver="portfolio",
+            proof=f"lower bound {lower} proved by {by} meets a solution found by {found_by}",
+        )
+
+    def results(self) -> list[Result]:
+        """What was told, as results of their own (for the final combination)."""
+        if self.lower is None and self.best is None:
+            return []
+        moves = None if self.best is None else self.best[0]
+        return [
+            Result(
+                status="unknown" if moves is None else "feasible",
+                solution=moves,
+                lower_bound=0 if self.lower is None else self.lower[0],
+                upper_bound=None if moves is None else len(moves),
+                solver="portfolio",
+            )
+        ]
 
 
 def _combine(results: list[Result], g: RegionGraph, errors: list[str] = ()) -> Result:

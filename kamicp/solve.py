@@ -130,6 +130,17 @@ def solve(
 CONTAINED = ("sat",)  # CaDiCaL runs in conflict slices; one slice overran a 40 s limit by 10 s
 GRACE = 1.0  # seconds past the time limit before a contained run is stopped
 _progress: list = []  # in a contained child: where Horizons reports its bounds
+_portfolio: list = []  # in a portfolio backend: where every proved bound is reported
+
+
+def tell(lower: int | None, best: list | None) -> None:
+    """Report proved bounds of the whole board to whoever listens: the parent of a
+    contained run, else the portfolio (which stops as soon as the bounds of its backends
+    meet). Nothing happens in a plain run."""
+    if _progress:
+        _progress[0].send(("progress", (lower, best)))
+    elif _portfolio:
+        _portfolio[0].send(("progress", (lower, best)))
 
 
 def _exact_run(g, solver, workers, max_moves, final_colour, time_limit, probe, strategy):
@@ -196,6 +207,7 @@ def _listen(conn, state: dict, deadline: float) -> None:
             kind, value = conn.recv()
             if kind == "progress":
                 state["lower"], state["best"] = value
+                tell(*value)  # passed on to a portfolio, if this run is one of its backends
             elif kind == "error":
                 raise value
             else:
@@ -269,8 +281,8 @@ def _reference(g, solver, max_moves, final_colour, node_limit, clock) -> Result:
     search = {"bfs": bfs, "astar": astar, "idastar": idastar}[solver]
     deadline = clock.deadline
     extra = {}
-    if solver == "idastar":  # start from the best bound (the walk bound is too costly per node)
-        extra["lower"] = bounds.lower_bound(g, final_colour=final_colour)
+    if solver == "idastar":  # every threshold it passes is a proved lower bound
+        extra["on_bound"] = lambda lower: tell(lower, None)
     out: SearchOutcome = search(
         g,
         final_colour=final_colour,
@@ -366,8 +378,8 @@ class Horizons:
 
     def report(self) -> None:
         """Send the bounds to the parent of a contained run (see :func:`_contained`)."""
-        if _progress and self.whole:
-            _progress[0].send(("progress", (self.lower, self.best)))
+        if self.whole:
+            tell(self.lower, self.best)
 
     def probe(self, clock: Clock, seconds: float) -> None:
         """A short IDA* first: it proves shallow optima outright, and every iteration it

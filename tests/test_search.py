@@ -25,7 +25,19 @@ from kamicp.regions import from_edges
 from tests.strategies import region_graphs
 
 DATA = Path(__file__).parent / "data"
-SEARCHES = [astar, idastar]
+
+
+def idastar_walks(g, **options):
+    """IDA* with the walk bound asked at every state."""
+    return idastar(g, walk_depth=99, **options)
+
+
+def idastar_cheap(g, **options):
+    """IDA* with the cheap bounds only."""
+    return idastar(g, walk_depth=-1, **options)
+
+
+SEARCHES = [astar, idastar, idastar_walks, idastar_cheap]
 
 
 def final_of(g, choice):
@@ -75,6 +87,10 @@ def check_horizon(g, final):
     for lower in (opt - 1, opt):
         out = idastar(g, final_colour=final, lower=lower)
         assert out.complete and len(out.moves) == opt
+    # Every threshold IDA* reports while running is a proved lower bound, the last the optimum.
+    told = []
+    idastar(g, final_colour=final, on_bound=told.append)
+    assert told == sorted(told) and told[-1] == opt
 
 
 def check_limits(g, final, limit):

@@ -84,6 +84,40 @@ def test_portfolio_bounds_that_meet_are_optimal():
     assert r.status == "optimal" and r.lower_bound == r.upper_bound == 1
 
 
+def test_portfolio_stops_when_the_told_bounds_meet(monkeypatch):
+    # Neither backend finishes: one reports a proved lower bound, the other a solution of
+    # that length. The portfolio must answer "optimal" from the two reports at once.
+    from kamicp import solve as driver
+    from kamicp.portfolio import solve_portfolio
+
+    g = from_edges([0, 1, 2, 0, 1, 2, 0], [(i, i + 1) for i in range(6)])
+    found = solve(g, "bfs").solution
+
+    def hang(g, backend, **options):
+        driver.tell(len(found), None) if backend == "idastar" else driver.tell(None, found)
+        import time
+
+        time.sleep(60)
+
+    monkeypatch.setattr(driver, "solve", hang)
+    r = solve_portfolio(g, time_limit=30)
+    assert r.status == "optimal" and r.solution == found
+    assert r.proof == f"lower bound {len(found)} proved by idastar meets a solution found by sat"
+
+
+def test_told_bounds():
+    from kamicp.portfolio import _Told
+
+    moves = [(1, 0), (2, 1)]
+    told = _Told()
+    assert told.add("sat", 1, moves) is None  # 1 < 2: not yet
+    assert told.add("idastar", 2, None).status == "optimal"
+    told = _Told(max_moves=1)
+    assert told.add("sat", None, moves) is None
+    r = told.add("idastar", 2, None)
+    assert r.status == "infeasible" and r.lower_bound == 2
+
+
 def test_time_limited_sat_runs_contained_and_agrees_with_bfs():
     # with a time limit the SAT driver runs in a child process (hard stop); same answers
     _agree("sat", 40, time_limit=60)

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from kamicp import bounds
 from kamicp.bfs import bfs
 from kamicp.regions import from_edges
-from kamicp.walks import walk_bound, walk_values
+from kamicp.walks import least_walk_value, walk_bound, walk_values
 from tests.strategies import region_graphs
 
 
@@ -79,6 +79,8 @@ def check(g, final):
     assert value >= bounds.islands_bound(cur, final)
     out = bfs(g, final_colour=final)
     assert value <= out.lower_bound  # the optimum (BFS is exhaustive)
+    for cap in range(4):  # the search's question "above cap?", answered soundly
+        assert bounds.walks_bound_capped(cur, final, cap) <= value
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=list(HealthCheck))
@@ -92,3 +94,45 @@ def test_walks_bound_is_admissible(g, choice):
 @given(region_graphs(max_cells=14, max_colours=5), FINALS)
 def test_walks_bound_is_admissible_many(g, choice):
     check(g, None if choice is None else choice % g.k)
+
+
+# --- the level-by-level computation against a plain fixed point -----------------------------
+
+
+def plain_walk_values(colour, adj, k):
+    """M(x, y, d) by relaxing the two rules of the recursion until nothing changes (integers,
+    no matrices, no symmetry, no level order): the definition, written out."""
+    n = len(colour)
+    big = 10 * n * k
+    m = [[[big] * k for _ in range(n)] for _ in range(n)]
+    for x in range(n):
+        for d in range(k):
+            m[x][x][d] = int(colour[x] != d)
+    changed = True
+    while changed:
+        changed = False
+        for x, y, d in itertools.product(range(n), range(n), range(k)):
+            best = min(
+                [1 + min(m[x][y]), m[x][y][d]]
+                + [m[x][u][d] + m[v][y][d] for u in range(n) for v in adj[u]]
+            )
+            if best < m[x][y][d]:
+                m[x][y][d] = best
+                changed = True
+    return [max(m[x][y][d] for x in range(n) for y in range(n)) for d in range(k)]
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=list(HealthCheck))
+@given(region_graphs(max_cells=9, max_colours=4), st.integers(0, 6))
+def test_levels_match_the_plain_fixed_point(g, cap):
+    for piece in g.islands:
+        sub = [g.colour[v] for v in piece]
+        index = {v: i for i, v in enumerate(piece)}
+        adj = [[index[u] for u in g.adj[v]] for v in piece]
+        values = plain_walk_values(sub, adj, g.k)
+        assert walk_values(g.colour, g.adj, piece, g.k) == values
+        # capped: exact up to the cap, cap + 1 above it
+        assert walk_values(g.colour, g.adj, piece, g.k, cap) == [min(v, cap + 1) for v in values]
+        for finals in ([0], list(range(g.k)), [g.k - 1]):
+            least = least_walk_value(g.colour, g.adj, piece, g.k, finals, cap)
+            assert least == min(min(values[d] for d in finals), cap + 1)
