@@ -13,9 +13,11 @@ import json
 import statistics
 import sys
 
-from kamicp import bounds, formats
+from kamicp import bounds, formats, notation
+from kamicp.errors import IllegalMove, KamicpError
 from kamicp.isolate import run_isolated
 from kamicp.regions import region_graph
+from kamicp.rules import verify_solution
 from kamicp.solve import DEFAULT_STRATEGY, solve
 
 GRACE = 15.0  # seconds past the time limit before a child is killed
@@ -36,6 +38,20 @@ def solve_row(board, solver: str, time_limit: float, options: dict | None = None
         "seconds": r.seconds,
         "proof": r.proof,
     }
+
+
+def _stored_solution(board) -> list | None:
+    """The moves of the solution kept in the puzzle's file (None: there is none, the row is
+    then a plain solve); a one-line error when it does not solve the board."""
+    if not board.solution:
+        return None
+    g = region_graph(board)
+    try:
+        moves = notation.parse_moves(board, g, board.solution)
+        verify_solution(g, moves)
+    except IllegalMove as err:
+        raise KamicpError(f"{board.name}: the solution stored in the file: {err}") from None
+    return moves
 
 
 def run_one(board, solver: str, time_limit: float, options: dict | None = None) -> dict:
@@ -96,8 +112,12 @@ def bench(
     probe: float = 0.0,
     strategy: str = DEFAULT_STRATEGY,
     workers: int = 1,
+    known: str | None = None,
 ) -> int:
     """Run every solver on every puzzle; print the table, totals and medians.
+
+    ``known="file"``: each solver starts from the solution stored in the puzzle's file, where
+    there is one (see ``kamicp solve --known-solution``).
 
     Returns 1 when two solvers disagree on a proved optimum or a proved optimum differs from
     the one the file lists (``Board.optimum``), else 0.
@@ -113,8 +133,9 @@ def bench(
             if rules:
                 board = board.with_rules(rules)
             row = describe_board(board)
+            given = {"known": _stored_solution(board)} if known == "file" else {}
             for solver in solvers:
-                row[solver] = run_one(board, solver, time_limit, options)
+                row[solver] = run_one(board, solver, time_limit, {**options, **given})
             row["disagreement"] = _disagreement(row, solvers)
             rows.append(row)
             cells = [row["puzzle"], row["regions"], row["colours"], row["lower_bound"]]

@@ -171,6 +171,12 @@ def add_solve(p):
         help="exact models: horizons asked (down: the bound, then below the best solution; "
         "up: from the bound upwards; bisect)",
     )
+    p.add_argument(
+        "--known-solution",
+        metavar="MOVES",
+        help="a solution you have (or 'file': the one stored in the puzzle file); replayed, "
+        "then used as the first upper bound: the solver beats it or proves it optimal",
+    )
     p.add_argument("--json", action="store_true", help="print one JSON object per puzzle")
     p.add_argument(
         "--all-optimal", action="store_true", help="list every distinct optimal solution"
@@ -180,6 +186,23 @@ def add_solve(p):
         "--certificate", metavar="DIR", help="write a certificate of optimality into DIR"
     )
     p.set_defaults(run=run_solve)
+
+
+def known_solution(path: str, board: Board, g, text: str | None, final: int | None):
+    """The moves of ``--known-solution`` (``file``: the puzzle file's own solution), checked
+    to solve the board; a one-line error naming the file otherwise."""
+    if text is None:
+        return None
+    if text == "file":
+        if not board.solution:
+            raise KamicpError(f"{path}: --known-solution file: the puzzle holds no solution")
+        text = board.solution
+    try:
+        moves = notation.parse_moves(board, g, text)
+        rules.verify_solution(g, moves, final)
+    except IllegalMove as err:
+        raise KamicpError(f"{path}: --known-solution: {err}") from None
+    return moves
 
 
 def result_json(board: Board, g, result: Result) -> dict:
@@ -252,6 +275,7 @@ def run_solve(args) -> int:
             node_limit=args.node_limit,
             probe=args.probe,
             strategy=args.strategy,
+            known=known_solution(args.file, board, g, args.known_solution, final),
         )
         data = result_json(board, g, result)
         text = describe(board, g, result)
@@ -405,6 +429,11 @@ def add_bench(p):
     p.add_argument("--probe", type=float, default=0.0, metavar="S", help="as for solve")
     p.add_argument("--strategy", choices=STRATEGIES, default=DEFAULT_STRATEGY, help="as for solve")
     p.add_argument("--workers", type=int, default=1, help="CP-SAT workers (default 1)")
+    p.add_argument(
+        "--known-solution",
+        choices=("file",),
+        help="start each puzzle from the solution stored in its file (where there is one)",
+    )
     p.set_defaults(run=run_bench)
 
 
@@ -426,6 +455,7 @@ def run_bench(args) -> int:
         probe=args.probe,
         strategy=args.strategy,
         workers=args.workers,
+        known=args.known_solution,
     )
 
 

@@ -64,6 +64,8 @@ def solve_portfolio(
     results: list[Result] = []
     errors: list[str] = []
     told = _Told(kwargs.get("max_moves"))
+    if kwargs.get("known") is not None:
+        told.add("given", None, kwargs["known"])
     try:
         while conns:
             left = None if deadline is None else max(0.0, deadline - time.monotonic())
@@ -135,7 +137,7 @@ class _Told:
             lower_bound=len(moves),
             upper_bound=len(moves),
             solver="portfolio",
-            proof=f"lower bound {lower} proved by {by} meets a solution found by {found_by}",
+            proof=f"lower bound {lower} ({by}) meets a solution ({found_by})",
         )
 
     def results(self) -> list[Result]:

@@ -23,6 +23,7 @@ from kamicp import bounds, rules
 from kamicp.greedy import greedy
 from kamicp.regions import RegionGraph, subgraph
 from kamicp.result import SAT, UNSAT, Decision, HorizonSolver, Result, SearchOutcome
+from kamicp.rules import Move
 
 REFERENCE_SOLVERS = ("bfs", "astar", "idastar", "greedy")
 EXACT_SOLVERS = ("cpsat", "sat", "portfolio")
@@ -75,6 +76,7 @@ def solve(
     node_limit: int | None = None,
     probe: float = 0.0,
     strategy: str = DEFAULT_STRATEGY,
+    known: list[Move] | None = None,
 ) -> Result:
     """Solve ``g`` with ``solver``; with ``max_moves``, decide "solvable in at most N?".
 
@@ -82,11 +84,16 @@ def solve(
     ``probe`` gives the exact models a first IDA* run of at most that many seconds (and a
     quarter of the time limit), see :meth:`Horizons.probe`. ``strategy`` chooses the
     horizons the exact models are asked (:data:`STRATEGIES`, :meth:`Horizons.optimum`).
+    ``known`` is a solution the caller already has (a designer's, say): it is replayed
+    (:class:`kamicp.errors.IllegalMove` if it does not solve the board) and is the first
+    upper bound, so what is left is to beat it or to prove that nothing shorter exists.
     """
     clock = Clock(time_limit)
+    if known is not None:
+        rules.verify_solution(g, known, final_colour)
     try:
         if solver in REFERENCE_SOLVERS:
-            result = _reference(g, solver, max_moves, final_colour, node_limit, clock)
+            result = _reference(g, solver, max_moves, final_colour, node_limit, clock, known)
         elif solver == "portfolio":
             from kamicp.portfolio import solve_portfolio
 
@@ -96,6 +103,7 @@ def solve(
                 max_moves=max_moves,
                 final_colour=final_colour,
                 workers=workers,
+                known=known,
             )
         elif solver in EXACT_SOLVERS:
             job = {
@@ -107,6 +115,7 @@ def solve(
                 "time_limit": time_limit,
                 "probe": probe,
                 "strategy": strategy,
+                "known": known,
             }
             if solver in CONTAINED and time_limit is not None and not _progress:
                 result = _contained(job)
@@ -143,9 +152,10 @@ def tell(lower: int | None, best: list | None) -> None:
         _portfolio[0].send(("progress", (lower, best)))
 
 
-def _exact_run(g, solver, workers, max_moves, final_colour, time_limit, probe, strategy):
+def _exact_run(g, solver, workers, max_moves, final_colour, time_limit, probe, strategy, known):
     factory = horizon_factory(solver, workers)
-    return _exact(g, factory, max_moves, final_colour, Clock(time_limit), probe, strategy)
+    clock = Clock(time_limit)
+    return _exact(g, factory, max_moves, final_colour, clock, probe, strategy, known)
 
 
 def _contained_child(conn, job: dict) -> None:
@@ -268,29 +278,21 @@ def _never(g: RegionGraph, final_colour: int | None) -> Result:
 # --- reference searches --------------------------------------------------------------------
 
 
-def _reference(g, solver, max_moves, final_colour, node_limit, clock) -> Result:
+def _reference(g, solver, max_moves, final_colour, node_limit, clock, known=None) -> Result:
     if not bounds.solvable(g, rules.start(g), final_colour):
         return _never(g, final_colour)
     if solver == "greedy":
         moves = _greedy_solution(g, final_colour)
+        if known is not None and (moves is None or len(known) < len(moves)):
+            moves = known
         lb = bounds.lower_bound(g, final_colour=final_colour)
-        return _finish(moves, lb, max_moves, "lower bound equals the greedy length")
-    from kamicp.astar import astar, idastar
-    from kamicp.bfs import bfs
-
-    search = {"bfs": bfs, "astar": astar, "idastar": idastar}[solver]
-    deadline = clock.deadline
-    extra = {}
-    if solver == "idastar":  # every threshold it passes is a proved lower bound
-        extra["on_bound"] = lambda lower: tell(lower, None)
-    out: SearchOutcome = search(
-        g,
-        final_colour=final_colour,
-        max_moves=max_moves,
-        node_limit=node_limit,
-        deadline=deadline,
-        **extra,
-    )
+        return _finish(moves, lb, max_moves, "lower bound equals the solution's length")
+    if known is not None and max_moves is None:
+        return _beat(g, solver, known, final_colour, node_limit, clock)
+    if known is not None and len(known) <= max_moves:
+        lb = bounds.lower_bound(g, final_colour=final_colour)
+        return _finish(known, lb, max_moves, "lower bound equals the given solution's length")
+    out = _search(g, solver, max_moves, final_colour, node_limit, clock)
     if out.complete and out.moves is None:
         return Result(
             "infeasible", None, out.lower_bound, None, "", proof=f"{solver}: exhaustive search"
@@ -317,6 +319,48 @@ def _reference(g, solver, max_moves, final_colour, node_limit, clock) -> Result:
         best,
         out.lower_bound,
         None if best is None else len(best),
+        "",
+        proof=f"{solver}: limit reached after {out.nodes} nodes",
+    )
+
+
+def _search(g, solver, max_moves, final_colour, node_limit, clock) -> SearchOutcome:
+    from kamicp.astar import astar, idastar
+    from kamicp.bfs import bfs
+
+    search = {"bfs": bfs, "astar": astar, "idastar": idastar}[solver]
+    extra = {}
+    if solver == "idastar":  # every threshold it passes is a proved lower bound
+        extra["on_bound"] = lambda lower: tell(lower, None)
+    return search(
+        g,
+        final_colour=final_colour,
+        max_moves=max_moves,
+        node_limit=node_limit,
+        deadline=clock.deadline,
+        **extra,
+    )
+
+
+def _beat(g, solver, known, final_colour, node_limit, clock) -> Result:
+    """A search asked for fewer moves than ``known``: a solution it finds is optimal (the
+    searches find a shortest one first); a complete search without one proves ``known``
+    optimal."""
+    if not known:
+        return Result("optimal", known, 0, 0, "", proof="already solved")
+    out = _search(g, solver, len(known) - 1, final_colour, node_limit, clock)
+    if out.moves is not None and out.complete:
+        n = len(out.moves)
+        return Result("optimal", out.moves, n, n, "", proof=f"{solver}: exhaustive search")
+    if out.complete:
+        why = f"{solver}: no solution of {len(known) - 1} moves (exhaustive search)"
+        return Result("optimal", known, len(known), len(known), "", proof=why)
+    best = known if out.moves is None or len(out.moves) >= len(known) else out.moves
+    return Result(
+        "feasible",
+        best,
+        out.lower_bound,
+        len(best),
         "",
         proof=f"{solver}: limit reached after {out.nodes} nodes",
     )
@@ -448,14 +492,18 @@ class Horizons:
 
 
 def _exact(
-    g, factory, max_moves, final_colour, clock, probe=0.0, strategy=DEFAULT_STRATEGY
+    g, factory, max_moves, final_colour, clock, probe=0.0, strategy=DEFAULT_STRATEGY, known=None
 ) -> Result:
     if not bounds.solvable(g, rules.start(g), final_colour):
         return _never(g, final_colour)
     if g.rules == "free" and len(g.islands) > 1:
+        # Pieces are solved one by one, each to optimality; a known solution of the whole
+        # board does not split into them, so it is not used here.
         return _islands(g, factory, max_moves, final_colour, clock, probe, strategy)
     h = Horizons(g, factory, final_colour, strategy)
     h.whole = True
+    if known is not None and (h.upper is None or len(known) < h.upper):
+        h.best = list(known)
     try:
         if max_moves is not None:
             return _decide_max(h, max_moves, clock)

@@ -99,3 +99,35 @@ def test_bad_input_is_one_line_and_exit_2(tmp_path):
 def test_missing_file(capsys, tmp_path):
     code, _, err = run(capsys, "info", str(tmp_path / "nope.txt"))
     assert code == 2 and "nope.txt" in err
+
+
+@pytest.mark.parametrize("solver", ["idastar", "sat", "portfolio"])
+def test_a_known_solution_is_beaten_or_proved_optimal(capsys, solver):
+    code, out, _ = run(capsys, "solve", ARTICLE, "--solver", "idastar", "--json")
+    best = json.loads(out)["solution"]
+    where, colour = best[-1].split(":")
+    other = "White" if colour != "White" else "Red"
+    longer = best + [f"{where}:{other}", f"{where}:{colour}"]  # solved, then twice recoloured
+    for known in (longer, best):  # beaten, or proved optimal
+        code, out, _ = run(
+            capsys,
+            "solve",
+            ARTICLE,
+            "--solver",
+            solver,
+            "--json",
+            "--known-solution",
+            " ".join(known),
+        )
+        data = json.loads(out)
+        assert code == 0 and data["status"] == "optimal" and data["moves"] == 5, data
+
+
+def test_a_known_solution_that_does_not_solve_is_one_line(capsys):
+    code, out, _ = run(capsys, "solve", ARTICLE, "--solver", "idastar", "--json")
+    first = json.loads(out)["solution"][0]
+    code, _, err = run(capsys, "solve", ARTICLE, "--known-solution", first)
+    assert code == 2 and "--known-solution" in err and "not one colour" in err
+    assert len(err.strip().splitlines()) == 1
+    code, _, err = run(capsys, "solve", ARTICLE, "--known-solution", "file")
+    assert code == 2 and "holds no solution" in err
