@@ -113,5 +113,11 @@ def verify_solution(g: RegionGraph, moves: list[Move], final_colour: int | None 
     Every solver's answer goes through here before it is reported.
     """
     end = replay(g, moves)
-    if not is_solved(end, final_colour):
+    if is_solved(end):
+        if not is_solved(end, final_colour):
+            raise IllegalMove(
+                f"after {len(moves)} moves the board is all {g.palette[end[0]]}, "
+                f"not the final colour {g.palette[final_colour]}"
+            )
+    else:
         raise IllegalMove(f"after {len(moves)} moves the board is not one colour")

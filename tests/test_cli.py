@@ -131,3 +131,12 @@ def test_a_known_solution_that_does_not_solve_is_one_line(capsys):
     assert len(err.strip().splitlines()) == 1
     code, _, err = run(capsys, "solve", ARTICLE, "--known-solution", "file")
     assert code == 2 and "holds no solution" in err
+    # one colour, but not the one asked for
+    code, out, _ = run(capsys, "solve", ARTICLE, "--solver", "idastar", "--json")
+    best = json.loads(out)["solution"]
+    last = best[-1].split(":")[1]
+    other = "White" if last != "White" else "Red"
+    code, _, err = run(
+        capsys, "solve", ARTICLE, "--final-colour", other, "--known-solution", " ".join(best)
+    )
+    assert code == 2 and f"not the final colour {other}" in err
