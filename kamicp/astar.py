@@ -387,17 +387,17 @@ class _Ida(_Search):
         self.table: dict[bytes, int] = {}  # state -> proved lower bound on its distance
         self.walk_depth = -1 if g.rules != "free" else walk_depth
         self.walk_budget = INF  # nodes with at least this budget get the walk check
-        self.walked = 0
         self.on_bound: Callable[[int], None] | None = None
         self.path: list[Move] = []
 
     def run(self, max_moves: int | None, lower: int = 0) -> SearchOutcome:
         root = contract(self.g)
-        threshold = max(lower, self.bound(root, 0))
+        cheap = self.bound(root, 0)
+        threshold = max(lower, cheap)
         if self.walk_depth is None or self.walk_depth >= 0:
-            walks = walks_bound(root, frame(root, 0, self.final_colour)[1])
+            walks = walks_bound(root, self.final_colour)  # no piece is finished at the root
             if self.walk_depth is None:
-                self.walk_depth = WALK_DEPTH if walks > self.bound(root, 0) else -1
+                self.walk_depth = WALK_DEPTH if walks > cheap else -1
             threshold = max(threshold, walks)
         while True:
             if threshold >= INF:
@@ -420,7 +420,6 @@ class _Ida(_Search):
         """The walk bound of a state, exact up to ``budget`` (above it, some bound that
         exceeds ``budget``): Bound 5, too costly for every node, so it is asked only within
         ``walk_depth`` moves of the root."""
-        self.walked += 1
         alive, final = frame(cur, first, self.final_colour)
         if not alive:
             return INF

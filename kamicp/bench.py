@@ -17,7 +17,6 @@ from kamicp import bounds, formats, notation
 from kamicp.errors import IllegalMove, KamicpError
 from kamicp.isolate import run_isolated
 from kamicp.regions import region_graph
-from kamicp.rules import verify_solution
 from kamicp.solve import DEFAULT_STRATEGY, solve
 
 GRACE = 15.0  # seconds past the time limit before a child is killed
@@ -45,13 +44,10 @@ def _stored_solution(board) -> list | None:
     then a plain solve); a one-line error when it does not solve the board."""
     if not board.solution:
         return None
-    g = region_graph(board)
     try:
-        moves = notation.parse_moves(board, g, board.solution)
-        verify_solution(g, moves)
+        return notation.parse_solution(board, region_graph(board), board.solution)
     except IllegalMove as err:
         raise KamicpError(f"{board.name}: the solution stored in the file: {err}") from None
-    return moves
 
 
 def run_one(board, solver: str, time_limit: float, options: dict | None = None) -> dict:

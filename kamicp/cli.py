@@ -198,11 +198,9 @@ def known_solution(path: str, board: Board, g, text: str | None, final: int | No
             raise KamicpError(f"{path}: --known-solution file: the puzzle holds no solution")
         text = board.solution
     try:
-        moves = notation.parse_moves(board, g, text)
-        rules.verify_solution(g, moves, final)
+        return notation.parse_solution(board, g, text, final)
     except IllegalMove as err:
         raise KamicpError(f"{path}: --known-solution: {err}") from None
-    return moves
 
 
 def result_json(board: Board, g, result: Result) -> dict:

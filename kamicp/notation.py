@@ -24,7 +24,7 @@ from kamicp import geometry
 from kamicp.board import Board
 from kamicp.errors import IllegalMove
 from kamicp.regions import RegionGraph
-from kamicp.rules import Move
+from kamicp.rules import Move, verify_solution
 
 GAME_TOKEN = re.compile(r"(\d+)([B-Z])")
 
@@ -110,6 +110,16 @@ def parse_move(board: Board, g: RegionGraph, token: str) -> Move:
     else:
         region = g.region_of[parse_cell(board, where)]
     return (region, parse_colour(board, colour))
+
+
+def parse_solution(
+    board: Board, g: RegionGraph, text: str, final_colour: int | None = None
+) -> list[Move]:
+    """The moves of ``text`` (:func:`parse_moves`), replayed: :class:`IllegalMove` unless they
+    solve the board (in ``final_colour``, if given)."""
+    moves = parse_moves(board, g, text)
+    verify_solution(g, moves, final_colour)
+    return moves
 
 
 def parse_moves(board: Board, g: RegionGraph, text: str) -> list[Move]:
