@@ -175,10 +175,18 @@ class _Search:
         with ``colour``); ``child`` is None until :meth:`build` makes it, and ``radius``
         (free rules) seeds its radius cache.
         """
+        return self.within(cur, first, after, None)[0]
+
+    def within(
+        self, cur: Current, first: int, after: int | None, budget: int | None
+    ) -> tuple[list[list], int]:
+        """(entries, floor): :meth:`children`, except that with a ``budget`` some children
+        whose bound is certainly above ``budget - 1`` may be left out; ``floor`` is then a
+        lower bound on 1 + bound of every child left out (INF when none is)."""
         _, final = frame(cur, first, self.final_colour)
         if self.rules == "free" and len(cur.islands) == 1:
-            return self.one_piece_children(cur, final, after)
-        return self.general_children(cur, first, final, after)
+            return self.one_piece_children(cur, final, after, budget)
+        return self.general_children(cur, first, final, after), INF
 
     def general_children(
         self, cur: Current, first: int, final: int | None, after: int | None
@@ -213,10 +221,18 @@ class _Search:
         out.sort(key=by_bound)
         return out
 
-    def one_piece_children(self, cur: Current, final: int | None, after: int | None) -> list:
-        """:meth:`children` for free rules on one piece, the common case, inlined: the bound
+    def one_piece_children(
+        self, cur: Current, final: int | None, after: int | None, budget: int | None = None
+    ) -> tuple[list[list], int]:
+        """:meth:`within` for free rules on one piece, the common case, inlined: the bound
         of a child is max(radius, colours left other than the final one), as
-        :func:`kamicp.bounds.islands_bound_after` computes it (the tests compare both)."""
+        :func:`kamicp.bounds.islands_bound_after` computes it (the tests compare both).
+
+        When the radius r already equals ``budget`` (most IDA* nodes: the radius is the
+        binding bound), a child within budget must lower the radius, so only the moves of
+        :func:`kamicp.bounds.radius_movers` that merge something are generated; every other
+        child keeps radius r, so 1 + its bound >= r + 1 (the floor).
+        """
         pos, adj, k = cur.pos, cur.adj, cur.k
         radius = piece_radius(cur, 0)
         movers = radius_movers(cur, 0)
@@ -225,7 +241,12 @@ class _Search:
         near = None if after is None else adj[after] | {after}
         out = []
         targets = range(k) if final is None or len(cur.islands[0]) > 1 else (final,)
-        for v in cur.islands[0]:
+        nodes = cur.islands[0]
+        floor = INF
+        if budget is not None and movers is not None and radius >= budget:
+            nodes = [v for v in nodes if v in movers]
+            floor = radius + 1
+        for v in nodes:
             old = pos[v]
             lone = counts.get(old, 0) == 1  # v's colour vanishes when v is recoloured
             by_colour: dict[int, list[int]] = {}
@@ -249,9 +270,11 @@ class _Search:
                     r = _radius_after(cur, 0, (v, *gone))
                 else:
                     r = radius
+                if floor < INF and not gone:
+                    continue  # a recolouring keeps the radius: counted in the floor
                 out.append([max(r, rest), -len(gone), (v, c), 0, None, r])
         out.sort(key=by_bound)
-        return out
+        return out, floor
 
     @staticmethod
     def build(cur: Current, entry: list) -> Current:
@@ -261,8 +284,7 @@ class _Search:
             child = cur.play(v, c)
             if entry[5] is not None:
                 i = cur.island_of[v]
-                child.radii[i] = entry[5]
-                child.origin[i] = None
+                child.radii[i] = entry[5]  # its origin stays: its balls grow from ours
             entry[4] = child
         return entry[4]
 
@@ -441,10 +463,11 @@ class _Ida(_Search):
             if w > budget:
                 self.table[key] = max(known, w)
                 return w
-        best = INF
         # Children in the order of their own bounds; the table's bounds (learnt in failed
-        # iterations) only cut off, since ordering by them was found to hurt.
-        for entry in self.children(cur, first, after):
+        # iterations) only cut off, since ordering by them was found to hurt. Children
+        # certainly over budget may be left out; ``best`` starts at their floor.
+        entries, best = self.within(cur, first, after, budget)
+        for entry in entries:
             h, _, move, nxt = entry[:4]
             if 1 + h <= budget:
                 child_key = self.key_of(cur, entry) + move[0].to_bytes(4, "little", signed=True)

@@ -104,7 +104,13 @@ class Current:
         pos = self.pos_after(v, colour)
         i = self.island_of[v]
         counts = list(self.counts)
-        counts[i] = None
+        if counts[i] is not None:  # v leaves its colour; v and the merged nodes become one
+            here = counts[i] = dict(counts[i])
+            old_colour = self.pos[v]
+            here[old_colour] -= 1
+            if not here[old_colour]:
+                del here[old_colour]  # only colours present are keys
+            here[colour] = here.get(colour, 0) + 1 - len(gone)
         if not gone:  # the same graph, recoloured: share it and its caches
             return Current(
                 self.k,
@@ -237,38 +243,98 @@ def contract(g: RegionGraph, pos: Position | None = None) -> Current:
 
 
 class Balls:
-    """All balls of one piece, level by level: ``levels[d][j]`` is the bitset of the nodes
-    within distance d of node ``nodes[j]``, for d = 0..radius. ``near`` lists (as indices)
-    the centres and their neighbours."""
+    """All balls of one piece, level by level: ``levels[d][v]`` is the bitset (bit u for
+    node u) of the nodes within distance d of node v, for the piece's nodes v and
+    d = 0..radius (entries of other nodes are meaningless). ``full`` is the piece's bitset;
+    ``near`` lists the centres and their neighbours.
 
-    __slots__ = ("index", "levels", "full", "near", "radius")
+    Built from scratch (:meth:`grow`) or, after a merging move, from the previous
+    position's balls (:meth:`after`), which is several times cheaper.
+    """
 
-    def __init__(self, cur: Current, i: int):
+    __slots__ = ("levels", "full", "near", "radius")
+
+    def __init__(self, levels: list[list[int]], full: int, cur: Current, i: int):
+        self.levels = levels
+        self.full = full
+        self.radius = len(levels) - 1
+        top = levels[-1]
+        centres = [v for v in cur.islands[i] if top[v] == full]
+        self.near = sorted(set(centres).union(*(cur.adj[v] for v in centres)))
+
+    @classmethod
+    def grow(cls, cur: Current, i: int) -> Balls:
+        """From scratch: ball_{d+1}(v) is the union of ball_d(u) over the closed
+        neighbourhood of v. O(radius * (n + m)) bitset operations."""
         nodes = cur.islands[i]
-        self.index = {v: j for j, v in enumerate(nodes)}
-        around = [[self.index[u] for u in cur.adj[v]] for v in nodes]
-        ball = [1 << j for j in range(len(nodes))]
-        self.full = (1 << len(nodes)) - 1
-        self.levels = [ball]
-        while self.full not in ball:
-            # ball_{d+1}(v) is the union of ball_d(u) over the closed neighbourhood of v.
-            grown = []
-            for j, near in enumerate(around):
-                b = ball[j]
+        ball = [0] * len(cur.pos)
+        full = 0
+        for v in nodes:
+            ball[v] = 1 << v
+            full |= 1 << v
+        around = [(v, tuple(cur.adj[v])) for v in nodes]
+        levels = [ball]
+        while full not in ball:
+            grown = list(ball)
+            for v, near in around:
+                b = ball[v]
                 for u in near:
                     b |= ball[u]
-                grown.append(b)
+                grown[v] = b
             ball = grown
-            self.levels.append(ball)
-        self.radius = len(self.levels) - 1
-        centres = [j for j, b in enumerate(ball) if b == self.full]
-        self.near = sorted(set(centres).union(*(around[j] for j in centres)))
+            levels.append(ball)
+        return cls(levels, full, cur, i)
+
+    @classmethod
+    def after(cls, parent: Balls, star: tuple[int, ...], radius: int, cur: Current, i: int):
+        """The balls of ``cur``, reached from ``parent``'s position by contracting ``star``
+        (centre first, the merged node keeps its name) into a piece of radius ``radius``.
+
+        Lemma 2 of ``encodings/bounds.md``: for a node c at distance t from the star,
+        ball'_d(c) = ball_d(c) when d < t, else ball_d(c) ∪ U_{d-t}, with U_j the union of
+        the star's balls of radius j; ball'_d of the merged node is U_d (merged nodes then
+        map to the centre). O(radius * n) bitset operations, against O(radius * (n + m))
+        for :meth:`grow`.
+        """
+        old = parent.levels
+        smask = 0
+        for y in star:
+            smask |= 1 << y
+        keep = ~(smask ^ (1 << star[0]))
+        unions = []
+        for d in range(radius + 1):
+            u = 0
+            for y in star:
+                u |= old[d][y]
+            unions.append(u)
+        reached: list[tuple[int, int]] = []  # (node, its distance to the star)
+        levels = []
+        for d in range(radius + 1):
+            row = list(old[d])
+            if d:
+                ring = unions[d] & ~unions[d - 1]
+                while ring:
+                    low = ring & -ring
+                    reached.append((low.bit_length() - 1, d))
+                    ring ^= low
+            for c, t in reached:
+                row[c] = (row[c] | unions[d - t]) & keep
+            row[star[0]] = unions[d] & keep
+            levels.append(row)
+        return cls(levels, parent.full & keep, cur, i)
 
 
 def _balls(cur: Current, i: int) -> Balls:
     if cur.balls[i] is None:
-        cur.balls[i] = Balls(cur, i)
-        cur.radii[i] = cur.balls[i].radius
+        origin = cur.origin[i]
+        if origin is not None and origin[0].balls[i] is not None:
+            parent, star = origin
+            radius = piece_radius(cur, i)
+            cur.balls[i] = Balls.after(parent.balls[i], star, radius, cur, i)
+        else:
+            cur.balls[i] = Balls.grow(cur, i)
+            cur.radii[i] = cur.balls[i].radius
+        cur.origin[i] = None  # let the parent go
     return cur.balls[i]
 
 
@@ -289,7 +355,7 @@ def _radius_after(parent: Current, i: int, star: tuple[int, ...]) -> int:
         return r  # more than one node left, and the radius never grows
     d = r - 1
     level = b.levels
-    idx = [b.index[u] for u in star]
+    idx = star
     smask = 0
     for j in idx:
         smask |= 1 << j
@@ -336,12 +402,12 @@ def radius_movers(cur: Current, i: int) -> set[int] | None:
     r = b.radius
     if r <= 1:
         return None
-    nodes = cur.islands[i]
     level, full = b.levels, b.full
     good = 0
-    for j, ball in enumerate(level[r]):
-        if ball == full:
-            good |= 1 << j  # the centres
+    top = level[r]
+    for v in cur.islands[i]:
+        if top[v] == full:
+            good |= 1 << v  # the centres
     for c in b.near:
         # Balls are symmetric (v ∈ B_k(x) iff x ∈ B_k(v)), so the v at distance t from c
         # with B_{r+1-t}(v) ⊇ far are the ring's nodes inside every B_{r+1-t}(x), x far.
@@ -362,7 +428,7 @@ def radius_movers(cur: Current, i: int) -> set[int] | None:
     movers = set()
     while good:
         low = good & -good
-        movers.add(nodes[low.bit_length() - 1])
+        movers.add(low.bit_length() - 1)
         good ^= low
     return movers
 
@@ -397,7 +463,6 @@ def piece_radius(cur: Current, i: int) -> int:
     if origin is not None:
         parent, star = origin
         cur.radii[i] = _radius_after(parent, i, star)
-        cur.origin[i] = None  # let the parent go
         return cur.radii[i]
     return _balls(cur, i).radius
 

@@ -138,6 +138,22 @@ def test_play_matches_rebuild_and_radius(g, data):
         same_graph(cur, bounds.contract(g, pos))
         for i in range(len(cur.islands)):
             assert bounds.piece_radius(cur, i) == nx_radius(cur, i)
+            same_balls(cur, i)  # grown from the parent's balls (built by the siblings above)
+            assert cur.colour_counts(i) == bounds.contract(g, pos).colour_counts(i)
+
+
+def same_balls(cur, i):
+    """The cached balls of piece i are the distance balls networkx finds."""
+    balls = bounds._balls(cur, i)
+    graph = nx.Graph()
+    graph.add_nodes_from(cur.islands[i])
+    graph.add_edges_from((v, u) for v in cur.islands[i] for u in cur.adj[v])
+    assert balls.radius == nx.radius(graph)
+    assert balls.full == sum(1 << v for v in cur.islands[i])
+    for v in cur.islands[i]:
+        dist = nx.single_source_shortest_path_length(graph, v)
+        for d, level in enumerate(balls.levels):
+            assert level[v] == sum(1 << u for u, du in dist.items() if du <= d)
 
 
 @settings(max_examples=400, deadline=None, suppress_health_check=list(HealthCheck))

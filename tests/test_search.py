@@ -18,7 +18,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from kamicp import bounds, rules
-from kamicp.astar import astar, idastar
+from kamicp.astar import INF, astar, idastar
 from kamicp.bfs import bfs
 from kamicp.greedy import greedy
 from kamicp.regions import from_edges
@@ -241,6 +241,16 @@ def test_one_piece_children_match_the_general_ones(g, data):
     after = data.draw(st.none() | st.sampled_from(cur.nodes()))
     final = data.draw(st.none() | st.integers(0, g.k - 1))
     s = _Search(g, final, None, None)
-    fast = s.one_piece_children(cur, final, after)
+    fast, floor = s.one_piece_children(cur, final, after)
     slow = s.general_children(cur, 0, final, after)
+    assert floor == INF
     assert [e[:4] + e[5:] for e in fast] == [e[:4] + e[5:] for e in slow]
+    # With a budget, every child within it is kept, and the floor is at most 1 + the
+    # bound of every child left out (what IDA* returns for them).
+    budget = data.draw(st.integers(0, 8))
+    kept, floor = s.one_piece_children(cur, final, after, budget)
+    kept_moves = {e[2] for e in kept}
+    assert kept == [e for e in fast if e[2] in kept_moves]
+    for e in fast:
+        if e[2] not in kept_moves:
+            assert 1 + e[0] > budget and floor <= 1 + e[0]
