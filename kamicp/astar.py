@@ -17,15 +17,19 @@ Only admissible bounds prune, and only the move restrictions proved in
 
 Speed: a child's bound comes from the parent's balls without building the child, and its
 radius is recomputed only for the few moves that can lower it (``radius_movers``); on
-KAMI 2's Threed5 (52 regions, optimum 10) these cut IDA* from 59 s to 24 s, measured.
+KAMI 2's Threed5 (52 regions, optimum 10) these cut IDA* from 59 s to 24 s, measured. Most
+IDA* nodes are *radius-tight* (radius = budget: 99% of the 174 k nodes of 40 s on Bud4 at
+threshold 14), where a child within budget must lower the radius: only the movers' merging
+moves are generated there (one mover is the median), the others are accounted for by a
+floor. A child's balls grow from its parent's (``Balls.after``). Both together: Threed5
+14.4 -> 7.6 s, Bud2 14.5 -> 6.4 s, same states.
 
-Walk checks: the walk bound (Bound 5) costs milliseconds, against a fraction of one for a
-node's children, so IDA* asks it only at the states at most ``WALK_DEPTH`` moves from the
-start, and only where it beats the cheap bound at the start. Measured (refuting 16 moves on
-Bud3, 68 regions): 1.7 M states and 600 s without walk checks; with them at depth <= 1, 2,
-3, 4, 5: 276 k, 233 k, 181 k, 139 k, 107 k states in 140, 124, 96-106, 161, 201 s; at every
-state 63 k states but 358 s. Where the walk bound does not beat the cheap one at the start
-(Bud1, Bud2) the checks only cost: Bud2 24 s without, 47 s at depth 3.
+Walk checks: the walk bound (Bound 5) costs milliseconds, against a tenth of one for a
+node, so IDA* asks it only at the states at most ``WALK_DEPTH`` moves from the start, and
+only where it beats the cheap bound at the start. Measured (README, "IDA* walk checks"):
+refuting 16 moves on Bud3 takes 53 s with the check at the start only, 37 s at depth <= 1,
+39 s at 2, 56 s at 3, 105 s at 4; where the walk bound does not beat the cheap one at the
+start (Bud1, Bud2) the checks only cost.
 
 IDA* (Korf, "Depth-first iterative-deepening: an optimal admissible tree search", 1985)
 keeps a transposition table of proved lower bounds per state, so a state that failed with a
@@ -62,7 +66,7 @@ from kamicp.rules import Move
 
 INF = UNSOLVABLE
 TABLE_LIMIT = 2_000_000  # transposition-table entries kept before the table is cleared
-WALK_DEPTH = 3  # IDA* (free rules) asks the walk bound of the states this many moves deep or less
+WALK_DEPTH = 1  # IDA* (free rules) asks the walk bound of the states this many moves deep or less
 
 
 class _Stop(Exception):

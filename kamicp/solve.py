@@ -20,7 +20,7 @@ import time
 from collections.abc import Callable
 
 from kamicp import bounds, rules
-from kamicp.greedy import greedy
+from kamicp.greedy import WIDTH, greedy
 from kamicp.regions import RegionGraph, subgraph
 from kamicp.result import SAT, UNSAT, Decision, HorizonSolver, Result, SearchOutcome
 from kamicp.rules import Move
@@ -137,6 +137,7 @@ def solve(
 # --- a hard time limit for backends that cannot be interrupted -----------------------------
 
 CONTAINED = ("sat",)  # CaDiCaL runs in conflict slices; one slice overran a 40 s limit by 10 s
+UPPER_WIDTH = 32  # beam width of the exact searches' first solution (README: Bud4 17 -> 15)
 GRACE = 1.0  # seconds past the time limit before a contained run is stopped
 _progress: list = []  # in a contained child: where Horizons reports its bounds
 _portfolio: list = []  # in a portfolio backend: where every proved bound is reported
@@ -244,15 +245,19 @@ def _stopped(job: dict, lower, best, why: str) -> Result:
     )
 
 
-def _greedy_solution(g: RegionGraph, final_colour: int | None) -> list | None:
-    moves = greedy(g, final_colour)
+def _greedy_solution(
+    g: RegionGraph, final_colour: int | None, width: int = UPPER_WIDTH
+) -> list | None:
+    """The greedy beam's solution, replayed. The exact searches start from a wide beam
+    (``UPPER_WIDTH``); ``--solver greedy`` and an interrupted run use the quick one."""
+    moves = greedy(g, final_colour, width)
     if moves is not None:
         rules.verify_solution(g, moves, final_colour)
     return moves
 
 
 def _unknown(g: RegionGraph, final_colour: int | None, why: str) -> Result:
-    ub = _greedy_solution(g, final_colour)
+    ub = _greedy_solution(g, final_colour, WIDTH)
     return Result(
         status="unknown",
         solution=ub,
@@ -282,11 +287,17 @@ def _reference(g, solver, max_moves, final_colour, node_limit, clock, known=None
     if not bounds.solvable(g, rules.start(g), final_colour):
         return _never(g, final_colour)
     if solver == "greedy":
-        moves = _greedy_solution(g, final_colour)
+        moves = _greedy_solution(g, final_colour, WIDTH)
         if known is not None and (moves is None or len(known) < len(moves)):
             moves = known
         lb = bounds.lower_bound(g, final_colour=final_colour)
         return _finish(moves, lb, max_moves, "lower bound equals the solution's length")
+    if solver == "idastar" and known is None:
+        # IDA* then only has to refute one move fewer than the beam's solution: where the
+        # beam is optimal, its costliest iteration (the one that finds a solution) is saved.
+        known = _greedy_solution(g, final_colour)
+        if known is not None:
+            tell(None, known)
     if known is not None and max_moves is None:
         return _beat(g, solver, known, final_colour, node_limit, clock)
     if known is not None and len(known) <= max_moves:
