@@ -246,11 +246,17 @@ def _stopped(job: dict, lower, best, why: str) -> Result:
 
 
 def _greedy_solution(
-    g: RegionGraph, final_colour: int | None, width: int = UPPER_WIDTH
+    g: RegionGraph, final_colour: int | None, width: int = UPPER_WIDTH, lower: int | None = None
 ) -> list | None:
     """The greedy beam's solution, replayed. The exact searches start from a wide beam
-    (``UPPER_WIDTH``); ``--solver greedy`` and an interrupted run use the quick one."""
-    moves = greedy(g, final_colour, width)
+    (``UPPER_WIDTH``), tried only when the quick one (``WIDTH``) does not already meet
+    ``lower``, a proved lower bound (most small levels: there the wide beam only costs);
+    ``--solver greedy`` and an interrupted run use the quick one alone."""
+    moves = greedy(g, final_colour, WIDTH)
+    if width > WIDTH and moves is not None and (lower is None or len(moves) > lower):
+        wide = greedy(g, final_colour, width)
+        if wide is not None and len(wide) < len(moves):
+            moves = wide
     if moves is not None:
         rules.verify_solution(g, moves, final_colour)
     return moves
@@ -295,7 +301,8 @@ def _reference(g, solver, max_moves, final_colour, node_limit, clock, known=None
     if solver == "idastar" and known is None:
         # IDA* then only has to refute one move fewer than the beam's solution: where the
         # beam is optimal, its costliest iteration (the one that finds a solution) is saved.
-        known = _greedy_solution(g, final_colour)
+        lower = bounds.lower_bound(g, final_colour=final_colour)
+        known = _greedy_solution(g, final_colour, lower=lower)
         if known is not None:
             tell(None, known)
     if known is not None and max_moves is None:
@@ -406,7 +413,7 @@ class Horizons:
         self.final_colour = final_colour
         self.model: HorizonSolver | None = None
         self.lower = bounds.lower_bound(g, final_colour=final_colour)
-        self.best = _greedy_solution(g, final_colour)
+        self.best = _greedy_solution(g, final_colour, lower=self.lower)
         self.decisions: list[Decision] = []
         self.refuted: int | None = None  # the largest horizon proved infeasible
         self.probed = False  # True when IDA* proved the optimum
