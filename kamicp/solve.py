@@ -2,7 +2,9 @@
 
 Every solver goes through :func:`solve`, which
 
-1. computes the best admissible lower bound (:mod:`kamicp.bounds`) and a greedy upper bound;
+1. computes the best admissible lower bound (:mod:`kamicp.bounds`) and a greedy upper bound
+   (the quick beam, and the width-``UPPER_WIDTH`` beam where the quick one does not meet
+   the lower bound); ``idastar`` then searches below that solution only;
 2. for the exact models (``cpsat``, ``sat``, ``portfolio``), asks "solvable in at most T?"
    for horizons chosen by the strategy (:data:`STRATEGIES`: the lower bound first, then the
    middle of the gap by default); every "no" is a proof that raises the lower bound, every

@@ -215,3 +215,46 @@ def test_ida_probe_keeps_the_optimum(solver):
             assert r.status == "optimal" and r.moves == len(ref.moves)
 
     run()
+
+
+def test_the_wide_beam_runs_only_where_the_quick_one_falls_short(monkeypatch):
+    from kamicp import greedy as greedy_module
+    from kamicp import solve as driver
+
+    widths = []
+
+    def counted(g, final_colour, width):
+        widths.append(width)
+        return greedy_module.greedy(g, final_colour, width)
+
+    monkeypatch.setattr(driver, "greedy", counted)
+    g = from_edges([0, 1, 2, 0, 1, 2, 0], [(i, i + 1) for i in range(6)])
+    quick = greedy_module.greedy(g, None, driver.WIDTH)
+    assert driver._greedy_solution(g, None, lower=len(quick)) == quick
+    assert widths == [driver.WIDTH]  # the quick beam meets the bound: nothing more to find
+    widths.clear()
+    moves = driver._greedy_solution(g, None, lower=0)
+    assert widths == [driver.WIDTH, driver.UPPER_WIDTH]
+    assert len(moves) <= len(quick)
+    rules.verify_solution(g, moves)
+
+
+def test_idastar_starts_below_the_beams_solution(monkeypatch):
+    # The beam's solution is the first upper bound: IDA* is asked for one move fewer, and a
+    # complete search without a solution proves the beam's solution optimal.
+    from kamicp import astar
+    from kamicp import solve as driver
+
+    asked = []
+    real = astar.idastar
+
+    def spy(g, **kwargs):
+        asked.append(kwargs["max_moves"])
+        return real(g, **kwargs)
+
+    monkeypatch.setattr(astar, "idastar", spy)
+    g = from_edges([0, 1, 2, 0, 1, 2, 0], [(i, i + 1) for i in range(6)])
+    beam = driver._greedy_solution(g, None)
+    r = solve(g, "idastar")
+    assert asked == [len(beam) - 1]
+    assert r.status == "optimal" and r.moves == len(bfs(g).moves)
