@@ -265,6 +265,8 @@ class _Search:
                 gone = by_colour.get(c, ())
                 if far and near.isdisjoint(gone):
                     continue  # commutes with the last move: tried in the other order (R5)
+                if floor < INF and not gone:
+                    continue  # a recolouring keeps the radius: counted in the floor
                 colours = present - lone + (counts.get(c, 0) == 0)
                 if final is None or final == c or (final != old or not lone) and counts.get(final):
                     rest = colours - 1
@@ -274,8 +276,6 @@ class _Search:
                     r = _radius_after(cur, 0, (v, *gone))
                 else:
                     r = radius
-                if floor < INF and not gone:
-                    continue  # a recolouring keeps the radius: counted in the floor
                 out.append([max(r, rest), -len(gone), (v, c), 0, None, r])
         out.sort(key=by_bound)
         return out, floor

@@ -286,7 +286,9 @@ class Balls:
         return cls(levels, full, cur, i)
 
     @classmethod
-    def after(cls, parent: Balls, star: tuple[int, ...], radius: int, cur: Current, i: int):
+    def after(
+        cls, parent: Balls, star: tuple[int, ...], radius: int, cur: Current, i: int
+    ) -> Balls:
         """The balls of ``cur``, reached from ``parent``'s position by contracting ``star``
         (centre first, the merged node keeps its name) into a piece of radius ``radius``.
 
@@ -355,16 +357,15 @@ def _radius_after(parent: Current, i: int, star: tuple[int, ...]) -> int:
         return r  # more than one node left, and the radius never grows
     d = r - 1
     level = b.levels
-    idx = star
     smask = 0
-    for j in idx:
+    for j in star:
         smask |= 1 << j
     unions: dict[int, int] = {}
 
     def union(j: int) -> int:  # nodes within j of the star, before contraction
         if j not in unions:
             u = 0
-            for y in idx:
+            for y in star:
                 u |= level[j][y]
             unions[j] = u
         return unions[j]

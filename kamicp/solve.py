@@ -300,6 +300,7 @@ def _reference(g, solver, max_moves, final_colour, node_limit, clock, known=None
             moves = known
         lb = bounds.lower_bound(g, final_colour=final_colour)
         return _finish(moves, lb, max_moves, "lower bound equals the solution's length")
+    lower = None
     if solver == "idastar" and known is None:
         # IDA* then only has to refute one move fewer than the beam's solution: where the
         # beam is optimal, its costliest iteration (the one that finds a solution) is saved.
@@ -310,8 +311,10 @@ def _reference(g, solver, max_moves, final_colour, node_limit, clock, known=None
     if known is not None and max_moves is None:
         return _beat(g, solver, known, final_colour, node_limit, clock)
     if known is not None and len(known) <= max_moves:
-        lb = bounds.lower_bound(g, final_colour=final_colour)
-        return _finish(known, lb, max_moves, "lower bound equals the given solution's length")
+        if lower is None:
+            lower = bounds.lower_bound(g, final_colour=final_colour)
+        why = "lower bound equals the given solution's length"
+        return _finish(known, lower, max_moves, why)
     out = _search(g, solver, max_moves, final_colour, node_limit, clock)
     if out.complete and out.moves is None:
         return Result(
