@@ -57,6 +57,7 @@ from kamicp.bounds import (
     pivot_layer_bound,
     radius_movers,
     solvable,
+    tripods_bound,
     walks_bound,
     walks_bound_capped,
 )
@@ -391,6 +392,7 @@ def idastar(
     the iterations below it, which could only fail, are skipped. The driver passes the
     start's best bound.
 
+    Free rules: the first threshold is also at least the start's tripod bound (Bound 6).
     ``walk_depth`` (free rules): states at most this many moves from the start are also cut
     by the walk bound (Bound 5), too costly for every node. None (the default) means
     :data:`WALK_DEPTH` when the walk bound beats the cheap bound at the start and no walk
@@ -425,6 +427,10 @@ class _Ida(_Search):
             if self.walk_depth is None:
                 self.walk_depth = WALK_DEPTH if walks > cheap else -1
             threshold = max(threshold, walks)
+        if self.g.rules == "free":
+            # the tripod bound (Bound 6) only at the root: it costs seconds on big pieces; it
+            # is cached, so a driver that computed it already pays nothing here
+            threshold = max(threshold, tripods_bound(root, self.final_colour))
         while True:
             if threshold >= INF:
                 return SearchOutcome(None, UNSOLVABLE, True, self.nodes)

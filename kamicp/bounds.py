@@ -13,6 +13,10 @@ optimum from the given position, never a guess.
 - ``walks`` (free rules): by Meeks and Scott's spanning-tree theorem, a piece needs at
   least the moves of the best walk between any two of its nodes, flooded as a path
   (:mod:`kamicp.walks`); computed once per puzzle, not at every search node;
+- ``tripods`` (free rules): the same argument with the subtree joining three nodes
+  (:mod:`kamicp.tripods`); at least ``walks``, one to three moves more on the deep KAMI 2
+  levels, and costlier (O(n^4) per level), so pieces above :data:`TRIPOD_NODES` regions
+  keep their walk value;
 - ``pivot_eccentricity`` and ``pivot_layers`` (pivot rules): the pivot's region grows by
   at most one step of distance per move, and every colour beyond distance ``d`` needs its
   own move after move ``d`` (the layered bound of Flood-It solvers; Clifford, Jalsenius,
@@ -30,9 +34,13 @@ from __future__ import annotations
 
 from kamicp.regions import RegionGraph
 from kamicp.rules import Position, start
-from kamicp.walks import least_walk_value, walk_bound
+from kamicp.tripods import tripod_values
+from kamicp.walks import least_walk_value, walk_bound, walk_values
 
 UNSOLVABLE = 10**9  # the lower bound of a position that no sequence of moves solves
+# Pieces with more regions keep their walk value instead of the tripod value: the tripod
+# levels cost O(n^4) time and O(n^3) memory each (26 s and about 1 GB at 173 regions).
+TRIPOD_NODES = 200
 
 
 class Current:
@@ -626,6 +634,60 @@ def walks_bound(cur: Current, final_colour: int | None = None, cap: int | None =
     return walk_bound(cur.pos, cur.adj, cur.islands, cur.k, final_colour, floors, cap)
 
 
+def tripods_bound(
+    cur: Current, final_colour: int | None = None, deadline: float | None = None
+) -> int:
+    """Free rules: the islands bound with each piece's term raised to its tripod value
+    (:mod:`kamicp.tripods`, Bound 6 of ``encodings/bounds.md``), or to its walk value on
+    pieces above :data:`TRIPOD_NODES` regions.
+
+    O(t^2 k n^4) numpy work for bound t: for a puzzle's start only. The first computation
+    of a piece is cached and decides its effort: with ``deadline`` (a ``time.monotonic()``
+    value; one in the past means "only what is cached") the tripod levels stop there and the
+    piece keeps the best of its walk value and the levels done, and later calls reuse that
+    (so the lower bounds of one time-limited solve stay within its limit).
+    """
+    per_piece = []
+    for i, piece in enumerate(cur.islands):
+        radius, colours = piece_radius(cur, i), cur.piece_colours(i)
+        local = {v: j for j, v in enumerate(piece)}
+        key = (
+            cur.k,
+            tuple(cur.pos[v] for v in piece),
+            tuple((local[v], local[u]) for v in piece for u in cur.adj[v] if local[v] < local[u]),
+        )
+        values = _piece_tripods(key, deadline)
+        per_piece.append([max(v, radius, len(colours - {f})) for f, v in enumerate(values)])
+    finals = range(cur.k) if final_colour is None else (final_colour,)
+    return min(sum(values[f] for values in per_piece) for f in finals)
+
+
+_TRIPODS: dict[tuple, tuple[int, ...]] = {}  # piece (k, colours, edges) -> its values
+_TRIPODS_KEPT = 64  # pieces remembered before the cache is emptied
+
+
+def _piece_tripods(key: tuple, deadline: float | None) -> tuple[int, ...]:
+    """Tripod values of one piece given as (k, colours, edges in local numbering), at
+    least its walk values (alone above :data:`TRIPOD_NODES` nodes); cached, see
+    :func:`tripods_bound`."""
+    if key in _TRIPODS:
+        return _TRIPODS[key]
+    k, colours, edges = key
+    adj: list[list[int]] = [[] for _ in colours]
+    for a, b in edges:
+        adj[a].append(b)
+        adj[b].append(a)
+    nodes = range(len(colours))
+    values = walk_values(colours, adj, nodes, k)
+    if len(colours) <= TRIPOD_NODES:
+        tripods = tripod_values(colours, adj, nodes, k, deadline=deadline)
+        values = [max(a, b) for a, b in zip(values, tripods, strict=True)]
+    if len(_TRIPODS) >= _TRIPODS_KEPT:
+        _TRIPODS.clear()
+    _TRIPODS[key] = tuple(values)
+    return _TRIPODS[key]
+
+
 def walks_bound_capped(cur: Current, final_colour: int | None, cap: int) -> int:
     """:func:`walks_bound` where only "above ``cap``?" matters: exact up to ``cap``, else
     some bound above it. On one piece only the walk values are computed, and only until one
@@ -675,11 +737,12 @@ def bound_report(
     pos: Position | None = None,
     final_colour: int | None = None,
     walks: bool = True,
+    deadline: float | None = None,
 ) -> dict[str, int]:
     """Every bound that applies to the rules, by name (for ``kamicp info``).
 
-    ``walks=False`` leaves out the walk bound, the one costly bound (for searches that ask
-    at every node).
+    ``walks=False`` leaves out the walk and tripod bounds, the costly ones (for searches
+    that ask at every node); ``deadline`` limits the tripod levels (:func:`tripods_bound`).
 
     ``unsolvable`` is added (with :data:`UNSOLVABLE`) when no sequence of moves solves it.
     """
@@ -695,6 +758,7 @@ def bound_report(
         report["islands"] = islands_bound(cur, final_colour)
         if walks:
             report["walks"] = walks_bound(cur, final_colour)
+            report["tripods"] = tripods_bound(cur, final_colour, deadline)
     if not solvable(g, pos, final_colour):
         report["unsolvable"] = UNSOLVABLE
     return report
@@ -705,10 +769,12 @@ def lower_bound(
     pos: Position | None = None,
     final_colour: int | None = None,
     walks: bool = True,
+    deadline: float | None = None,
 ) -> int:
     """The best admissible lower bound on the moves still needed from ``pos``.
 
     :data:`UNSOLVABLE` when no sequence of moves solves the position (see :func:`solvable`).
-    ``walks=False``: without the walk bound (cheaper, for use at every search node).
+    ``walks=False``: without the walk and tripod bounds (cheaper, for use at every search
+    node).
     """
-    return max(bound_report(g, pos, final_colour, walks).values())
+    return max(bound_report(g, pos, final_colour, walks, deadline).values())

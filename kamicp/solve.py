@@ -94,6 +94,12 @@ def solve(
     if known is not None:
         rules.verify_solution(g, known, final_colour)
     try:
+        if g.rules == "free" and solver != "bfs":
+            # The start's tripod bound (seconds on big boards) is computed once, within half
+            # the time limit, and cached: every later lower bound of this solve (and of forked
+            # backends) reuses it. BFS, the oracle, uses no bound.
+            half = None if time_limit is None else clock.start + time_limit / 2
+            bounds.lower_bound(g, final_colour=final_colour, deadline=half)
         if solver in REFERENCE_SOLVERS:
             result = _reference(g, solver, max_moves, final_colour, node_limit, clock, known)
         elif solver == "portfolio":
@@ -101,7 +107,7 @@ def solve(
 
             result = solve_portfolio(
                 g,
-                time_limit=time_limit,
+                time_limit=clock.left(),
                 max_moves=max_moves,
                 final_colour=final_colour,
                 workers=workers,
@@ -114,7 +120,7 @@ def solve(
                 "workers": workers,
                 "max_moves": max_moves,
                 "final_colour": final_colour,
-                "time_limit": time_limit,
+                "time_limit": clock.left(),  # what the start's bounds left of it
                 "probe": probe,
                 "strategy": strategy,
                 "known": known,
@@ -269,7 +275,8 @@ def _unknown(g: RegionGraph, final_colour: int | None, why: str) -> Result:
     return Result(
         status="unknown",
         solution=ub,
-        lower_bound=bounds.lower_bound(g, final_colour=final_colour),
+        # a deadline already past: only the bounds cached so far, nothing new is computed
+        lower_bound=bounds.lower_bound(g, final_colour=final_colour, deadline=time.monotonic()),
         upper_bound=None if ub is None else len(ub),
         solver="",
         proof=why,

@@ -65,7 +65,7 @@ def walk_values(
     """
     last = LEVELS if cap is None else cap
     values: list[int | None] = [None] * k
-    for t, level in enumerate(_levels(colour, adj, piece, k, last)):
+    for t, level in enumerate(walk_levels(colour, adj, piece, k, last)):
         for d in range(k):
             if values[d] is None and level[d].min() > 0:
                 values[d] = t
@@ -89,15 +89,16 @@ def least_walk_value(
     these colours, within ``cap`` moves?"). Stops at the first level where some d in
     ``finals`` covers every pair, so it is cheaper than :func:`walk_values`.
     """
-    for t, level in enumerate(_levels(colour, adj, piece, k, cap)):
+    for t, level in enumerate(walk_levels(colour, adj, piece, k, cap)):
         if any(level[d].min() > 0 for d in finals):
             return t
     return cap + 1
 
 
-def _levels(colour, adj, piece, k: int, last: int):
+def walk_levels(colour, adj, piece, k: int, last: int):
     """Yield level t = 0, 1, ..., ``last``: an array (k, n, n), [d, x, y] = 1.0 when
-    M(x, y, d) <= t, else 0.0."""
+    M(x, y, d) <= t, else 0.0, with x and y indexing ``piece``. It is a view of the
+    levels the next ones are built from: read it, do not change it."""
     index = {v: i for i, v in enumerate(piece)}
     n = len(piece)
     adjacency = np.zeros((n, n), dtype=np.float32)

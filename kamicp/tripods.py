@@ -1,0 +1,171 @@
+"""The tripod bound: the walk bound's argument with three ends instead of two.
+
+Meeks and Scott ("Spanning trees and the complexity of flood-filling games", Theory of
+Computing Systems 54, 2014; arXiv:1203.2538) proved that flooding a connected graph G with
+colour d takes exactly as many moves as flooding the best spanning tree T of G, and a
+subtree of T never needs more moves than T (Lemma 3 of ``encodings/bounds.md``). The walk
+bound (:mod:`kamicp.walks`) looks at the path of T between two nodes; here we look at the
+subtree of T that joins *three* nodes x, y, z: a tripod (three paths from a centre, some
+possibly empty). Every tripod of T is a tripod of G, so
+
+    m(G, d) >= Y(x, y, z, d) = min over tripods H of G with ends x, y, z of m(H, d),
+
+where, as for walks, the arms may be walks of G (a larger set, a smaller minimum). On a
+tree, m obeys the split recursion that Bound 5 uses on paths,
+
+    m(H, d) = min( min over edges e of m(H1, d) + m(H2, d),  1 + min over d' of m(H, d') ),
+
+H1 and H2 the two subtrees left when e is removed; ``tests/test_tripods.py`` checks it
+against BFS on random trees. Cutting an edge of the arm towards x leaves a walk from x to
+some u and a tripod with ends v, y, z (u-v the edge), so Y is the least solution of
+
+    Y(x, y, z, d) = min( min over edges u-v of M(x, u, d) + Y(v, y, z, d)  (and for y, z),
+                         1 + min over d' of Y(x, y, z, d') ),
+    Y(x, y, y, d) <= M(x, y, d)   (a tripod with an empty arm is a path).
+
+It is computed level by level as for walks: ``Y[t][d]`` is the boolean cube of triples
+with Y <= t, closed under (M[a][d] . A) . Y[t-a][d] for a = 0..t, then under the six
+permutations of the ends (a tripod has no first end). Full argument in
+``encodings/bounds.md`` (Bound 6).
+
+Cost: O(t^2 k n^4) time and O(t k n^3) memory for bound t, k colours and n nodes (float32
+matrix products); measured 1.2 s for Bud3's 68 regions (walks 16, tripods 17 = its
+optimum), 26 s for Threegrid5's 173. So it is a bound for a puzzle's start, not for search
+nodes.
+
+Example::
+
+    >>> from kamicp.regions import from_edges
+    >>> arms = [(0, 1), (1, 2), (0, 3), (3, 4), (0, 5), (5, 6)]  # three arms from node 0
+    >>> star = from_edges([0, 1, 0, 1, 0, 2, 0], arms)
+    >>> tripod_values(star.colour, star.adj, range(7), 3)  # walks: [2, 3, 3]; BFS: [3, 4, 4]
+    [3, 4, 4]
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator, Sequence
+
+import numpy as np
+
+from kamicp.walks import LEVELS, walk_levels
+
+
+def tripod_values(
+    colour: Sequence[int],
+    adj: Sequence[Sequence[int]],
+    piece: Sequence[int],
+    k: int,
+    cap: int | None = None,
+    deadline: float | None = None,
+) -> list[int]:
+    """For each final colour d (0..k-1): max over triples of the piece of Y(x, y, z, d).
+
+    Same contract as :func:`kamicp.walks.walk_values`: each value is a lower bound on the
+    moves that bring the piece to colour d, at least the walk value; with ``cap``, a value
+    above ``cap`` is reported as ``cap + 1``. With ``deadline`` (a ``time.monotonic()``
+    value) no level is started after it: the values not reached by then are reported as the
+    first level not computed (still lower bounds, possibly below the walk values).
+    """
+    last = LEVELS if cap is None else cap
+    values: list[int | None] = [None] * k
+    t = -1
+    for t, level in enumerate(_tripod_levels(colour, adj, piece, k, last, deadline)):
+        for d in range(k):
+            if values[d] is None and level[d].all():
+                values[d] = t
+        if all(v is not None for v in values):
+            return values  # type: ignore[return-value]
+    if cap is None and deadline is None:
+        raise ValueError("tripod bound: more than LEVELS levels (is the piece connected?)")
+    return [t + 1 if v is None else v for v in values]
+
+
+def least_tripod_value(
+    colour: Sequence[int],
+    adj: Sequence[Sequence[int]],
+    piece: Sequence[int],
+    k: int,
+    finals: Sequence[int],
+    cap: int | None = None,
+) -> int:
+    """min over d in ``finals`` of :func:`tripod_values` (d), or ``cap + 1`` if above
+    ``cap``: stops at the first level where an allowed final colour covers every triple,
+    which saves the costliest levels when only the piece's own bound is wanted."""
+    last = LEVELS if cap is None else cap
+    for t, level in enumerate(_tripod_levels(colour, adj, piece, k, last)):
+        if any(level[d].all() for d in finals):
+            return t
+    if cap is None:
+        raise ValueError("tripod bound: more than LEVELS levels (is the piece connected?)")
+    return cap + 1
+
+
+def _tripod_levels(colour, adj, piece, k: int, last: int, deadline=None) -> Iterator[np.ndarray]:
+    """Yield level t = 0, 1, ..., ``last``: a boolean array (k, n, n, n), [d, x, y, z]
+    true when Y(x, y, z, d) <= t, with x, y, z indexing ``piece``; no level is started
+    after ``deadline``."""
+    n = len(piece)
+    index = {v: i for i, v in enumerate(piece)}
+    adjacency = np.zeros((n, n), dtype=np.float32)
+    for v in piece:
+        for u in adj[v]:
+            if u in index:
+                adjacency[index[v], index[u]] = 1.0
+    owns = np.array([[colour[v] == d for v in piece] for d in range(k)], dtype=np.float32)
+    ends = owns[:, :, None] * adjacency  # M(x, u) = 0 only for u = x of colour d: edge x-v
+    lefts: list[np.ndarray] = []  # lefts[a] = M[a] . A: a walk from x within a, then an edge
+    levels: list[np.ndarray] = []
+    diagonal = np.arange(n)
+
+    def late() -> bool:  # asked between products (up to a second each on big pieces)
+        return deadline is not None and time.monotonic() >= deadline
+
+    for t, walks in enumerate(walk_levels(colour, adj, piece, k, last)):
+        lefts.append(walks @ adjacency)
+        level = np.zeros((k, n, n, n), dtype=bool)
+        level[:, :, diagonal, diagonal] = walks > 0  # Y(x, y, y) <= M(x, y): a path
+        if t > 0:
+            before = levels[t - 1]
+            np.logical_or(level, before, out=level)
+            np.logical_or(level, before.any(axis=0), out=level)  # one more move: any d'
+            for a in range(1, t):  # the splits that use finished levels only
+                if late():
+                    return
+                np.logical_or(level, _join(lefts[a], levels[t - a]), out=level)
+        _permute(level)
+        if late() or not _close_ends(level, ends, late):
+            return
+        levels.append(level)
+        yield level
+
+
+def _join(left: np.ndarray, cube: np.ndarray) -> np.ndarray:
+    """[d, x, y, z] = OR over v of left[d, x, v] and cube[d, v, y, z]: a boolean product
+    done as a float32 matrix product (BLAS), k batched (n x n) . (n x n^2) products."""
+    k, n = left.shape[0], left.shape[1]
+    product = np.matmul(left, cube.reshape(k, n, n * n).astype(np.float32))
+    return (product > 0).reshape(k, n, n, n)
+
+
+def _permute(level: np.ndarray) -> None:
+    """Close under the permutations of the three ends: the transpositions (x y), (x z),
+    (y z) applied in turn generate all six."""
+    for axes in ((0, 2, 1, 3), (0, 3, 2, 1), (0, 1, 3, 2)):
+        np.logical_or(level, level.transpose(axes), out=level)
+
+
+def _close_ends(level: np.ndarray, ends: np.ndarray, late) -> bool:
+    """The splits with a cost-0 arm (a = 0): a node x of colour d, an edge x-v and a tripod
+    (v, y, z) within t give the tripod (x, y, z) within t. Only these involve level t
+    itself, so only they are iterated to the fixed point. False if ``late()`` stopped it
+    before the fixed point (the level is then incomplete and must not be used)."""
+    while True:
+        grown = _join(ends, level)
+        _permute(grown)
+        if not (grown & ~level).any():
+            return True
+        if late():
+            return False
+        np.logical_or(level, grown, out=level)

@@ -1,0 +1,203 @@
+"""The tripod bound (kamicp.tripods): the tree recursion it rests on, its level-by-level
+computation against the definition, and admissibility against the BFS optimum."""
+
+from __future__ import annotations
+
+import itertools
+import time
+from functools import cache
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from kamicp import bounds
+from kamicp.bfs import bfs
+from kamicp.regions import from_edges
+from kamicp.tripods import least_tripod_value, tripod_values
+from kamicp.walks import walk_values
+from tests.strategies import region_graphs
+
+# --- the split recursion on trees, which the bound assumes exact -------------------------
+
+
+def tree_values(colour, edges, k):
+    """m(T, d) for each d by the split recursion (cut an edge, or one more move), computed on
+    every subtree of T by memoised recursion: the definition, with no walks and no levels."""
+    adj = {v: set() for v in range(len(colour))}
+    for a, b in edges:
+        adj[a].add(b)
+        adj[b].add(a)
+
+    def side(nodes, u, v):  # the part of ``nodes`` still joined to u once u-v is cut
+        seen, todo = {u}, [u]
+        while todo:
+            x = todo.pop()
+            for y in adj[x] & nodes:
+                if y not in seen and {x, y} != {u, v}:
+                    seen.add(y)
+                    todo.append(y)
+        return frozenset(seen)
+
+    @cache
+    def value(nodes):
+        if len(nodes) == 1:
+            (v,) = nodes
+            return [int(colour[v] != d) for d in range(k)]
+        split = [len(colour) * k] * k
+        for u in nodes:
+            for v in adj[u] & nodes:
+                left = side(nodes, u, v)
+                a, b = value(left), value(nodes - left)
+                split = [min(s, x + y) for s, x, y in zip(split, a, b, strict=True)]
+        return [min(s, 1 + min(split)) for s in split]
+
+    return value(frozenset(range(len(colour))))
+
+
+@st.composite
+def coloured_trees(draw, max_nodes: int, max_colours: int):
+    """A random tree (each node hangs from an earlier one), neighbours of different colours."""
+    n = draw(st.integers(1, max_nodes))
+    k = draw(st.integers(2, max_colours))
+    parents = [draw(st.integers(0, v - 1)) for v in range(1, n)]
+    colour = [draw(st.integers(0, k - 1))]
+    for p in parents:
+        step = draw(st.integers(1, k - 1))
+        colour.append((colour[p] + step) % k)
+    return colour, [(p, v) for v, p in enumerate(parents, start=1)], k
+
+
+def check_tree(tree):
+    colour, edges, k = tree
+    g = from_edges(colour, edges, k=k)
+    values = tree_values(colour, edges, k)
+    for d in range(k):
+        assert values[d] == bfs(g, final_colour=d).lower_bound, (colour, edges, d)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=list(HealthCheck))
+@given(coloured_trees(max_nodes=8, max_colours=4))
+def test_split_recursion_is_exact_on_trees(tree):
+    check_tree(tree)
+
+
+@pytest.mark.slow
+@settings(max_examples=2000, deadline=None, suppress_health_check=list(HealthCheck))
+@given(coloured_trees(max_nodes=10, max_colours=4))
+def test_split_recursion_is_exact_on_trees_many(tree):
+    check_tree(tree)
+
+
+def test_a_tripod_needs_more_than_its_longest_path():
+    # centre 0 with arms 1-0, 1-0, 2-0: every path has walk value <= 3 for colour 1
+    arms = [(0, 1), (1, 2), (0, 3), (3, 4), (0, 5), (5, 6)]
+    g = from_edges([0, 1, 0, 1, 0, 2, 0], arms)
+    assert walk_values(g.colour, g.adj, range(7), 3) == [2, 3, 3]
+    exact = [bfs(g, final_colour=d).lower_bound for d in range(3)]
+    assert tripod_values(g.colour, g.adj, range(7), 3) == exact == [3, 4, 4]
+
+
+# --- the level-by-level computation against the definition ---------------------------------
+
+
+def plain_tripod_values(colour, adj, k):
+    """Y(x, y, z, d) by relaxing the rules of its recursion (walk values M relaxed the same
+    way first) until nothing changes: integers, no matrices, no levels, every end split."""
+    n = len(colour)
+    big = 10 * n * k
+    nodes, colours = range(n), range(k)
+    edges = [(u, v) for u in nodes for v in adj[u]]
+    m = {(x, y, d): big for x in nodes for y in nodes for d in colours}
+    for x, d in itertools.product(nodes, colours):
+        m[x, x, d] = int(colour[x] != d)
+    relax(
+        m,
+        lambda x, y, d: (
+            [1 + min(m[x, y, e] for e in colours)] + [m[x, u, d] + m[v, y, d] for u, v in edges]
+        ),
+    )
+    y3 = {(x, y, z, d): big for x in nodes for y in nodes for z in nodes for d in colours}
+
+    def rules(x, y, z, d):
+        options = [1 + min(y3[x, y, z, e] for e in colours)]
+        for p, q, r in ((x, y, z), (y, x, z), (z, x, y)):  # the end whose arm is cut
+            options += [m[p, u, d] + y3[v, q, r, d] for u, v in edges]
+            if q == r:
+                options.append(m[p, q, d])  # an empty arm: the path p..q
+        return options
+
+    relax(y3, rules)
+    return [max(v for key, v in y3.items() if key[3] == d) for d in colours]
+
+
+def relax(table, rules):
+    changed = True
+    while changed:
+        changed = False
+        for key in table:
+            best = min(rules(*key))
+            if best < table[key]:
+                table[key] = best
+                changed = True
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
+@given(region_graphs(max_cells=7, max_colours=3), st.integers(0, 5))
+def test_levels_match_the_plain_fixed_point(g, cap):
+    for piece in g.islands:
+        index = {v: i for i, v in enumerate(piece)}
+        sub = [g.colour[v] for v in piece]
+        adj = [[index[u] for u in g.adj[v]] for v in piece]
+        values = plain_tripod_values(sub, adj, g.k)
+        assert tripod_values(g.colour, g.adj, piece, g.k) == values
+        assert tripod_values(g.colour, g.adj, piece, g.k, cap) == [min(v, cap + 1) for v in values]
+        for finals in ([0], list(range(g.k))):
+            least = least_tripod_value(g.colour, g.adj, piece, g.k, finals, cap)
+            assert least == min(min(values[d] for d in finals), cap + 1)
+
+
+# --- admissibility ---------------------------------------------------------------------------
+
+FINALS = st.none() | st.integers(0, 7)
+
+
+def check(g, final):
+    if g.rules != "free":
+        return
+    cur = bounds.contract(g)
+    value = bounds.tripods_bound(cur, final)
+    assert value >= bounds.walks_bound(cur, final)
+    assert value <= bfs(g, final_colour=final).lower_bound  # the optimum (BFS is exhaustive)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=list(HealthCheck))
+@given(region_graphs(max_cells=14, max_colours=4), FINALS)
+def test_tripods_bound_is_admissible(g, choice):
+    check(g, None if choice is None else choice % g.k)
+
+
+@pytest.mark.slow
+@settings(max_examples=3000, deadline=None, suppress_health_check=list(HealthCheck))
+@given(region_graphs(max_cells=16, max_colours=5), FINALS)
+def test_tripods_bound_is_admissible_many(g, choice):
+    check(g, None if choice is None else choice % g.k)
+
+
+def test_big_pieces_keep_their_walk_value(monkeypatch):
+    g = from_edges([0, 1, 0, 1, 0, 2, 0], [(0, 1), (1, 2), (0, 3), (3, 4), (0, 5), (5, 6)])
+    cur = bounds.contract(g)
+    assert bounds.tripods_bound(cur) == 3
+    monkeypatch.setattr(bounds, "TRIPOD_NODES", 6)
+    monkeypatch.setattr(bounds, "_TRIPODS", {})
+    assert bounds.tripods_bound(cur) == bounds.walks_bound(cur) == 2
+
+
+def test_a_past_deadline_keeps_the_walk_value_and_is_remembered(monkeypatch):
+    g = from_edges([0, 1, 0, 1, 0, 2, 0], [(0, 1), (1, 2), (0, 3), (3, 4), (0, 5), (5, 6)])
+    cur = bounds.contract(g)
+    monkeypatch.setattr(bounds, "_TRIPODS", {})
+    assert bounds.tripods_bound(cur, deadline=time.monotonic() - 1) == 2  # walks only
+    assert bounds.tripods_bound(cur) == 2  # the first computation decided the effort
+    monkeypatch.setattr(bounds, "_TRIPODS", {})
+    assert bounds.tripods_bound(cur) == 3
