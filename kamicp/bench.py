@@ -53,6 +53,9 @@ def _stored_solution(board) -> list | None:
 def run_one(board, solver: str, time_limit: float, options: dict | None = None) -> dict:
     """Solve ``board`` with ``solver`` in a child process, killed ``GRACE`` s after the limit."""
     args = (board, solver, time_limit, options)
+    # The child is forked: without this it would inherit the tripod values the "lb" column
+    # computed, and its time would leave out their cost (seconds on big boards).
+    bounds.forget_cached_bounds()
     return run_isolated(solve_row, args, time_limit + GRACE, "fork")
 
 

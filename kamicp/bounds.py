@@ -666,6 +666,12 @@ _TRIPODS: dict[tuple, tuple[int, ...]] = {}  # piece (k, colours, edges) -> its 
 _TRIPODS_KEPT = 64  # pieces remembered before the cache is emptied
 
 
+def forget_cached_bounds() -> None:
+    """Empty the cache of :func:`tripods_bound` (a benchmark does, so that each solver run
+    pays for its own start bound)."""
+    _TRIPODS.clear()
+
+
 def _piece_tripods(key: tuple, deadline: float | None) -> tuple[int, ...]:
     """Tripod values of one piece given as (k, colours, edges in local numbering), at
     least its walk values (alone above :data:`TRIPOD_NODES` nodes); cached, see
