@@ -97,7 +97,7 @@ def solve_portfolio(
             if proc.is_alive():
                 proc.kill()
             proc.join()
-    return _combine(results + told.results(), g, errors)
+    return _combine(results + told.results(), g, errors, kwargs.get("max_moves"))
 
 
 class _Told:
@@ -156,16 +156,22 @@ class _Told:
         ]
 
 
-def _combine(results: list[Result], g: RegionGraph, errors: list[str] = ()) -> Result:
-    """No backend proved its answer alone: keep the best bounds of all (which may meet)."""
+def _combine(
+    results: list[Result], g: RegionGraph, errors: list[str] = (), max_moves: int | None = None
+) -> Result:
+    """No backend proved its answer alone: keep the best bounds of all (which may meet).
+
+    The status follows from the combined bounds, not from the backend that found the
+    solution (a backend stopped early reports its beam's solution as "unknown")."""
     from kamicp import bounds
 
     lower = max([r.lower_bound for r in results], default=bounds.lower_bound(g))
     with_moves = [r for r in results if r.solution is not None]
     best = min(with_moves, key=lambda r: len(r.solution)) if with_moves else None
-    status = "unknown" if best is None else best.status
+    fits = best is not None and (max_moves is None or len(best.solution) <= max_moves)
+    status = "feasible" if fits else "unknown"
     proof = "no backend finished: bounds of all"
-    if best is not None and lower >= len(best.solution) and best.status == "feasible":
+    if fits and lower >= len(best.solution):
         status, proof = "optimal", f"lower bound {lower} of one backend meets a solution"
     if errors:
         proof += "; errors: " + "; ".join(errors)

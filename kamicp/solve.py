@@ -384,6 +384,8 @@ def _beat(g, solver, known, final_colour, node_limit, clock) -> Result:
         return Result("optimal", out.moves, n, n, "", proof=f"{solver}: exhaustive search")
     if out.complete:
         why = f"{solver}: no solution of {len(known) - 1} moves (exhaustive search)"
+        if out.nodes == 0:  # the start's bound alone was above len(known) - 1
+            why = f"{solver}: admissible lower bound {out.lower_bound} at the start"
         return Result("optimal", known, len(known), len(known), "", proof=why)
     best = known if out.moves is None or len(out.moves) >= len(known) else out.moves
     return Result(

@@ -79,7 +79,9 @@ def test_info_lists_bounds(capsys):
     assert code == 0
     assert data["regions"] == 16 and data["colours"] == 4 and data["islands"] == 1
     assert 3 <= data["lower_bound"] <= 5
-    assert data["lower_bounds"]["walks"] >= data["lower_bounds"]["islands"]
+    bounds = data["lower_bounds"]
+    assert bounds["tripods"] >= bounds["walks"] >= bounds["islands"]
+    assert data["lower_bound"] == max(bounds.values())
 
 
 def test_bad_input_is_one_line_and_exit_2(tmp_path):

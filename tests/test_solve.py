@@ -101,6 +101,22 @@ def test_portfolio_bounds_that_meet_are_optimal():
     assert r.status == "optimal" and r.lower_bound == r.upper_bound == 1
 
 
+def test_portfolio_status_follows_the_combined_bounds():
+    # A backend stopped before its search reports its beam's solution as "unknown"; the
+    # combination still has a solution, so it is "feasible" (a yes to --max-moves 2, no
+    # answer to --max-moves 0).
+    from kamicp.portfolio import _combine
+    from kamicp.result import Result
+
+    g = from_edges([0, 1, 2, 0], [(0, 1), (1, 2), (2, 3)])
+    moves = solve(g, "bfs").solution
+    a = Result("unknown", moves, 1, len(moves), "sat")
+    assert _combine([a], g).status == "feasible"
+    assert _combine([a], g, max_moves=len(moves)).status == "feasible"
+    assert _combine([a], g, max_moves=len(moves) - 1).status == "unknown"
+    assert _combine([a], g, max_moves=len(moves)).upper_bound == len(moves)
+
+
 def test_portfolio_stops_when_the_told_bounds_meet(monkeypatch):
     # Neither backend finishes: one reports a proved lower bound, the other a solution of
     # that length. The portfolio must answer "optimal" from the two reports at once.
