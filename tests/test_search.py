@@ -34,10 +34,15 @@ def idastar_walks(g, **options):
 
 def idastar_cheap(g, **options):
     """IDA* with the cheap bounds only."""
-    return idastar(g, walk_depth=-1, **options)
+    return idastar(g, walk_depth=-1, tripod_after=None, **options)
 
 
-SEARCHES = [astar, idastar, idastar_walks, idastar_cheap]
+def idastar_tripods(g, **options):
+    """IDA* with the tripod check at every child of the start, from the first moment."""
+    return idastar(g, tripod_after=0.0, **options)
+
+
+SEARCHES = [astar, idastar, idastar_walks, idastar_cheap, idastar_tripods]
 
 
 def final_of(g, choice):
@@ -254,3 +259,17 @@ def test_one_piece_children_match_the_general_ones(g, data):
     for e in fast:
         if e[2] not in kept_moves:
             assert 1 + e[0] > budget and floor <= 1 + e[0]
+
+
+def test_tripod_checks_cut_children_of_the_start():
+    # a random 12-region board (found by search, kept as data): with the tripod bound asked
+    # at every child of the start, IDA* expands fewer states and still proves the optimum
+    colour = [0, 2, 2, 1, 3, 1, 3, 2, 3, 1, 0, 2]
+    edges = [(0, 4), (1, 10), (2, 4), (3, 8), (4, 9), (5, 8), (6, 7), (6, 10), (6, 11), (7, 8)]
+    edges += [(7, 9), (8, 10), (10, 11)]
+    g = from_edges(colour, edges, k=4)
+    plain, checked = idastar(g, tripod_after=None), idastar(g, tripod_after=0.0)
+    assert len(plain.moves) == len(checked.moves) == len(bfs(g).moves) == 5
+    assert checked.nodes < plain.nodes
+    below = idastar(g, tripod_after=0.0, max_moves=4)
+    assert below.complete and below.moves is None
