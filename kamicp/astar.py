@@ -71,9 +71,12 @@ INF = UNSOLVABLE
 TABLE_LIMIT = 2_000_000  # transposition-table entries kept before the table is cleared
 WALK_DEPTH = 1  # IDA* (free rules) asks the walk bound of the states this many moves deep or less
 # IDA* (free rules, one piece) asks the tripod bound of the start's children once an iteration
-# has run this many seconds: a check costs 0.1-2 s, so it pays only where an iteration is long
-# (on Bud4 it cuts 286 of the 288 children at 13 moves left; walks cut 3).
+# has run this many seconds, and then only while the subtrees of those children take longer on
+# average than CHECK_RATIO checks: a check costs 0.1-2 s, so it pays only under long subtrees
+# (on Bud4 it cuts 286 of the 288 children at 13 moves left; walks cut 3; on Bud2 the subtrees
+# are short and the checks, asked after 5 s regardless, made it 7.7 -> 23.6 s).
 TRIPOD_AFTER = 5.0
+CHECK_RATIO = 2.0
 
 
 class _Stop(Exception):
@@ -407,8 +410,9 @@ def idastar(
     cut); -1 means none.
 
     ``tripod_after`` (free rules, one piece of at most :data:`~kamicp.bounds.TRIPOD_NODES`
-    regions): once an iteration has run that many seconds, each child of the start it then
-    reaches is first cut by the tripod bound (Bound 6) if that exceeds the moves left; None
+    regions): once an iteration has run that many seconds, a child of the start it then
+    reaches is first cut by the tripod bound (Bound 6) if that exceeds the moves left, as
+    long as the children searched so far took :data:`CHECK_RATIO` checks or more each; None
     means never (0: from the start of every iteration).
 
     ``on_bound``, if given, is called with every threshold an iteration starts with: each is
@@ -433,6 +437,8 @@ class _Ida(_Search):
         self.tripod_after: float | None = None
         self.tripod_budget = INF  # the children of the start have this budget
         self.iteration_began = 0.0
+        self.checks = [0, 0.0]  # tripod checks asked, seconds they took
+        self.subtrees = [0, 0.0]  # children of the start searched (not cut), seconds they took
 
     def run(self, max_moves: int | None, lower: int = 0) -> SearchOutcome:
         root = contract(self.g)
@@ -457,6 +463,7 @@ class _Ida(_Search):
                 self.on_bound(threshold)
             self.tripod_budget = threshold - 1
             self.iteration_began = time.monotonic()
+            self.checks, self.subtrees = [0, 0.0], [0, 0.0]
             try:
                 found = self.dfs(root, 0, threshold, None)
             except _Stop:
@@ -476,11 +483,22 @@ class _Ida(_Search):
         return walks_bound_capped(cur, final, budget)
 
     def tripods_due(self) -> bool:
-        return (
-            self.tripod_after is not None
-            and self.g.rules == "free"
-            and time.monotonic() - self.iteration_began >= self.tripod_after
-        )
+        """Ask the tripod check at this child of the start? After ``tripod_after`` seconds of
+        the iteration, while a searched subtree costs CHECK_RATIO checks or more (both
+        measured as the search goes)."""
+        if self.tripod_after is None or self.g.rules != "free":
+            return False
+        if time.monotonic() - self.iteration_began < self.tripod_after:
+            return False
+        (checks, check_time), (searched, search_time) = self.checks, self.subtrees
+        if not checks or not searched:
+            return True
+        return search_time / searched >= CHECK_RATIO * check_time / checks
+
+    def searched(self, began: float) -> None:
+        """A child of the start was searched (not cut) from ``began``: its cost counts."""
+        self.subtrees[0] += 1
+        self.subtrees[1] += time.monotonic() - began
 
     def tripod_check(self, cur: Current, first: int, budget: int) -> int:
         """The tripod bound of a one-piece state, exact up to ``budget`` (above it, some
@@ -489,8 +507,12 @@ class _Ida(_Search):
         if len(cur.islands) != 1 or len(cur.islands[0]) > TRIPOD_NODES:
             return 0
         finals = range(cur.k) if self.final_colour is None else (self.final_colour,)
+        began = time.monotonic()
         piece = cur.islands[0]
-        return least_tripod_value(cur.pos, cur.adj, piece, cur.k, finals, budget, self.deadline)
+        value = least_tripod_value(cur.pos, cur.adj, piece, cur.k, finals, budget, self.deadline)
+        self.checks[0] += 1
+        self.checks[1] += time.monotonic() - began
+        return value
 
     def dfs(self, cur: Current, first: int, budget: int, after: int | None) -> int:
         """A value <= ``budget`` when a solution within ``budget`` was found (its moves are
@@ -508,11 +530,14 @@ class _Ida(_Search):
             if w > budget:
                 self.table[key] = max(known, w)
                 return w
-        if budget == self.tripod_budget and self.tripods_due():
-            w = self.tripod_check(cur, first, budget)
-            if w > budget:
-                self.table[key] = max(known, w)
-                return w
+        began = None
+        if budget == self.tripod_budget:
+            if self.tripods_due():
+                w = self.tripod_check(cur, first, budget)
+                if w > budget:
+                    self.table[key] = max(known, w)
+                    return w
+            began = time.monotonic()
         # Children in the order of their own bounds; the table's bounds (learnt in failed
         # iterations) only cut off, since ordering by them was found to hurt. Children
         # certainly over budget may be left out; ``best`` starts at their floor.
@@ -533,4 +558,6 @@ class _Ida(_Search):
         if len(self.table) >= TABLE_LIMIT:
             self.table.clear()  # memory: forgetting bounds only costs time
         self.table[key] = max(known, best)
+        if began is not None:
+            self.searched(began)
         return best

@@ -38,7 +38,7 @@ def idastar_cheap(g, **options):
 
 
 def idastar_tripods(g, **options):
-    """IDA* with the tripod check at every child of the start, from the first moment."""
+    """IDA* with the tripod checks at the children of the start from the first moment."""
     return idastar(g, tripod_after=0.0, **options)
 
 
