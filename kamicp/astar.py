@@ -47,7 +47,6 @@ import time
 from collections.abc import Callable
 
 from kamicp.bounds import (
-    TRIPOD_NODES,
     UNSOLVABLE,
     Current,
     _radius_after,
@@ -78,6 +77,9 @@ WALK_DEPTH = 1  # IDA* (free rules) asks the walk bound of the states this many 
 # machine with SAT there, so its iteration passed 5 s), hence 30 s: beyond every level that
 # the portfolio proves in 60 s (all within 8 s).
 TRIPOD_AFTER = 30.0
+# Nor on pieces above this many regions: a check there costs 5-12 s (Threegrid5's 173 regions),
+# and the portfolio's 60 s run of old_Threegrid6 overran its limit by 4.7 s in one.
+CHECK_NODES = 120
 CHECK_RATIO = 2.0
 
 
@@ -411,11 +413,11 @@ def idastar(
     checks otherwise (where it does not, the checks were measured to cost more than they
     cut); -1 means none.
 
-    ``tripod_after`` (free rules, one piece of at most :data:`~kamicp.bounds.TRIPOD_NODES`
-    regions): once an iteration has run that many seconds, a child of the start it then
-    reaches is first cut by the tripod bound (Bound 6) if that exceeds the moves left, as
-    long as the children searched so far took :data:`CHECK_RATIO` checks or more each; None
-    means never (0: from the start of every iteration).
+    ``tripod_after`` (free rules, one piece of at most :data:`CHECK_NODES` regions): once an
+    iteration has run that many seconds, a child of the start it then reaches is first cut
+    by the tripod bound (Bound 6) if that exceeds the moves left, as long as the children
+    searched so far took :data:`CHECK_RATIO` checks or more each; None means never (0: from
+    the start of every iteration).
 
     ``on_bound``, if given, is called with every threshold an iteration starts with: each is
     a proved lower bound on the optimum (a portfolio uses them before the search ends).
@@ -505,8 +507,8 @@ class _Ida(_Search):
     def tripod_check(self, cur: Current, first: int, budget: int) -> int:
         """The tripod bound of a one-piece state, exact up to ``budget`` (above it, some
         bound that exceeds ``budget``); 0 (no information) on boards of several pieces or
-        above :data:`~kamicp.bounds.TRIPOD_NODES` regions."""
-        if len(cur.islands) != 1 or len(cur.islands[0]) > TRIPOD_NODES:
+        above :data:`CHECK_NODES` regions."""
+        if len(cur.islands) != 1 or len(cur.islands[0]) > CHECK_NODES:
             return 0
         finals = range(cur.k) if self.final_colour is None else (self.final_colour,)
         began = time.monotonic()
