@@ -15,8 +15,8 @@ optimum from the given position, never a guess.
   (:mod:`kamicp.walks`); computed once per puzzle, not at every search node;
 - ``tripods`` (free rules): the same argument with the subtree joining three nodes
   (:mod:`kamicp.tripods`); at least ``walks``, one to three moves more on the deep KAMI 2
-  levels, and costlier (O(n^4) per level), so pieces above :data:`TRIPOD_NODES` regions
-  keep their walk value;
+  levels, and costlier (O(n^4 / 64) word operations per level), so pieces above
+  :data:`TRIPOD_NODES` regions keep their walk value;
 - ``pivot_eccentricity`` and ``pivot_layers`` (pivot rules): the pivot's region grows by
   at most one step of distance per move, and every colour beyond distance ``d`` needs its
   own move after move ``d`` (the layered bound of Flood-It solvers; Clifford, Jalsenius,
@@ -32,14 +32,17 @@ per candidate centre instead of O(radius * edges).
 
 from __future__ import annotations
 
+import time
+
 from kamicp.regions import RegionGraph
 from kamicp.rules import Position, start
 from kamicp.tripods import tripod_values
-from kamicp.walks import least_walk_value, walk_bound, walk_values
+from kamicp.walks import cheapest_final, least_walk_value, walk_bound, walk_values
 
 UNSOLVABLE = 10**9  # the lower bound of a position that no sequence of moves solves
 # Pieces with more regions keep their walk value instead of the tripod value: the tripod
-# levels cost O(n^4) time and O(n^3) memory each (26 s and about 1 GB at 173 regions).
+# levels cost O(n^4 / 64) word operations and O(n^3) bits each (11.6 s for all the levels of
+# Threegrid5's 173 regions).
 TRIPOD_NODES = 200
 
 
@@ -627,11 +630,18 @@ def walks_bound(cur: Current, final_colour: int | None = None, cap: int | None =
 
     O(t^2 k n^3) numpy work for bound t: meant for a puzzle's start, not every search node.
     """
+    floors = _piece_floors(cur)
+    return walk_bound(cur.pos, cur.adj, cur.islands, cur.k, final_colour, floors, cap)
+
+
+def _piece_floors(cur: Current) -> list[list[int]]:
+    """[i][f]: the islands bound's term for piece i and final colour f, max(radius, colours
+    other than f); the walk and tripod bounds raise each term to their own value."""
     floors = []
     for i in range(len(cur.islands)):
         radius, colours = piece_radius(cur, i), cur.piece_colours(i)
         floors.append([max(radius, len(colours - {f})) for f in range(cur.k)])
-    return walk_bound(cur.pos, cur.adj, cur.islands, cur.k, final_colour, floors, cap)
+    return floors
 
 
 def tripods_bound(
@@ -641,15 +651,15 @@ def tripods_bound(
     (:mod:`kamicp.tripods`, Bound 6 of ``encodings/bounds.md``), or to its walk value on
     pieces above :data:`TRIPOD_NODES` regions.
 
-    O(t^2 k n^4) numpy work for bound t: for a puzzle's start only. The first computation
-    of a piece is cached and decides its effort: with ``deadline`` (a ``time.monotonic()``
-    value; one in the past means "only what is cached") the tripod levels stop there and the
-    piece keeps the best of its walk value and the levels done, and later calls reuse that
-    (so the lower bounds of one time-limited solve stay within its limit).
+    O(t k n^4 / 64) word operations for bound t (:mod:`kamicp.tripods`): for a puzzle's
+    start, not for every search node. The first computation of a piece is cached and decides
+    its effort: with ``deadline`` (a ``time.monotonic()`` value; one in the past means "only
+    what is cached") the tripod levels stop there and the piece keeps the best of its walk
+    value and the levels done, and later calls reuse that (so the lower bounds of one
+    time-limited solve stay within its limit).
     """
     per_piece = []
-    for i, piece in enumerate(cur.islands):
-        radius, colours = piece_radius(cur, i), cur.piece_colours(i)
+    for piece, floor in zip(cur.islands, _piece_floors(cur), strict=True):
         local = {v: j for j, v in enumerate(piece)}
         key = (
             cur.k,
@@ -657,9 +667,8 @@ def tripods_bound(
             tuple((local[v], local[u]) for v in piece for u in cur.adj[v] if local[v] < local[u]),
         )
         values = _piece_tripods(key, deadline)
-        per_piece.append([max(v, radius, len(colours - {f})) for f, v in enumerate(values)])
-    finals = range(cur.k) if final_colour is None else (final_colour,)
-    return min(sum(values[f] for values in per_piece) for f in finals)
+        per_piece.append([max(a, b) for a, b in zip(values, floor, strict=True)])
+    return cheapest_final(per_piece, cur.k, final_colour)
 
 
 _TRIPODS: dict[tuple, tuple[int, ...]] = {}  # piece (k, colours, edges) -> its values
@@ -684,10 +693,14 @@ def _piece_tripods(key: tuple, deadline: float | None) -> tuple[int, ...]:
         adj[a].append(b)
         adj[b].append(a)
     nodes = range(len(colours))
-    values = walk_values(colours, adj, nodes, k)
-    if len(colours) <= TRIPOD_NODES:
-        tripods = tripod_values(colours, adj, nodes, k, deadline=deadline)
-        values = [max(a, b) for a, b in zip(values, tripods, strict=True)]
+    if len(colours) > TRIPOD_NODES:
+        values = walk_values(colours, adj, nodes, k)
+    else:
+        values = tripod_values(colours, adj, nodes, k, deadline=deadline)
+        if deadline is not None and time.monotonic() >= deadline:
+            # maybe stopped early, below the walk values (complete tripod values include them)
+            walks = walk_values(colours, adj, nodes, k)
+            values = [max(a, b) for a, b in zip(values, walks, strict=True)]
     if len(_TRIPODS) >= _TRIPODS_KEPT:
         _TRIPODS.clear()
     _TRIPODS[key] = tuple(values)

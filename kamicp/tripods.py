@@ -50,7 +50,7 @@ from collections.abc import Iterator, Sequence
 
 import numpy as np
 
-from kamicp.walks import LEVELS, walk_levels
+from kamicp.walks import LEVELS, first_full, least_full, piece_matrices, walk_levels
 
 
 def tripod_values(
@@ -70,17 +70,8 @@ def tripod_values(
     first level not computed (still lower bounds, possibly below the walk values).
     """
     last = LEVELS if cap is None else cap
-    values: list[int | None] = [None] * k
-    t = -1
-    for t, level in enumerate(_tripod_levels(colour, adj, piece, k, last, deadline)):
-        for d in range(k):
-            if values[d] is None and level[d].all():
-                values[d] = t
-        if all(v is not None for v in values):
-            return values  # type: ignore[return-value]
-    if cap is None and deadline is None:
-        raise ValueError("tripod bound: more than LEVELS levels (is the piece connected?)")
-    return [t + 1 if v is None else v for v in values]
+    levels = _tripod_levels(colour, adj, piece, k, last, deadline)
+    return first_full(levels, k, cap is not None or deadline is not None)
 
 
 def least_tripod_value(
@@ -97,13 +88,8 @@ def least_tripod_value(
     which saves the costliest levels when only the piece's own bound is wanted. With
     ``deadline``: the first level not computed by then (a lower bound, maybe a weak one)."""
     last = LEVELS if cap is None else cap
-    t = -1
-    for t, level in enumerate(_tripod_levels(colour, adj, piece, k, last, deadline)):
-        if any(level[d].all() for d in finals):
-            return t
-    if cap is None and deadline is None:
-        raise ValueError("tripod bound: more than LEVELS levels (is the piece connected?)")
-    return t + 1
+    levels = _tripod_levels(colour, adj, piece, k, last, deadline)
+    return least_full(levels, finals, cap is not None or deadline is not None)
 
 
 def _tripod_levels(colour, adj, piece, k: int, last: int, deadline=None) -> Iterator[np.ndarray]:
@@ -120,17 +106,11 @@ def _tripod_levels(colour, adj, piece, k: int, last: int, deadline=None) -> Iter
     O(t k n^4) of matrix products (4-7x faster on the KAMI 2 levels measured).
     """
     n = len(piece)
-    index = {v: i for i, v in enumerate(piece)}
-    adjacency = np.zeros((n, n), dtype=np.float32)
-    for v in piece:
-        for u in adj[v]:
-            if u in index:
-                adjacency[index[v], index[u]] = 1.0
-    owns = np.array([[colour[v] == d for v in piece] for d in range(k)], dtype=bool)
+    adjacency, owns = piece_matrices(colour, adj, piece, k)
     width = (n + 63) // 64 * 8  # bytes per packed row: whole 64-bit words
     cost = np.full((k, n, n), LEVELS + 1, dtype=np.int32)
     # the pairs of the a = 0 joins: x of colour d, v a neighbour of x
-    ends = [np.nonzero(owns[d][:, None] & (adjacency > 0)) for d in range(k)]
+    ends = [np.nonzero((owns[d][:, None] > 0) & (adjacency > 0)) for d in range(k)]
     packed = np.zeros((8, k, n, n, width), dtype=np.uint8)  # packed[t]: level t, z as bits
     diagonal = np.arange(n)
 

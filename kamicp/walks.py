@@ -41,7 +41,7 @@ Example::
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 import numpy as np
 
@@ -64,16 +64,59 @@ def walk_values(
     only asks "more than ``cap``?").
     """
     last = LEVELS if cap is None else cap
+    return first_full(walk_levels(colour, adj, piece, k, last), k, cap is not None)
+
+
+def first_full(levels: Iterable[np.ndarray], k: int, stoppable: bool) -> list[int]:
+    """For each colour d, the first t whose ``levels[t][d]`` is all nonzero (every pair, or
+    triple, within t moves). The levels grow with t, so when they run out first (at a cap or
+    a deadline: ``stoppable``) a colour not yet full gets the last level seen + 1, still a
+    lower bound; otherwise running out means a disconnected piece and raises. Shared by the
+    walk and tripod bounds (:mod:`kamicp.tripods`)."""
     values: list[int | None] = [None] * k
-    for t, level in enumerate(walk_levels(colour, adj, piece, k, last)):
+    t = -1
+    for t, level in enumerate(levels):
         for d in range(k):
-            if values[d] is None and level[d].min() > 0:
+            if values[d] is None and level[d].all():
                 values[d] = t
         if all(v is not None for v in values):
             return values  # type: ignore[return-value]
-    if cap is None:
-        raise ValueError("walk bound: more than LEVELS levels (is the piece connected?)")
-    return [cap + 1 if v is None else v for v in values]
+    if not stoppable:
+        raise ValueError("more than LEVELS levels (is the piece connected?)")
+    return [t + 1 if v is None else v for v in values]
+
+
+def least_full(levels: Iterable[np.ndarray], finals: Sequence[int], stoppable: bool) -> int:
+    """The first t at which some colour of ``finals`` is full (see :func:`first_full`), or
+    the last level seen + 1 when the levels run out first (``stoppable``; else it raises)."""
+    t = -1
+    for t, level in enumerate(levels):
+        if any(level[d].all() for d in finals):
+            return t
+    if not stoppable:
+        raise ValueError("more than LEVELS levels (is the piece connected?)")
+    return t + 1
+
+
+def piece_matrices(colour, adj, piece, k: int) -> tuple[np.ndarray, np.ndarray]:
+    """The piece's adjacency matrix and ``owns[d, x]`` (node x has colour d), float32,
+    indexed as ``piece``."""
+    index = {v: i for i, v in enumerate(piece)}
+    n = len(piece)
+    adjacency = np.zeros((n, n), dtype=np.float32)
+    for v in piece:
+        for u in adj[v]:
+            if u in index:
+                adjacency[index[v], index[u]] = 1.0
+    owns = np.array([[colour[v] == d for v in piece] for d in range(k)], dtype=np.float32)
+    return adjacency, owns
+
+
+def cheapest_final(per_piece: Sequence[Sequence[int]], k: int, final_colour: int | None) -> int:
+    """min over the final colour f (or ``final_colour``) of the sum over pieces of their
+    bound for f: pieces are flooded by separate moves and end in one common colour."""
+    finals = range(k) if final_colour is None else (final_colour,)
+    return min(sum(values[f] for values in per_piece) for f in finals)
 
 
 def least_walk_value(
@@ -89,24 +132,15 @@ def least_walk_value(
     these colours, within ``cap`` moves?"). Stops at the first level where some d in
     ``finals`` covers every pair, so it is cheaper than :func:`walk_values`.
     """
-    for t, level in enumerate(walk_levels(colour, adj, piece, k, cap)):
-        if any(level[d].min() > 0 for d in finals):
-            return t
-    return cap + 1
+    return least_full(walk_levels(colour, adj, piece, k, cap), finals, True)
 
 
 def walk_levels(colour, adj, piece, k: int, last: int):
     """Yield level t = 0, 1, ..., ``last``: an array (k, n, n), [d, x, y] = 1.0 when
     M(x, y, d) <= t, else 0.0, with x and y indexing ``piece``. It is a view of the
     levels the next ones are built from: read it, do not change it."""
-    index = {v: i for i, v in enumerate(piece)}
     n = len(piece)
-    adjacency = np.zeros((n, n), dtype=np.float32)
-    for v in piece:
-        for u in adj[v]:
-            if u in index:
-                adjacency[index[v], index[u]] = 1.0
-    owns = np.array([[colour[v] == d for v in piece] for d in range(k)], dtype=np.float32)
+    adjacency, owns = piece_matrices(colour, adj, piece, k)
     room = min(last, 24) + 1  # levels kept so far; doubled when needed
     levels = np.zeros((room, k, n, n), dtype=np.float32)
     lefts = np.zeros_like(levels)  # lefts[t] = levels[t] @ adjacency, for the middle terms
@@ -177,5 +211,4 @@ def walk_bound(
             [max(a, b) for a, b in zip(values, floor, strict=True)]
             for values, floor in zip(per_piece, floors, strict=True)
         ]
-    finals = range(k) if final_colour is None else (final_colour,)
-    return min(sum(values[f] for values in per_piece) for f in finals)
+    return cheapest_final(per_piece, k, final_colour)
