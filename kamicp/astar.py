@@ -69,18 +69,20 @@ from kamicp.tripods import least_tripod_value
 INF = UNSOLVABLE
 TABLE_LIMIT = 2_000_000  # transposition-table entries kept before the table is cleared
 WALK_DEPTH = 1  # IDA* (free rules) asks the walk bound of the states this many moves deep or less
-# IDA* (free rules, one piece) asks the tripod bound of the start's children once an iteration
-# has run this many seconds, and then only while the subtrees of those children take longer on
-# average than CHECK_RATIO checks: a check costs 0.1-2 s, so it pays only under long subtrees
-# (on Bud4 it cuts 286 of the 288 children at 13 moves left; walks cut 3). On Bud2, whose
-# subtrees are short, checks after 5 s made the portfolio 8.6 -> 28.3 s (IDA* shares the
-# machine with SAT there, so its iteration passed 5 s), hence 30 s: beyond every level that
-# the portfolio proves in 60 s (all within 8 s).
+# IDA* (free rules, one piece) asks the tripod bound of a state once an iteration has run this
+# many seconds, and then only at depths where the subtrees searched so far took longer on average
+# than CHECK_RATIO checks: a check costs 0.1-2 s, so it pays only above long subtrees (on Bud4 at
+# 13 moves left it cuts 114 of the 116 distinct children of the start, and at 12 moves left 223
+# of the 226 children of those two; walks cut 3 of the 116). On Bud2, whose subtrees are short,
+# checks after 5 s made the portfolio 8.6 -> 28.3 s (IDA* shares the machine with SAT there, so
+# its iteration passed 5 s), hence 30 s: beyond every level that the portfolio proves in 60 s
+# (all within 8 s).
 TRIPOD_AFTER = 30.0
 # Nor on pieces above this many regions: a check there costs 5-12 s (Threegrid5's 173 regions),
 # and the portfolio's 60 s run of old_Threegrid6 overran its limit by 4.7 s in one.
 CHECK_NODES = 120
 CHECK_RATIO = 2.0
+CHECK_GUESS = 0.25  # seconds a tripod check is assumed to take before one is measured
 
 
 class _Stop(Exception):
@@ -414,10 +416,10 @@ def idastar(
     cut); -1 means none.
 
     ``tripod_after`` (free rules, one piece of at most :data:`CHECK_NODES` regions): once an
-    iteration has run that many seconds, a child of the start it then reaches is first cut
-    by the tripod bound (Bound 6) if that exceeds the moves left, as long as the children
-    searched so far took :data:`CHECK_RATIO` checks or more each; None means never (0: from
-    the start of every iteration).
+    iteration has run that many seconds, a state it then reaches is first cut by the tripod
+    bound (Bound 6) if that exceeds the moves left, at the depths where the states searched
+    so far took :data:`CHECK_RATIO` checks or more each (in practice the first few moves);
+    None means never (0: from the start of every iteration).
 
     ``on_bound``, if given, is called with every threshold an iteration starts with: each is
     a proved lower bound on the optimum (a portfolio uses them before the search ends).
@@ -439,10 +441,12 @@ class _Ida(_Search):
         self.on_bound: Callable[[int], None] | None = None
         self.path: list[Move] = []
         self.tripod_after: float | None = None
-        self.tripod_budget = INF  # the children of the start have this budget
+        self.threshold = 0  # of the current iteration: a node's depth is threshold - budget
         self.iteration_began = 0.0
         self.checks = [0, 0.0]  # tripod checks asked, seconds they took
-        self.subtrees = [0, 0.0]  # children of the start searched (not cut), seconds they took
+        self.cuts: dict[int, list] = {}  # depth -> [tripod checks asked, states they cut]
+        # depth -> [states searched without a check, seconds they took]
+        self.subtrees: dict[int, list] = {}
 
     def run(self, max_moves: int | None, lower: int = 0) -> SearchOutcome:
         root = contract(self.g)
@@ -465,9 +469,9 @@ class _Ida(_Search):
             self.walk_budget = threshold - self.walk_depth if self.walk_depth >= 0 else INF
             if self.on_bound is not None:
                 self.on_bound(threshold)
-            self.tripod_budget = threshold - 1
+            self.threshold = threshold
             self.iteration_began = time.monotonic()
-            self.checks, self.subtrees = [0, 0.0], [0, 0.0]
+            self.checks, self.cuts, self.subtrees = [0, 0.0], {}, {}
             try:
                 found = self.dfs(root, 0, threshold, None)
             except _Stop:
@@ -486,36 +490,50 @@ class _Ida(_Search):
             return INF
         return walks_bound_capped(cur, final, budget)
 
-    def tripods_due(self) -> bool:
-        """Ask the tripod check at this child of the start? After ``tripod_after`` seconds of
-        the iteration, while a searched subtree costs CHECK_RATIO checks or more (both
-        measured as the search goes)."""
-        if self.tripod_after is None or self.g.rules != "free":
+    def tripods_due(self, depth: int) -> bool:
+        """Ask the tripod check at this state, ``depth`` moves from the start? After
+        ``tripod_after`` seconds of the iteration, where a check is expected to save
+        CHECK_RATIO times its cost: (the share of the checks at this depth that cut, with
+        one cut and one miss assumed beforehand) x (the mean time of the states of this depth
+        searched without a check) >= CHECK_RATIO x (the mean time of a check, CHECK_GUESS
+        before the first). The times of states that a check failed to cut are not used: they
+        are biased towards large subtrees. The start's children are checked even before one
+        of them has been searched: they are few, and at 30 s the first is still running.
+        """
+        if self.tripod_after is None or self.g.rules != "free" or depth < 1:
             return False
         if time.monotonic() - self.iteration_began < self.tripod_after:
             return False
-        (checks, check_time), (searched, search_time) = self.checks, self.subtrees
-        if not checks or not searched:
-            return True
-        return search_time / searched >= CHECK_RATIO * check_time / checks
+        searched, search_time = self.subtrees.get(depth, (0, 0.0))
+        if not searched:
+            return depth == 1
+        asked, cut = self.cuts.get(depth, (0, 0))
+        checks, check_time = self.checks
+        cost = check_time / checks if checks else CHECK_GUESS
+        return (cut + 1) / (asked + 2) * search_time / searched >= CHECK_RATIO * cost
 
-    def searched(self, began: float) -> None:
-        """A child of the start was searched (not cut) from ``began``: its cost counts."""
-        self.subtrees[0] += 1
-        self.subtrees[1] += time.monotonic() - began
+    def searched(self, depth: int, began: float) -> None:
+        """A state ``depth`` moves from the start was searched without a check from
+        ``began``."""
+        entry = self.subtrees.setdefault(depth, [0, 0.0])
+        entry[0] += 1
+        entry[1] += time.monotonic() - began
 
-    def tripod_check(self, cur: Current, first: int, budget: int) -> int:
+    def tripod_check(self, cur: Current, first: int, budget: int) -> int | None:
         """The tripod bound of a one-piece state, exact up to ``budget`` (above it, some
-        bound that exceeds ``budget``); 0 (no information) on boards of several pieces or
+        bound that exceeds ``budget``); None (not asked) on boards of several pieces or
         above :data:`CHECK_NODES` regions."""
         if len(cur.islands) != 1 or len(cur.islands[0]) > CHECK_NODES:
-            return 0
+            return None
         finals = range(cur.k) if self.final_colour is None else (self.final_colour,)
         began = time.monotonic()
         piece = cur.islands[0]
         value = least_tripod_value(cur.pos, cur.adj, piece, cur.k, finals, budget, self.deadline)
         self.checks[0] += 1
         self.checks[1] += time.monotonic() - began
+        entry = self.cuts.setdefault(self.threshold - budget, [0, 0])
+        entry[0] += 1
+        entry[1] += value > budget
         return value
 
     def dfs(self, cur: Current, first: int, budget: int, after: int | None) -> int:
@@ -534,14 +552,12 @@ class _Ida(_Search):
             if w > budget:
                 self.table[key] = max(known, w)
                 return w
-        began = None
-        if budget == self.tripod_budget:
-            if self.tripods_due():
-                w = self.tripod_check(cur, first, budget)
-                if w > budget:
-                    self.table[key] = max(known, w)
-                    return w
-            began = time.monotonic()
+        depth = self.threshold - budget
+        w = self.tripod_check(cur, first, budget) if self.tripods_due(depth) else None
+        if w is not None and w > budget:
+            self.table[key] = max(known, w)
+            return w
+        began = time.monotonic()
         # Children in the order of their own bounds; the table's bounds (learnt in failed
         # iterations) only cut off, since ordering by them was found to hurt. Children
         # certainly over budget may be left out; ``best`` starts at their floor.
@@ -562,6 +578,6 @@ class _Ida(_Search):
         if len(self.table) >= TABLE_LIMIT:
             self.table.clear()  # memory: forgetting bounds only costs time
         self.table[key] = max(known, best)
-        if began is not None:
-            self.searched(began)
+        if w is None:
+            self.searched(depth, began)
         return best

@@ -111,6 +111,7 @@ def _tripod_levels(colour, adj, piece, k: int, last: int, deadline=None) -> Iter
     cost = np.full((k, n, n), LEVELS + 1, dtype=np.int32)
     # the pairs of the a = 0 joins: x of colour d, v a neighbour of x
     ends = [np.nonzero((owns[d][:, None] > 0) & (adjacency > 0)) for d in range(k)]
+    proper = not any((owns[d][:, None] * owns[d][None, :] * adjacency).any() for d in range(k))
     packed = np.zeros((8, k, n, n, width), dtype=np.uint8)  # packed[t]: level t, z as bits
     diagonal = np.arange(n)
 
@@ -135,7 +136,7 @@ def _tripod_levels(colour, adj, piece, k: int, last: int, deadline=None) -> Iter
                 _or_rows(rows[d], xs, packed[t - cost[d][xs, vs], d, vs])
             level = _unpack(rows, n)
         _permute(level)
-        if not _close_ends(level, ends, width, late):
+        if not _close_ends(level, ends, width, late, proper):
             return
         packed[t] = _pack(level, width)
         yield level
@@ -170,21 +171,34 @@ def _permute(level: np.ndarray) -> None:
         np.logical_or(level, level.transpose(axes), out=level)
 
 
-def _close_ends(level: np.ndarray, ends, width: int, late) -> bool:
+def _close_ends(level: np.ndarray, ends, width: int, late, proper: bool) -> bool:
     """The splits with a cost-0 arm (a = 0): a node x of colour d, an edge x-v and a tripod
-    (v, y, z) within t give the tripod (x, y, z) within t. Only these involve level t
-    itself, so only they are iterated to the fixed point. False if ``late()`` stopped it
-    before the fixed point (the level is then incomplete and must not be used)."""
-    n = level.shape[1]
+    (v, y, z) within t give the tripod (x, y, z) within t, and the same at the y and z
+    ends. Only these involve level t itself, so only they are iterated to the fixed point.
+
+    Each pass applies the join once along each of the three axes. On a ``proper`` graph
+    (no two adjacent nodes of one colour: every region graph) one pass is the fixed point:
+    along one axis the join is the boolean matrix I + D_d A (D_d: the nodes of colour d),
+    and D_d A D_d A = 0 because a node of colour d has no neighbour of colour d, so the
+    join is idempotent; joins along different axes commute. A pass also keeps a symmetric
+    level symmetric, so no permutation closure is needed after it. False if ``late()``
+    stopped it before the fixed point (the level is then incomplete and must not be used).
+    """
     while True:
+        before = None if proper else level.copy()
         rows = _pack(level, width)
-        grown = np.zeros_like(rows)
-        for d, (xs, vs) in enumerate(ends):
-            _or_rows(grown[d], xs, rows[d, vs])
-        grown = _unpack(grown, n)
-        _permute(grown)
-        if not (grown & ~level).any():
+        for d, (xs, vs) in enumerate(ends):  # x ends, then y ends, on rows packed over z
+            _or_rows(rows[d], xs, rows[d, vs])
+            by_y = rows[d].swapaxes(0, 1)
+            _or_rows(by_y, xs, by_y[vs])
+        # z ends: with z first, each z-row a run of n * n bools read as 64-bit words
+        k, n = level.shape[:2]
+        by_z = np.zeros((k, n, (n * n + 7) // 8 * 8), dtype=bool)
+        by_z[:, :, : n * n] = _unpack(rows, n).transpose(0, 3, 1, 2).reshape(k, n, n * n)
+        for d, (zs, vs) in enumerate(ends):
+            _or_rows(by_z[d].view(np.uint8), zs, by_z[d, vs].view(np.uint8))
+        level[...] = by_z[:, :, : n * n].reshape(k, n, n, n).transpose(0, 2, 3, 1)
+        if proper or not (level & ~before).any():
             return True
         if late():
             return False
-        np.logical_or(level, grown, out=level)
