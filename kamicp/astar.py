@@ -445,6 +445,7 @@ class _Ida(_Search):
         self.iteration_began = 0.0
         self.checks = [0, 0.0]  # tripod checks asked, seconds they took
         self.cuts: dict[int, list] = {}  # depth -> [tripod checks asked, states they cut]
+        self.tripod_values: dict[bytes, tuple[int, int]] = {}  # state -> (value, its cap)
         # depth -> [states searched without a check, seconds they took]
         self.subtrees: dict[int, list] = {}
 
@@ -525,10 +526,18 @@ class _Ida(_Search):
         above :data:`CHECK_NODES` regions."""
         if len(cur.islands) != 1 or len(cur.islands[0]) > CHECK_NODES:
             return None
+        # the same position is met again after other last moves (the table's key differs)
+        key = _key(cur, first)
+        value, cap = self.tripod_values.get(key, (0, -1))
+        if value <= cap or budget <= cap:  # exact, or above a cap at least the budget
+            return value
         finals = range(cur.k) if self.final_colour is None else (self.final_colour,)
         began = time.monotonic()
         piece = cur.islands[0]
         value = least_tripod_value(cur.pos, cur.adj, piece, cur.k, finals, budget, self.deadline)
+        if len(self.tripod_values) >= TABLE_LIMIT:
+            self.tripod_values.clear()
+        self.tripod_values[key] = (value, budget)
         self.checks[0] += 1
         self.checks[1] += time.monotonic() - began
         entry = self.cuts.setdefault(self.threshold - budget, [0, 0])

@@ -113,7 +113,7 @@ def _tripod_levels(colour, adj, piece, k: int, last: int, deadline=None) -> Iter
     ends = [np.nonzero((owns[d][:, None] > 0) & (adjacency > 0)) for d in range(k)]
     proper = not any((owns[d][:, None] * owns[d][None, :] * adjacency).any() for d in range(k))
     packed = np.zeros((8, k, n, n, width), dtype=np.uint8)  # packed[t]: level t, z as bits
-    diagonal = np.arange(n)
+    diagonal = _pack(np.eye(n, dtype=bool), width)  # row y: bit y
 
     def late() -> bool:
         return deadline is not None and time.monotonic() >= deadline
@@ -124,17 +124,16 @@ def _tripod_levels(colour, adj, piece, k: int, last: int, deadline=None) -> Iter
         if t == len(packed):
             packed = np.concatenate([packed, np.zeros_like(packed)])
         cost[((walks @ adjacency) > 0) & (cost > t)] = t
-        level = np.zeros((k, n, n, n), dtype=bool)
-        level[:, :, diagonal, diagonal] = walks > 0  # Y(x, y, y) <= M(x, y): a path
+        # Y(x, y, y) <= M(x, y): a path; as bits, bit y of row (x, y)
+        rows = np.where((walks > 0)[..., None], diagonal, np.uint8(0))
         if t > 0:
-            before = _unpack(packed[t - 1], n)
-            level |= before
-            level |= before.any(axis=0)  # one more move: any d'
-            rows = _pack(level, width)
+            before = packed[t - 1]
+            rows |= before
+            rows |= np.bitwise_or.reduce(before, axis=0)  # one more move: any d'
             for d in range(k):  # the splits that use finished levels only (0 < a < t)
                 xs, vs = np.nonzero((cost[d] >= 1) & (cost[d] < t))
                 _or_rows(rows[d], xs, packed[t - cost[d][xs, vs], d, vs])
-            level = _unpack(rows, n)
+        level = _unpack(rows, n)
         _permute(level)
         if not _close_ends(level, ends, width, late, proper):
             return
