@@ -31,8 +31,8 @@ permutations of the ends (a tripod has no first end). Full argument in
 Cost: O(t k n^4 / 64) word operations (each pair x, v joins once per level, as bits) and
 O(t k n^3) bits of memory for bound t, k colours and n nodes; measured 0.4 s for Bud4's 72
 regions and about 2.7 s for Threegrid4's 111 (float32 matrix products, the first version:
-2.6 s and 6.2 s). It is asked at a puzzle's start and, in IDA*, at the start's children
-once an iteration has run for a while (:mod:`kamicp.astar`).
+2.6 s and 6.2 s). It is asked at a puzzle's start and, in IDA*, once an iteration has run
+for a while, at the depths where a check is expected to pay (:mod:`kamicp.astar`).
 
 Example::
 

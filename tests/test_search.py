@@ -17,8 +17,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from kamicp import astar as astar_module
 from kamicp import bounds, rules
-from kamicp.astar import INF, astar, idastar
+from kamicp.astar import INF, _Ida, astar, idastar
 from kamicp.bfs import bfs
 from kamicp.greedy import greedy
 from kamicp.regions import from_edges
@@ -42,7 +43,19 @@ def idastar_tripods(g, **options):
     return idastar(g, tripod_after=0.0, **options)
 
 
+def idastar_tripods_everywhere(g, **options):
+    """IDA* with the tripod check asked at every depth once one state of that depth has been
+    searched (a ratio of 0): exercises the per-depth rule and the per-position answers."""
+    ratio = astar_module.CHECK_RATIO
+    astar_module.CHECK_RATIO = 0.0
+    try:
+        return idastar(g, tripod_after=0.0, **options)
+    finally:
+        astar_module.CHECK_RATIO = ratio
+
+
 SEARCHES = [astar, idastar, idastar_walks, idastar_cheap, idastar_tripods]
+SEARCHES += [idastar_tripods_everywhere]
 
 
 def final_of(g, choice):
@@ -273,3 +286,26 @@ def test_tripod_checks_cut_children_of_the_start():
     assert checked.nodes < plain.nodes
     below = idastar(g, tripod_after=0.0, max_moves=4)
     assert below.complete and below.moves is None
+    everywhere = idastar_tripods_everywhere(g)
+    assert len(everywhere.moves) == 5 and everywhere.nodes <= checked.nodes
+
+
+def test_tripod_check_rule_follows_the_measurements(monkeypatch):
+    # the rule itself, on made-up measurements: no check before tripod_after; the start's
+    # children before any was searched; elsewhere share that cut x mean unchecked time
+    # against CHECK_RATIO x mean check time
+    monkeypatch.setattr(astar_module, "CHECK_RATIO", 2.0)
+    g = from_edges([0, 1, 0], [(0, 1), (1, 2)], k=2)
+    ida = _Ida(g, None, None, None)
+    ida.tripod_after, ida.iteration_began = 30.0, time.monotonic()
+    assert not ida.tripods_due(1)
+    ida.iteration_began -= 31.0
+    assert ida.tripods_due(1) and not ida.tripods_due(2)
+    ida.checks = [10, 1.0]  # 0.1 s a check
+    ida.subtrees[2] = [4, 1.0]  # 0.25 s a state searched without a check
+    ida.cuts[2] = [8, 8]  # share (8 + 1) / (8 + 2) = 0.9: 0.225 >= 2 x 0.1
+    assert ida.tripods_due(2)
+    ida.cuts[2] = [8, 6]  # share 0.7: 0.175 < 0.2
+    assert not ida.tripods_due(2)
+    monkeypatch.setattr(astar_module, "CHECK_RATIO", 1.0)
+    assert ida.tripods_due(2)
