@@ -72,12 +72,16 @@ def label_width(board: Board, regions: bool, colour: bool) -> int:
 
 def slot_width(geometry: str, digits: int, colour: bool) -> int:
     """Characters per cell, wide enough for a region label of ``digits`` characters."""
+    # in colour a label keeps one blank before it: where two labels meet (regions 9 and 10
+    # side by side) the backgrounds differ, but copied text would read "910"
     if geometry == "square":
         # plain text: symbol, label, and a space so the next symbol stands apart
-        return max(2, digits) if colour else 2 + digits
+        return max(2, digits + 1) if colour else 2 + digits
     if geometry in ("triangle", "kami2"):
-        return max(3, digits + 1) if colour else 2 + digits
-    return max(3, digits) if colour else 3 + digits  # hex
+        # a left-pointing triangle's label ends its slot, a right-pointing one's starts the
+        # next: one blank on each side keeps them apart
+        return max(3, digits + 2) if colour else 2 + digits
+    return max(3, digits + 1) if colour else 3 + digits  # hex
 
 
 def slots(board: Board, width: int) -> dict:
