@@ -70,13 +70,13 @@ INF = UNSOLVABLE
 TABLE_LIMIT = 2_000_000  # transposition-table entries kept before the table is cleared
 WALK_DEPTH = 1  # IDA* (free rules) asks the walk bound of the states this many moves deep or less
 # IDA* (free rules, one piece) asks the tripod bound of a state once an iteration has run this
-# many seconds, and then only at depths where the subtrees searched so far took longer on average
-# than CHECK_RATIO checks: a check costs 0.1-2 s, so it pays only above long subtrees (on Bud4 at
-# 13 moves left it cuts 114 of the 116 distinct children of the start, and at 12 moves left 223
-# of the 226 children of those two; walks cut 3 of the 116). On Bud2, whose subtrees are short,
-# checks after 5 s made the portfolio 8.6 -> 28.3 s (IDA* shares the machine with SAT there, so
-# its iteration passed 5 s), hence 30 s: beyond every level that the portfolio proves in 60 s
-# (all within 8 s).
+# many seconds, and then only at depths where a check is expected to save CHECK_RATIO times its
+# cost (_Ida.tripods_due): a check costs 0.02-0.2 s on 50-72 regions, so it pays only above long
+# subtrees (on Bud4 at 13 moves left it cuts 114 of the 116 distinct children of the start, and
+# at 12 moves left 223 of the 226 children of those two; walks cut 3 of the 116). On Bud2, whose
+# subtrees are short, checks after 5 s made the portfolio 8.6 -> 28.3 s (IDA* shares the machine
+# with SAT there, so its iteration passed 5 s), hence 30 s: beyond every level that the
+# portfolio proves in 60 s (all within 8 s).
 TRIPOD_AFTER = 30.0
 # Nor on pieces above this many regions: a check there costs 5-12 s (Threegrid5's 173 regions),
 # and the portfolio's 60 s run of old_Threegrid6 overran its limit by 4.7 s in one.
@@ -422,9 +422,9 @@ def idastar(
 
     ``tripod_after`` (free rules, one piece of at most :data:`CHECK_NODES` regions): once an
     iteration has run that many seconds, a state it then reaches is first cut by the tripod
-    bound (Bound 6) if that exceeds the moves left, at the depths where the states searched
-    so far took :data:`CHECK_RATIO` checks or more each (in practice the first few moves);
-    None means never (0: from the start of every iteration).
+    bound (Bound 6) if that exceeds the moves left, at the depths where a check is expected
+    to save :data:`CHECK_RATIO` times its cost, as measured during the iteration (see
+    ``_Ida.tripods_due``); None means never (0: from the start of every iteration).
 
     ``on_bound``, if given, is called with every threshold an iteration starts with: each is
     a proved lower bound on the optimum (a portfolio uses them before the search ends).
@@ -567,10 +567,10 @@ class _Ida(_Search):
                 self.table[key] = max(known, w)
                 return w
         depth = self.threshold - budget
-        w = self.tripod_check(cur, first, budget) if self.tripods_due(depth) else None
-        if w is not None and w > budget:
-            self.table[key] = max(known, w)
-            return w
+        tripods = self.tripod_check(cur, first, budget) if self.tripods_due(depth) else None
+        if tripods is not None and tripods > budget:
+            self.table[key] = max(known, tripods)
+            return tripods
         began = time.monotonic()
         # Children in the order of their own bounds; the table's bounds (learnt in failed
         # iterations) only cut off, since ordering by them was found to hurt. Children
@@ -592,6 +592,6 @@ class _Ida(_Search):
         if len(self.table) >= TABLE_LIMIT:
             self.table.clear()  # memory: forgetting bounds only costs time
         self.table[key] = max(known, best)
-        if w is None:
+        if tripods is None:  # only the times of unchecked states estimate what a cut saves
             self.searched(depth, began)
         return best

@@ -39,7 +39,8 @@ def idastar_cheap(g, **options):
 
 
 def idastar_tripods(g, **options):
-    """IDA* with the tripod checks at the children of the start from the first moment."""
+    """IDA* with the tripod checks from the first moment of every iteration (the start's
+    children, and deeper where the rule finds them worth it)."""
     return idastar(g, tripod_after=0.0, **options)
 
 
