@@ -399,6 +399,7 @@ def idastar(
     lower: int | None = None,
     walk_depth: int | None = None,
     tripod_after: float | None = TRIPOD_AFTER,
+    check_ratio: float = CHECK_RATIO,
     on_bound: Callable[[int], None] | None = None,
 ) -> SearchOutcome:
     """An optimal solution by IDA* with a transposition table, or what was proved.
@@ -425,6 +426,8 @@ def idastar(
     bound (Bound 6) if that exceeds the moves left, at the depths where a check is expected
     to save :data:`CHECK_RATIO` times its cost, as measured during the iteration (see
     ``_Ida.tripods_due``); None means never (0: from the start of every iteration).
+    ``check_ratio`` replaces :data:`CHECK_RATIO` (0: check at every depth once one state of
+    it has been searched without a check; only the time changes, never a value).
 
     ``on_bound``, if given, is called with every threshold an iteration starts with: each is
     a proved lower bound on the optimum (a portfolio uses them before the search ends).
@@ -434,6 +437,7 @@ def idastar(
     ida = _Ida(g, final_colour, node_limit, deadline, walk_depth)
     ida.on_bound = on_bound
     ida.tripod_after = tripod_after
+    ida.check_ratio = check_ratio
     return ida.run(max_moves, lower or 0)
 
 
@@ -446,6 +450,7 @@ class _Ida(_Search):
         self.on_bound: Callable[[int], None] | None = None
         self.path: list[Move] = []
         self.tripod_after: float | None = None
+        self.check_ratio = CHECK_RATIO
         self.threshold = 0  # of the current iteration: a node's depth is threshold - budget
         self.iteration_began = 0.0
         self.checks = [0, 0.0]  # tripod checks asked, seconds they took
@@ -516,7 +521,7 @@ class _Ida(_Search):
         asked, cut = self.cuts.get(depth, (0, 0))
         checks, check_time = self.checks
         cost = check_time / checks if checks else CHECK_GUESS
-        return (cut + 1) / (asked + 2) * search_time / searched >= CHECK_RATIO * cost
+        return (cut + 1) / (asked + 2) * search_time / searched >= self.check_ratio * cost
 
     def searched(self, depth: int, began: float) -> None:
         """A state ``depth`` moves from the start was searched without a check from
@@ -525,7 +530,7 @@ class _Ida(_Search):
         entry[0] += 1
         entry[1] += time.monotonic() - began
 
-    def tripod_check(self, cur: Current, first: int, budget: int) -> int | None:
+    def tripod_check(self, cur: Current, first: int, budget: int, depth: int) -> int | None:
         """The tripod bound of a one-piece state, exact up to ``budget`` (above it, some
         bound that exceeds ``budget``); None (not asked) on boards of several pieces or
         above :data:`CHECK_NODES` regions."""
@@ -545,7 +550,7 @@ class _Ida(_Search):
         self.tripod_values[key] = (value, budget)
         self.checks[0] += 1
         self.checks[1] += time.monotonic() - began
-        entry = self.cuts.setdefault(self.threshold - budget, [0, 0])
+        entry = self.cuts.setdefault(depth, [0, 0])
         entry[0] += 1
         entry[1] += value > budget
         return value
@@ -567,7 +572,7 @@ class _Ida(_Search):
                 self.table[key] = max(known, w)
                 return w
         depth = self.threshold - budget
-        tripods = self.tripod_check(cur, first, budget) if self.tripods_due(depth) else None
+        tripods = self.tripod_check(cur, first, budget, depth) if self.tripods_due(depth) else None
         if tripods is not None and tripods > budget:
             self.table[key] = max(known, tripods)
             return tripods

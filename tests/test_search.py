@@ -17,7 +17,6 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from kamicp import astar as astar_module
 from kamicp import bounds, rules
 from kamicp.astar import INF, _Ida, astar, idastar
 from kamicp.bfs import bfs
@@ -47,12 +46,7 @@ def idastar_tripods(g, **options):
 def idastar_tripods_everywhere(g, **options):
     """IDA* with the tripod check asked at every depth once one state of that depth has been
     searched (a ratio of 0): exercises the per-depth rule and the per-position answers."""
-    ratio = astar_module.CHECK_RATIO
-    astar_module.CHECK_RATIO = 0.0
-    try:
-        return idastar(g, tripod_after=0.0, **options)
-    finally:
-        astar_module.CHECK_RATIO = ratio
+    return idastar(g, tripod_after=0.0, check_ratio=0.0, **options)
 
 
 SEARCHES = [astar, idastar, idastar_walks, idastar_cheap, idastar_tripods]
@@ -291,13 +285,13 @@ def test_tripod_checks_cut_children_of_the_start():
     assert len(everywhere.moves) == 5 and everywhere.nodes <= checked.nodes
 
 
-def test_tripod_check_rule_follows_the_measurements(monkeypatch):
+def test_tripod_check_rule_follows_the_measurements():
     # the rule itself, on made-up measurements: no check before tripod_after; the start's
     # children before any was searched; elsewhere share that cut x mean unchecked time
-    # against CHECK_RATIO x mean check time
-    monkeypatch.setattr(astar_module, "CHECK_RATIO", 2.0)
+    # against check_ratio (CHECK_RATIO by default) x mean check time
     g = from_edges([0, 1, 0], [(0, 1), (1, 2)], k=2)
     ida = _Ida(g, None, None, None)
+    ida.check_ratio = 2.0
     ida.tripod_after, ida.iteration_began = 30.0, time.monotonic()
     assert not ida.tripods_due(1)
     ida.iteration_began -= 31.0
@@ -308,5 +302,5 @@ def test_tripod_check_rule_follows_the_measurements(monkeypatch):
     assert ida.tripods_due(2)
     ida.cuts[2] = [8, 6]  # share 0.7: 0.175 < 0.2
     assert not ida.tripods_due(2)
-    monkeypatch.setattr(astar_module, "CHECK_RATIO", 1.0)
+    ida.check_ratio = 1.0
     assert ida.tripods_due(2)
