@@ -133,9 +133,8 @@ def _tripod_levels(colour, adj, piece, k: int, last: int, deadline=None) -> Iter
             for d in range(k):  # the splits that use finished levels only (0 < a < t)
                 xs, vs = np.nonzero((cost[d] >= 1) & (cost[d] < t))
                 _or_rows(rows[d], xs, packed[t - cost[d][xs, vs], d, vs])
-        level = _unpack(rows, n)
-        _permute(level)
-        if not _close_ends(level, ends, width, late, proper):
+        level = _close(rows, ends, n, width, late, proper)
+        if level is None:
             return
         packed[t] = _pack(level, width)
         yield level
@@ -163,41 +162,42 @@ def _or_rows(target: np.ndarray, xs: np.ndarray, sources: np.ndarray) -> None:
     target[xs[starts]] |= merged.view(np.uint8)
 
 
-def _permute(level: np.ndarray) -> None:
-    """Close under the permutations of the three ends: the transpositions (x y), (x z),
-    (y z) applied in turn generate all six."""
-    for axes in ((0, 2, 1, 3), (0, 3, 2, 1), (0, 1, 3, 2)):
-        np.logical_or(level, level.transpose(axes), out=level)
+def _close(rows: np.ndarray, ends, n: int, width: int, late, proper: bool) -> np.ndarray | None:
+    """Level t from S = ``rows`` (packed over z; the joins at the x end only, so S is
+    symmetric in y and z), closed under the six permutations of the ends (a tripod has no
+    first end) and under the splits with a cost-0 arm, J_x, J_y, J_z: a node x of colour d,
+    an edge x-v and a tripod (v, y, z) within t give the tripod (x, y, z) within t, and the
+    same at the y and z ends. Only the latter involve level t itself. None if ``late()``
+    stopped it before the fixed point.
 
-
-def _close_ends(level: np.ndarray, ends, width: int, late, proper: bool) -> bool:
-    """The splits with a cost-0 arm (a = 0): a node x of colour d, an edge x-v and a tripod
-    (v, y, z) within t give the tripod (x, y, z) within t, and the same at the y and z
-    ends. Only these involve level t itself, so only they are iterated to the fixed point.
-
-    Each pass applies the join once along each of the three axes. On a ``proper`` graph
-    (no two adjacent nodes of one colour: every region graph) one pass is the fixed point:
-    along one axis the join is the boolean matrix I + D_d A (D_d: the nodes of colour d),
-    and D_d A D_d A = 0 because a node of colour d has no neighbour of colour d, so the
-    join is idempotent; joins along different axes commute. A pass also keeps a symmetric
-    level symmetric, so no permutation closure is needed after it. False if ``late()``
-    stopped it before the fixed point (the level is then incomplete and must not be used).
+    Along one axis the join is the boolean matrix I + D_d A (D_d: the nodes of colour d).
+    On a ``proper`` graph (no two adjacent nodes of one colour: every region graph)
+    D_d A D_d A = 0, so each join is idempotent; joins along different axes commute, and
+    their product J = J_x J_y J_z commutes with every permutation s of the ends (s J s^-1
+    permutes the factors). So one pass gives the fixed point J P(S) = P(J S), P the union
+    over the permutations, here P(S) = S + (x y) S + (x z) S. Bits run along z, so J_x and
+    J_y are row operations on the packed level, and J_z = (x z) J_x (x z) is one after a
+    transposition. With B = S + (x y) S and X = J_x (x z) J_x J_y B = (x z) J B, X + (x y) X
+    = J ((x z) S + (x z)(x y) S + (x y)(x z) S + (y z) S) = J P(S), since (y z) S = S.
+    Other graphs repeat the pass (S then symmetric) until nothing changes.
     """
+    k = rows.shape[0]
     while True:
-        before = None if proper else level.copy()
-        rows = _pack(level, width)
-        for d, (xs, vs) in enumerate(ends):  # x ends, then y ends, on rows packed over z
+        before = None if proper else _unpack(rows, n)
+        rows |= rows.swapaxes(1, 2)  # symmetric in x and y
+        for d, (xs, vs) in enumerate(ends):  # J_x, then J_y, on rows packed over z
             _or_rows(rows[d], xs, rows[d, vs])
             by_y = rows[d].swapaxes(0, 1)
             _or_rows(by_y, xs, by_y[vs])
-        # z ends: with z first, each z-row a run of n * n bools read as 64-bit words
-        k, n = level.shape[:2]
-        by_z = np.zeros((k, n, (n * n + 7) // 8 * 8), dtype=bool)
-        by_z[:, :, : n * n] = _unpack(rows, n).transpose(0, 3, 1, 2).reshape(k, n, n * n)
-        for d, (zs, vs) in enumerate(ends):
-            _or_rows(by_z[d].view(np.uint8), zs, by_z[d, vs].view(np.uint8))
-        level[...] = by_z[:, :, : n * n].reshape(k, n, n, n).transpose(0, 2, 3, 1)
+        # (x z), as rows of n * n bools read as 64-bit words, then J_x once more
+        flipped = np.zeros((k, n, (n * n + 7) // 8 * 8), dtype=bool)
+        flipped[:, :, : n * n] = _unpack(rows, n).transpose(0, 3, 2, 1).reshape(k, n, n * n)
+        for d, (xs, vs) in enumerate(ends):
+            _or_rows(flipped[d].view(np.uint8), xs, flipped[d, vs].view(np.uint8))
+        level = flipped[:, :, : n * n].reshape(k, n, n, n)
+        np.logical_or(level, level.transpose(0, 2, 1, 3), out=level)  # X + (x y) X
         if proper or not (level & ~before).any():
-            return True
+            return level
         if late():
-            return False
+            return None
+        rows = _pack(level, width)

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from kamicp import bounds
 from kamicp.bfs import bfs
 from kamicp.regions import from_edges
-from kamicp.tripods import least_tripod_value, tripod_values
+from kamicp.tripods import _tripod_levels, least_tripod_value, tripod_values
 from kamicp.walks import walk_values
 from tests.strategies import region_graphs
 
@@ -102,6 +102,12 @@ def test_a_tripod_needs_more_than_its_longest_path():
 
 
 def plain_tripod_values(colour, adj, k):
+    """max over triples of Y(x, y, z, d), for each d (see :func:`plain_tripods`)."""
+    y3 = plain_tripods(colour, adj, k)
+    return [max(v for key, v in y3.items() if key[3] == d) for d in range(k)]
+
+
+def plain_tripods(colour, adj, k):
     """Y(x, y, z, d) by relaxing the rules of its recursion (walk values M relaxed the same
     way first) until nothing changes: integers, no matrices, no levels, every end split."""
     n = len(colour)
@@ -128,7 +134,7 @@ def plain_tripod_values(colour, adj, k):
         return options
 
     relax(y3, rules)
-    return [max(v for key, v in y3.items() if key[3] == d) for d in colours]
+    return y3
 
 
 def relax(table, rules):
@@ -155,6 +161,43 @@ def test_levels_match_the_plain_fixed_point(g, cap):
         for finals in ([0], list(range(g.k))):
             least = least_tripod_value(g.colour, g.adj, piece, g.k, finals, cap)
             assert least == min(min(values[d] for d in finals), cap + 1)
+
+
+@st.composite
+def coloured_graphs(draw):
+    """Small connected graphs whose neighbours may share a colour (not region graphs): the
+    levels then iterate their closure instead of taking one pass."""
+    n = draw(st.integers(1, 6))
+    k = draw(st.integers(1, 3))
+    edges = {(draw(st.integers(0, v - 1)), v) for v in range(1, n)}  # a spanning tree
+    pairs = [(u, v) for u in range(n) for v in range(u + 1, n)]
+    edges |= set(draw(st.lists(st.sampled_from(pairs), max_size=4))) if pairs else set()
+    adj = [[] for _ in range(n)]
+    for u, v in edges:
+        adj[u].append(v)
+        adj[v].append(u)
+    return draw(st.lists(st.integers(0, k - 1), min_size=n, max_size=n)), adj, k
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
+@given(region_graphs(max_cells=7, max_colours=3) | coloured_graphs())
+def test_every_level_is_the_set_of_triples_within_it(case):
+    # level t holds exactly the triples with Y <= t, for every t up to the largest value
+    if isinstance(case, tuple):
+        colour, adj, k = case
+        pieces = [range(len(colour))]
+    else:
+        colour, adj, k, pieces = case.colour, case.adj, case.k, case.islands
+    for piece in pieces:
+        index = {v: i for i, v in enumerate(piece)}
+        sub = [colour[v] for v in piece]
+        y3 = plain_tripods(sub, [[index[u] for u in adj[v]] for v in piece], k)
+        top = max(y3.values())
+        levels = list(_tripod_levels(colour, adj, piece, k, top))
+        assert len(levels) == top + 1
+        for t, level in enumerate(levels):
+            for (x, y, z, d), value in y3.items():
+                assert level[d, x, y, z] == (value <= t)
 
 
 # --- admissibility ---------------------------------------------------------------------------
