@@ -182,8 +182,8 @@ def _close(rows: np.ndarray, ends, n: int, width: int, late, proper: bool) -> np
     Other graphs repeat the pass (S then symmetric) until nothing changes.
     """
     k = rows.shape[0]
+    before = None if proper else _unpack(rows, n)
     while True:
-        before = None if proper else _unpack(rows, n)
         rows |= rows.swapaxes(1, 2)  # symmetric in x and y
         for d, (xs, vs) in enumerate(ends):  # J_x, then J_y, on rows packed over z
             _or_rows(rows[d], xs, rows[d, vs])
@@ -200,4 +200,4 @@ def _close(rows: np.ndarray, ends, n: int, width: int, late, proper: bool) -> np
             return level
         if late():
             return None
-        rows = _pack(level, width)
+        before, rows = level, _pack(level, width)

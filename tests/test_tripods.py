@@ -137,6 +137,12 @@ def plain_tripods(colour, adj, k):
     return y3
 
 
+def on_piece(colour, adj, piece):
+    """The colours and adjacency lists of ``piece`` alone, its nodes renumbered 0..n-1."""
+    index = {v: i for i, v in enumerate(piece)}
+    return [colour[v] for v in piece], [[index[u] for u in adj[v]] for v in piece]
+
+
 def relax(table, rules):
     changed = True
     while changed:
@@ -152,10 +158,7 @@ def relax(table, rules):
 @given(region_graphs(max_cells=7, max_colours=3), st.integers(0, 5))
 def test_levels_match_the_plain_fixed_point(g, cap):
     for piece in g.islands:
-        index = {v: i for i, v in enumerate(piece)}
-        sub = [g.colour[v] for v in piece]
-        adj = [[index[u] for u in g.adj[v]] for v in piece]
-        values = plain_tripod_values(sub, adj, g.k)
+        values = plain_tripod_values(*on_piece(g.colour, g.adj, piece), g.k)
         assert tripod_values(g.colour, g.adj, piece, g.k) == values
         assert tripod_values(g.colour, g.adj, piece, g.k, cap) == [min(v, cap + 1) for v in values]
         for finals in ([0], list(range(g.k))):
@@ -189,9 +192,7 @@ def test_every_level_is_the_set_of_triples_within_it(case):
     else:
         colour, adj, k, pieces = case.colour, case.adj, case.k, case.islands
     for piece in pieces:
-        index = {v: i for i, v in enumerate(piece)}
-        sub = [colour[v] for v in piece]
-        y3 = plain_tripods(sub, [[index[u] for u in adj[v]] for v in piece], k)
+        y3 = plain_tripods(*on_piece(colour, adj, piece), k)
         top = max(y3.values())
         levels = list(_tripod_levels(colour, adj, piece, k, top))
         assert len(levels) == top + 1
