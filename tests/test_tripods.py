@@ -7,15 +7,25 @@ import itertools
 import time
 from functools import cache
 
+import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from kamicp import bounds
 from kamicp.bfs import bfs
-from kamicp.regions import from_edges
-from kamicp.tripods import _tripod_levels, least_tripod_value, tripod_values
-from kamicp.walks import walk_values
+from kamicp.board import Board
+from kamicp.regions import from_edges, region_graph
+from kamicp.tripods import (
+    _flip,
+    _pack_bits,
+    _packed_levels,
+    _transpose64,
+    least_tripod_value,
+    tripod_values,
+    unpack_level,
+)
+from kamicp.walks import walk_levels, walk_values
 from tests.strategies import region_graphs
 
 # --- the split recursion on trees, which the bound assumes exact -------------------------
@@ -194,11 +204,59 @@ def test_every_level_is_the_set_of_triples_within_it(case):
     for piece in pieces:
         y3 = plain_tripods(*on_piece(colour, adj, piece), k)
         top = max(y3.values())
-        levels = list(_tripod_levels(colour, adj, piece, k, top))
-        assert len(levels) == top + 1
-        for t, level in enumerate(levels):
+        packed = [level.copy() for level in _packed_levels(colour, adj, piece, k, top)]
+        assert len(packed) == top + 1
+        for t, level in enumerate(unpack_level(level, len(piece)) for level in packed):
             for (x, y, z, d), value in y3.items():
                 assert level[d, x, y, z] == (value <= t)
+
+
+# --- the bit kernels, across word boundaries -------------------------------------------------
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.sampled_from([1, 5, 63, 64, 65, 100, 130]), st.integers(0, 2**32 - 1))
+def test_flip_transposes_each_block(n, seed):
+    bits = np.random.default_rng(seed).random((n, n, n)) < 0.5  # [x, y, z]
+    level = _pack_bits(bits, (n + 63) // 64).reshape(n, -1)
+    flipped = np.zeros_like(level)
+    _flip(level, flipped)
+    assert (unpack_level(flipped[None], n)[0] == bits.transpose(2, 1, 0)).all()
+
+
+def tile_bits(tile):  # [row, column]: bit c of word r
+    return np.unpackbits(tile.astype("<u8").view(np.uint8), bitorder="little").reshape(64, 64)
+
+
+@given(st.integers(0, 2**32 - 1))
+def test_transpose64_twice_is_the_identity(seed):
+    tile = np.random.default_rng(seed).integers(0, 2**64, 64, dtype=np.uint64)
+    once = tile.copy()
+    _transpose64(once)
+    assert (tile_bits(once) == tile_bits(tile).T).all()
+    _transpose64(once)
+    assert (once == tile).all()
+
+
+@settings(max_examples=4, deadline=None)
+@given(st.integers(0, 2**32 - 1))
+def test_levels_of_pieces_above_64_regions(seed):
+    # too big for the plain recursion: check what must hold of every level instead
+    rng = np.random.default_rng(seed)
+    cells = {(r, c): int(rng.integers(0, 3)) for r in range(16) for c in range(16)}
+    g = region_graph(Board(geometry="square", cells=cells, palette=("a", "b", "c")))
+    piece = g.islands[0]
+    n = len(piece)
+    assert n > 64  # two words per block of bits
+    walks = [w > 0 for w in walk_levels(g.colour, g.adj, piece, g.k, 6)]
+    before = None
+    for t, packed in enumerate(_packed_levels(g.colour, g.adj, piece, g.k, 6)):
+        level = unpack_level(packed, n)
+        assert (level == level.transpose(0, 2, 1, 3)).all()  # a tripod has no first end
+        assert (level == level.transpose(0, 3, 2, 1)).all()
+        assert (np.einsum("dxyy->dxy", level) == walks[t]).all()  # Y(x, y, y) = M(x, y)
+        assert before is None or (level >= before).all()
+        before = level
 
 
 # --- admissibility ---------------------------------------------------------------------------
