@@ -71,16 +71,15 @@ TABLE_LIMIT = 2_000_000  # transposition-table entries kept before the table is 
 WALK_DEPTH = 1  # IDA* (free rules) asks the walk bound of the states this many moves deep or less
 # IDA* (free rules, one piece) asks the tripod bound of a state once an iteration has run this
 # many seconds, and then only at depths where a check is expected to save CHECK_RATIO times its
-# cost (_Ida.tripods_due): a check costs 0.02-0.2 s on 50-72 regions, so it pays only above long
-# subtrees (on Bud4 at 13 moves left it cuts 114 of the 116 distinct children of the start, and
-# at 12 moves left 223 of the 226 children of those two; walks cut 3 of the 116). On Bud2, whose
-# subtrees are short, checks after 5 s made the portfolio 8.6 -> 28.3 s (IDA* shares the machine
-# with SAT there, so its iteration passed 5 s), hence 30 s: beyond every level that the
-# portfolio proves in 60 s (all within 8 s).
-TRIPOD_AFTER = 30.0
-# Nor on pieces above this many regions: a check there costs 5-12 s (Threegrid5's 173 regions),
-# and the portfolio's 60 s run of old_Threegrid6 overran its limit by 4.7 s in one.
-CHECK_NODES = 120
+# cost (_Ida.tripods_due). While a check cost 0.1-0.2 s on 50-72 regions (NumPy levels), the
+# checks of the start's children after 5 s made Bud2's portfolio 8.6 -> 28.3 s, hence 30 s.
+# With the compiled levels (0.02-0.03 s) checks from the start of every iteration pay:
+# `kamicp solve --solver idastar`, 30 s -> 0 s: Bud3 66.9 -> 38.2 s, Threed6 5.9 -> 2.7 s,
+# Threegrid2 6.0 -> 2.4 s, Bud2 14.0 -> 14.4 s; Bud4 refuting 14: 116.6 -> 33.8 s.
+TRIPOD_AFTER = 0.0
+# Nor on pieces above this many regions (bounds.TRIPOD_NODES): a check on 150-173 regions
+# costs 0.2-0.7 s (Threegrid5, Threegrid6, old_Threegrid6; 5-12 s with the NumPy levels).
+CHECK_NODES = 200
 # A check must be expected to save this many times its cost. The expected saving uses the mean
 # time of unchecked states, which large subtrees dominate while the states a check cuts tend to
 # be small ones, so it is an overestimate: at 2.0 Bud3's 17-move iteration also checked depth
@@ -509,7 +508,7 @@ class _Ida(_Search):
         searched without a check) >= CHECK_RATIO x (the mean time of a check, CHECK_GUESS
         before the first). The times of states that a check failed to cut are not used: they
         are biased towards large subtrees. The start's children are checked even before one
-        of them has been searched: they are few, and at 30 s the first is still running.
+        of them has been searched: they are few, and the first may run for minutes.
         """
         if self.tripod_after is None or self.g.rules != "free" or depth < 1:
             return False
