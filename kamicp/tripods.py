@@ -101,8 +101,10 @@ def _tripod_levels(colour, adj, piece, k: int, last: int, deadline=None) -> Iter
     when every triple of the piece has Y(x, y, z, d) <= t. No level is started after
     ``deadline``."""
     n = len(piece)
+    words = (n + 63) // 64
+    full = np.tile(_pack_bits(np.ones(n, dtype=bool), words), n)  # a row holding every (y, z)
     for level in _packed_levels(colour, adj, piece, k, last, deadline):
-        yield _full(level, n)
+        yield (level == full).all(axis=(1, 2))
 
 
 def _packed_levels(colour, adj, piece, k: int, last: int, deadline=None) -> Iterator[np.ndarray]:
@@ -155,25 +157,6 @@ def _pack_bits(rows: np.ndarray, words: int) -> np.ndarray:
 
 
 @njit(cache=True)
-def _full(level: np.ndarray, n: int) -> np.ndarray:
-    """Per colour: does the level hold every triple?"""
-    k, words = level.shape[0], level.shape[2] // n
-    out = np.ones(k, dtype=np.bool_)
-    for d in range(k):
-        for x in range(n):
-            for i in range(n * words):
-                w = i % words
-                left = n - 64 * w  # bits of this word inside the piece
-                want = ~np.uint64(0) if left >= 64 else (np.uint64(1) << np.uint64(left)) - 1
-                if level[d, x, i] != want:
-                    out[d] = False
-                    break
-            if not out[d]:
-                break
-    return out
-
-
-@njit(cache=True)
 def _fill(levels, t, cost, walks, node_colour, starts, neighbours, proper) -> None:
     """Compute level t in place from the levels before it: the start S (:func:`_start`),
     closed under the six permutations of the ends (a tripod has no first end) and under the
@@ -197,7 +180,7 @@ def _fill(levels, t, cost, walks, node_colour, starts, neighbours, proper) -> No
     level = levels[t]
     flipped = np.zeros_like(level[0])
     while True:
-        before = level.copy()
+        before = level if proper else level.copy()  # compared only on other graphs
         for d in range(level.shape[0]):
             _or_swapped(level[d])
             _join_ends(level[d], d, node_colour, starts, neighbours, True)
