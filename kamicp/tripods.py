@@ -54,7 +54,8 @@ from collections.abc import Iterator, Sequence
 import numpy as np
 from numba import njit
 
-from kamicp.walks import LEVELS, first_full, least_full, piece_matrices, walk_levels
+from kamicp.bits import full_row, transpose64, unpack_bits
+from kamicp.walks import LEVELS, first_full, least_full, packed_walk_levels, piece_arrays
 
 
 def tripod_values(
@@ -102,7 +103,7 @@ def _tripod_levels(colour, adj, piece, k: int, last: int, deadline=None) -> Iter
     ``deadline``."""
     n = len(piece)
     words = (n + 63) // 64
-    full = np.tile(_pack_bits(np.ones(n, dtype=bool), words), n)  # a row holding every (y, z)
+    full = np.tile(full_row(n, words), n)  # a row holding every (y, z)
     for level in _packed_levels(colour, adj, piece, k, last, deadline):
         yield (level == full).all(axis=(1, 2))
 
@@ -123,37 +124,21 @@ def _packed_levels(colour, adj, piece, k: int, last: int, deadline=None) -> Iter
     operations instead of the O(t k n^4) of matrix products.
     """
     n = len(piece)
-    adjacency, owns = piece_matrices(colour, adj, piece, k)
+    node_colour, starts, neighbours, proper = piece_arrays(colour, adj, piece)
     words = (n + 63) // 64
-    cost = np.full((k, n, n), LEVELS + 1, dtype=np.int32)
-    node_colour = owns.argmax(axis=0).astype(np.int64)
-    starts = np.r_[0, np.cumsum((adjacency > 0).sum(axis=1))].astype(np.int64)
-    neighbours = np.nonzero(adjacency > 0)[1].astype(np.int64)  # row by row: CSR order
-    proper = not (adjacency * (node_colour[:, None] == node_colour[None, :])).any()
     levels = np.zeros((min(last, 15) + 1, k, n, n * words), dtype=np.uint64)  # doubled when needed
-    for t, walks in enumerate(walk_levels(colour, adj, piece, k, last)):
+    for t, (walks, cost) in enumerate(packed_walk_levels(colour, adj, piece, k, last)):
         if deadline is not None and time.monotonic() >= deadline:
             return
         if t == len(levels):
             levels = np.concatenate([levels, np.zeros_like(levels)])
-        cost[((walks @ adjacency) > 0) & (cost > t)] = t
-        _fill(levels, t, cost, walks > 0, node_colour, starts, neighbours, proper)
+        _fill(levels, t, cost, walks, node_colour, starts, neighbours, proper)
         yield levels[t]
 
 
 def unpack_level(level: np.ndarray, n: int) -> np.ndarray:
     """A level from :func:`_packed_levels` as booleans (k, n, n, n), [d, x, y, z]."""
-    k = level.shape[0]
-    octets = level.reshape(k, n, n, -1).astype("<u8").view(np.uint8)
-    return np.unpackbits(octets, axis=-1, count=n, bitorder="little").astype(bool)
-
-
-def _pack_bits(rows: np.ndarray, words: int) -> np.ndarray:
-    """Boolean rows as 64-bit words, bit j of word j // 64 for column j."""
-    octets = np.zeros(rows.shape[:-1] + (words * 8,), dtype=np.uint8)
-    bits = np.packbits(rows, axis=-1, bitorder="little")
-    octets[..., : bits.shape[-1]] = bits
-    return octets.view("<u8").astype(np.uint64)
+    return unpack_bits(level.reshape(level.shape[0], n, n, -1), n)
 
 
 @njit(cache=True)
@@ -210,7 +195,7 @@ def _start(levels, t, cost, walks) -> None:
     for d in range(k):
         for x in range(n):
             for y in range(n):
-                if walks[d, x, y]:
+                if (walks[d, x, y // 64] >> np.uint64(y % 64)) & np.uint64(1):
                     level[d, x, y * words + y // 64] |= np.uint64(1) << np.uint64(y % 64)
     for d in range(k):
         for x in range(n):
@@ -269,27 +254,8 @@ def _flip(level, out) -> None:
                 for r in range(64):
                     x = 64 * i + r
                     tile[r] = level[x, y * words + j] if x < n else np.uint64(0)
-                _transpose64(tile)
+                transpose64(tile)
                 for r in range(64):
                     z = 64 * j + r
                     if z < n:
                         out[z, y * words + i] = tile[r]
-
-
-@njit(cache=True)
-def _transpose64(tile) -> None:
-    """Transpose a 64 x 64 bit matrix in place (row r = word r, column c = bit c): swap the
-    off-diagonal blocks of width 32, then 16, ... 1 within each diagonal block (the
-    recursive block transposition of Warren, "Hacker's Delight", 2nd ed., section 7-3)."""
-    width = 32
-    mask = np.uint64(0x00000000FFFFFFFF)
-    while width:
-        shift = np.uint64(width)
-        r = 0
-        while r < 64:
-            swap = ((tile[r] >> shift) ^ tile[r + width]) & mask
-            tile[r] ^= swap << shift
-            tile[r + width] ^= swap
-            r = (r + width + 1) & ~width
-        width //= 2
-        mask ^= mask << np.uint64(width)

@@ -21,15 +21,18 @@ turns the splits into "a walk from x to u, an edge u-v, a walk from v to y", a l
 point computed level by level: ``S[t][d]`` is the boolean matrix of pairs with
 M(x, y, d) <= t, and level t is closed under S[a][d] . A . S[t-a][d] (A the adjacency).
 Full proof in ``encodings/bounds.md`` (Bound 5). Only the joins with a = 0 or a = t involve
-level t itself; the others use finished levels and are computed once per level (semi-naive
-evaluation), half of them by symmetry (M(x, y, d) = M(y, x, d)), all colours in one batched
-product.
+level t itself; the others use finished levels and are done once per level (semi-naive
+evaluation), pair by pair: ``cost[d, x, v]``, the least a with M(x, u, d) <= a for a
+neighbour u of v, says that row v of level t - a joins row x; a larger a would bring an
+older, smaller row.
 
-Cost: O(t^2 k n^3) for bound t, k colours and n nodes of a piece, as float32 matrix
-products: 9 ms for the 68 regions of KAMI 2's Bud3, 42 ms for the 172 of old Threegrid6
-(3.4x and 3.8x faster than the plain fixed point this replaced). The start of every
-puzzle uses it; IDA* also asks it (with a cap, :func:`least_walk_value`) for the states a
-few moves from the start.
+Cost: O(t k n^3 / 64) word operations for bound t, k colours and n nodes of a piece: the
+levels are bit matrices (:mod:`kamicp.bits`) built by loops compiled with Numba. 2.2 ms for
+the 68 regions of KAMI 2's Bud3 and 9.3 ms for the 172 of old Threegrid6, against 9.6 ms
+and 59 ms for the float32 matrix products this replaced (and seconds for those when the
+BLAS library's threads shared the cores with another process). The start of every puzzle
+uses it; IDA* also asks it (with a cap, :func:`least_walk_value`) for the states a few
+moves from the start, and the tripod levels (:mod:`kamicp.tripods`) are built on it.
 
 Example::
 
@@ -41,9 +44,12 @@ Example::
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 
 import numpy as np
+from numba import njit
+
+from kamicp.bits import full_row, transpose_bits, unpack_bits
 
 LEVELS = 200  # a safety cap on t: no board here needs more moves than this
 
@@ -64,7 +70,7 @@ def walk_values(
     only asks "more than ``cap``?").
     """
     last = LEVELS if cap is None else cap
-    return first_full(walk_levels(colour, adj, piece, k, last), k, cap is not None)
+    return first_full(_full_flags(colour, adj, piece, k, last), k, cap is not None)
 
 
 def first_full(levels: Iterable[np.ndarray], k: int, stoppable: bool) -> list[int]:
@@ -98,18 +104,19 @@ def least_full(levels: Iterable[np.ndarray], finals: Sequence[int], stoppable: b
     return t + 1
 
 
-def piece_matrices(colour, adj, piece, k: int) -> tuple[np.ndarray, np.ndarray]:
-    """The piece's adjacency matrix and ``owns[d, x]`` (node x has colour d), float32,
-    indexed as ``piece``."""
+def piece_arrays(colour, adj, piece) -> tuple[np.ndarray, np.ndarray, np.ndarray, bool]:
+    """The piece for the compiled loops, nodes indexed as ``piece``: each node's colour, its
+    neighbours in compressed rows (those of node x are ``neighbours[starts[x]:starts[x + 1]]``,
+    in increasing order) and whether the graph is proper (no two neighbours share a colour,
+    as in every region graph)."""
     index = {v: i for i, v in enumerate(piece)}
-    n = len(piece)
-    adjacency = np.zeros((n, n), dtype=np.float32)
-    for v in piece:
-        for u in adj[v]:
-            if u in index:
-                adjacency[index[v], index[u]] = 1.0
-    owns = np.array([[colour[v] == d for v in piece] for d in range(k)], dtype=np.float32)
-    return adjacency, owns
+    node_colour = np.array([colour[v] for v in piece], dtype=np.int64)
+    rows = [sorted(index[u] for u in adj[v] if u in index) for v in piece]
+    starts = np.zeros(len(rows) + 1, dtype=np.int64)
+    starts[1:] = np.cumsum([len(row) for row in rows])
+    neighbours = np.array([u for row in rows for u in row], dtype=np.int64)
+    proper = all(node_colour[x] != node_colour[u] for x, row in enumerate(rows) for u in row)
+    return node_colour, starts, neighbours, proper
 
 
 def cheapest_final(per_piece: Sequence[Sequence[int]], k: int, final_colour: int | None) -> int:
@@ -132,60 +139,120 @@ def least_walk_value(
     these colours, within ``cap`` moves?"). Stops at the first level where some d in
     ``finals`` covers every pair, so it is cheaper than :func:`walk_values`.
     """
-    return least_full(walk_levels(colour, adj, piece, k, cap), finals, True)
+    return least_full(_full_flags(colour, adj, piece, k, cap), finals, True)
 
 
-def walk_levels(colour, adj, piece, k: int, last: int):
-    """Yield level t = 0, 1, ..., ``last``: an array (k, n, n), [d, x, y] = 1.0 when
-    M(x, y, d) <= t, else 0.0, with x and y indexing ``piece``. It is a view of the
-    levels the next ones are built from: read it, do not change it."""
+def walk_levels(colour, adj, piece, k: int, last: int) -> Iterator[np.ndarray]:
+    """Yield level t = 0, 1, ..., ``last`` as booleans (k, n, n): [d, x, y] is true when
+    M(x, y, d) <= t, x and y indexing ``piece``. For tests and readers; the bounds use the
+    bits of :func:`packed_walk_levels`."""
+    for level, _ in packed_walk_levels(colour, adj, piece, k, last):
+        yield unpack_bits(level, len(piece))
+
+
+def _full_flags(colour, adj, piece, k: int, last: int) -> Iterator[np.ndarray]:
+    """Yield, for level t = 0, 1, ..., ``last``, a boolean vector over the colours d: true
+    when every pair of the piece has M(x, y, d) <= t."""
     n = len(piece)
-    adjacency, owns = piece_matrices(colour, adj, piece, k)
-    room = min(last, 24) + 1  # levels kept so far; doubled when needed
-    levels = np.zeros((room, k, n, n), dtype=np.float32)
-    lefts = np.zeros_like(levels)  # lefts[t] = levels[t] @ adjacency, for the middle terms
+    full = full_row(n, (n + 63) // 64)
+    for level, _ in packed_walk_levels(colour, adj, piece, k, last):
+        yield (level == full).all(axis=(1, 2))
+
+
+def packed_walk_levels(colour, adj, piece, k: int, last: int) -> Iterator[tuple]:
+    """Yield (level, cost) for t = 0, 1, ..., ``last``. ``level`` is an array (k, n, words)
+    of 64-bit words (:mod:`kamicp.bits`), bit y of row [d, x] set when M(x, y, d) <= t;
+    ``cost[d, x, v]`` is the least a <= t with M(x, u, d) <= a for some neighbour u of v
+    (``LEVELS + 1`` while there is none). Both are the arrays the next levels are built from:
+    read them, do not change them.
+
+    Level t starts from level t - 1 in any colour (one more move) and the joins with
+    0 < a < t, done pair by pair: a pair (x, v) of cost a contributes row v of level t - a
+    to row x (a larger a would bring an older, smaller row). It is then closed under the
+    joins with a cost-0 end (:func:`_close`)."""
+    n = len(piece)
+    node_colour, starts, neighbours, proper = piece_arrays(colour, adj, piece)
+    words = (n + 63) // 64
+    cost = np.full((k, n, n), LEVELS + 1, dtype=np.int32)
+    levels = np.zeros((min(last, 15) + 1, k, n, words), dtype=np.uint64)  # doubled when needed
     for t in range(min(last, LEVELS) + 1):
         if t == len(levels):
             levels = np.concatenate([levels, np.zeros_like(levels)])
-            lefts = np.concatenate([lefts, np.zeros_like(lefts)])
-        _start_level(levels, lefts, owns, t)
-        _close_ends(levels[t], adjacency, owns)
-        np.matmul(levels[t], adjacency, out=lefts[t])
-        yield levels[t]
+        _walk_level(levels, t, cost, node_colour, starts, neighbours, proper)
+        yield levels[t], cost
 
 
-def _start_level(levels: np.ndarray, lefts: np.ndarray, owns: np.ndarray, t: int) -> None:
-    """Level t before its end terms are closed: single nodes of colour d (t = 0); else
-    level t-1 for d and, one move later, for any other colour (the "1 + min over d'" case),
-    and the joins level[a] . A . level[t-a] for 0 < a < t, which use finished levels only
-    and so are computed once. M is symmetric (a walk read backwards), so the join for a is
-    the transpose of the join for t - a: a <= t / 2 is enough."""
+@njit(cache=True)
+def _walk_level(levels, t, cost, node_colour, starts, neighbours, proper) -> None:
+    """Compute level t in place from the levels before it, then the pairs of cost t."""
     level = levels[t]
-    if t == 0:
-        for d, row in enumerate(owns):
-            np.fill_diagonal(level[d], row)
-        return
-    before = levels[t - 1]
-    np.maximum(before, before.max(axis=0), out=level)
-    half = t // 2
-    if half:
-        # splits a = 1..half: lefts[a] @ levels[t - a], all colours in one batched product
-        joined = np.matmul(lefts[1 : half + 1], levels[t - 1 : t - half - 1 : -1]).max(axis=0)
-        np.minimum(joined, 1.0, out=joined)
-        np.maximum(level, joined, out=level)
-        np.maximum(level, joined.transpose(0, 2, 1), out=level)
+    k, n, words = level.shape
+    if t == 0:  # a single node: no move if it has the colour
+        for x in range(n):
+            level[node_colour[x], x, x // 64] |= np.uint64(1) << np.uint64(x % 64)
+    else:
+        for x in range(n):
+            for i in range(words):
+                any_colour = np.uint64(0)
+                for d in range(k):
+                    any_colour |= levels[t - 1, d, x, i]
+                for d in range(k):
+                    level[d, x, i] = any_colour
+        for d in range(k):
+            for x in range(n):
+                for v in range(n):
+                    a = cost[d, x, v]
+                    if 1 <= a < t:
+                        for i in range(words):
+                            level[d, x, i] |= levels[t - a, d, v, i]
+    flipped = np.zeros((n, words), dtype=np.uint64)
+    for d in range(k):
+        _close(level[d], flipped, d, node_colour, starts, neighbours, proper)
+    _new_costs(level, t, cost, starts, neighbours)
 
 
-def _close_ends(level: np.ndarray, adjacency: np.ndarray, owns: np.ndarray) -> None:
-    """Close level t under the joins with a cost-0 end (a = 0 or a = t): a node x of colour
-    d, an edge x-u and a walk from u to y of cost <= t give a walk from x to y of cost <= t.
-    Only these terms involve level t itself, so only they are iterated to the fixed point."""
+@njit(cache=True)
+def _close(matrix, flipped, d, node_colour, starts, neighbours, proper) -> None:
+    """Close one colour's level under the joins with a cost-0 end: a node x of colour d, an
+    edge x-u and a walk from u to y within t give a walk from x to y within t (J_x, the
+    matrix I + D_d A on the left), and the same at the y end (J_y, on the right). The start
+    S is symmetric (the join for a is the transpose of the join for t - a, as M and A are
+    symmetric), and on a proper graph D_d A D_d A = 0, so J_x is idempotent and J_x S J_y
+    is closed and symmetric: one pass, J_x (J_x S)^T. Other graphs repeat the pass until
+    nothing changes (each pass keeps the level symmetric)."""
     while True:
-        grown = np.minimum(adjacency @ level, 1.0) * owns[:, :, None]
-        grown = np.maximum(grown, grown.transpose(0, 2, 1))
-        if not (grown > level).any():
+        before = matrix.copy() if not proper else matrix
+        _join_rows(matrix, d, node_colour, starts, neighbours)
+        transpose_bits(matrix, flipped)
+        _join_rows(flipped, d, node_colour, starts, neighbours)
+        matrix[:] = flipped
+        if proper or (matrix == before).all():
             return
-        np.maximum(level, grown, out=level)
+
+
+@njit(cache=True)
+def _join_rows(matrix, d, node_colour, starts, neighbours) -> None:
+    """J_x in place: a node x of colour d takes the walks of its neighbours (row x |= row v)."""
+    for x in range(matrix.shape[0]):
+        if node_colour[x] == d:
+            for j in range(starts[x], starts[x + 1]):
+                matrix[x] |= matrix[neighbours[j]]
+
+
+@njit(cache=True)
+def _new_costs(level, t, cost, starts, neighbours) -> None:
+    """cost[d, x, v] = t for the pairs with none yet where a neighbour u of v has
+    M(x, u, d) <= t."""
+    k, n, _ = level.shape
+    for d in range(k):
+        for x in range(n):
+            for v in range(n):
+                if cost[d, x, v] > t:
+                    for j in range(starts[v], starts[v + 1]):
+                        u = neighbours[j]
+                        if (level[d, x, u // 64] >> np.uint64(u % 64)) & np.uint64(1):
+                            cost[d, x, v] = t
+                            break
 
 
 def walk_bound(

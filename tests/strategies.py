@@ -69,3 +69,19 @@ def boards(**kwargs) -> st.SearchStrategy[Board]:
 def region_graphs(**kwargs) -> st.SearchStrategy[RegionGraph]:
     """Region graphs of random boards (see :func:`boards`)."""
     return boards(**kwargs).map(region_graph)
+
+
+@st.composite
+def coloured_graphs(draw):
+    """Small connected graphs whose neighbours may share a colour (not region graphs): the
+    bound levels then iterate their closure instead of taking one pass."""
+    n = draw(st.integers(1, 6))
+    k = draw(st.integers(1, 3))
+    edges = {(draw(st.integers(0, v - 1)), v) for v in range(1, n)}  # a spanning tree
+    pairs = [(u, v) for u in range(n) for v in range(u + 1, n)]
+    edges |= set(draw(st.lists(st.sampled_from(pairs), max_size=4))) if pairs else set()
+    adj = [[] for _ in range(n)]
+    for u, v in edges:
+        adj[u].append(v)
+        adj[v].append(u)
+    return draw(st.lists(st.integers(0, k - 1), min_size=n, max_size=n)), adj, k

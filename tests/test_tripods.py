@@ -14,19 +14,18 @@ from hypothesis import strategies as st
 
 from kamicp import bounds
 from kamicp.bfs import bfs
+from kamicp.bits import pack_bits
 from kamicp.board import Board
 from kamicp.regions import from_edges, region_graph
 from kamicp.tripods import (
     _flip,
-    _pack_bits,
     _packed_levels,
-    _transpose64,
     least_tripod_value,
     tripod_values,
     unpack_level,
 )
 from kamicp.walks import walk_levels, walk_values
-from tests.strategies import region_graphs
+from tests.strategies import coloured_graphs, region_graphs
 
 # --- the split recursion on trees, which the bound assumes exact -------------------------
 
@@ -176,22 +175,6 @@ def test_levels_match_the_plain_fixed_point(g, cap):
             assert least == min(min(values[d] for d in finals), cap + 1)
 
 
-@st.composite
-def coloured_graphs(draw):
-    """Small connected graphs whose neighbours may share a colour (not region graphs): the
-    levels then iterate their closure instead of taking one pass."""
-    n = draw(st.integers(1, 6))
-    k = draw(st.integers(1, 3))
-    edges = {(draw(st.integers(0, v - 1)), v) for v in range(1, n)}  # a spanning tree
-    pairs = [(u, v) for u in range(n) for v in range(u + 1, n)]
-    edges |= set(draw(st.lists(st.sampled_from(pairs), max_size=4))) if pairs else set()
-    adj = [[] for _ in range(n)]
-    for u, v in edges:
-        adj[u].append(v)
-        adj[v].append(u)
-    return draw(st.lists(st.integers(0, k - 1), min_size=n, max_size=n)), adj, k
-
-
 @settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
 @given(region_graphs(max_cells=7, max_colours=3) | coloured_graphs())
 def test_every_level_is_the_set_of_triples_within_it(case):
@@ -218,24 +201,10 @@ def test_every_level_is_the_set_of_triples_within_it(case):
 @given(st.sampled_from([1, 5, 63, 64, 65, 100, 130]), st.integers(0, 2**32 - 1))
 def test_flip_transposes_each_block(n, seed):
     bits = np.random.default_rng(seed).random((n, n, n)) < 0.5  # [x, y, z]
-    level = _pack_bits(bits, (n + 63) // 64).reshape(n, -1)
+    level = pack_bits(bits, (n + 63) // 64).reshape(n, -1)
     flipped = np.zeros_like(level)
     _flip(level, flipped)
     assert (unpack_level(flipped[None], n)[0] == bits.transpose(2, 1, 0)).all()
-
-
-def tile_bits(tile):  # [row, column]: bit c of word r
-    return np.unpackbits(tile.astype("<u8").view(np.uint8), bitorder="little").reshape(64, 64)
-
-
-@given(st.integers(0, 2**32 - 1))
-def test_transpose64_twice_is_the_identity(seed):
-    tile = np.random.default_rng(seed).integers(0, 2**64, 64, dtype=np.uint64)
-    once = tile.copy()
-    _transpose64(once)
-    assert (tile_bits(once) == tile_bits(tile).T).all()
-    _transpose64(once)
-    assert (once == tile).all()
 
 
 @settings(max_examples=4, deadline=None)

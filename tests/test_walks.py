@@ -4,15 +4,17 @@ from __future__ import annotations
 
 import itertools
 
+import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from kamicp import bounds
 from kamicp.bfs import bfs
-from kamicp.regions import from_edges
-from kamicp.walks import least_walk_value, walk_bound, walk_values
-from tests.strategies import region_graphs
+from kamicp.board import Board
+from kamicp.regions import from_edges, region_graph
+from kamicp.walks import least_walk_value, walk_bound, walk_levels, walk_values
+from tests.strategies import coloured_graphs, region_graphs
 
 
 def path_words(length: int, k: int):
@@ -136,3 +138,56 @@ def test_levels_match_the_plain_fixed_point(g, cap):
         for finals in ([0], list(range(g.k)), [g.k - 1]):
             least = least_walk_value(g.colour, g.adj, piece, g.k, finals, cap)
             assert least == min(min(values[d] for d in finals), cap + 1)
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=list(HealthCheck))
+@given(coloured_graphs())
+def test_levels_match_the_plain_fixed_point_when_neighbours_share_a_colour(case):
+    # not region graphs: the closure of each level then needs more than one pass
+    colour, adj, k = case
+    assert walk_values(colour, adj, range(len(colour)), k) == plain_walk_values(colour, adj, k)
+
+
+def matrix_levels(colour, adj, k, last):
+    """Level t = 0..last as booleans [d, x, y], from the joins S[a] A S[t - a] for every
+    a = 0..t and one more move from level t - 1, iterated with integer matrix products
+    until nothing changes: the recursion without pairs, costs or bits."""
+    n = len(colour)
+    a = np.zeros((n, n), dtype=np.int64)
+    for x, row in enumerate(adj):
+        a[x, row] = 1
+    levels = []
+    for t in range(last + 1):
+        level = np.zeros((k, n, n), dtype=bool)
+        for d in range(k):
+            level[d][np.diag(np.array(colour) == d)] = True
+        if t:
+            level |= levels[-1].any(axis=0)
+        while True:
+            grown = level.copy()
+            for s in range(t + 1):
+                left = level if s == t else levels[s]
+                right = level if s == 0 else levels[t - s]
+                grown |= (left.astype(np.int64) @ a @ right.astype(np.int64)) > 0
+            if (grown == level).all():
+                break
+            level = grown
+        levels.append(level)
+    return levels
+
+
+@settings(max_examples=4, deadline=None)
+@given(st.integers(0, 2**32 - 1))
+def test_levels_of_pieces_above_64_regions(seed):
+    # rows of two words: the pair joins and the transpositions cross a word boundary
+    rng = np.random.default_rng(seed)
+    cells = {(r, c): int(rng.integers(0, 3)) for r in range(16) for c in range(16)}
+    g = region_graph(Board(geometry="square", cells=cells, palette=("a", "b", "c")))
+    piece = g.islands[0]
+    assert len(piece) > 64
+    index = {v: i for i, v in enumerate(piece)}
+    colour = [g.colour[v] for v in piece]
+    adj = [[index[u] for u in g.adj[v]] for v in piece]
+    expected = matrix_levels(colour, adj, g.k, 5)
+    for t, level in enumerate(walk_levels(g.colour, g.adj, piece, g.k, 5)):
+        assert (level == expected[t]).all()
