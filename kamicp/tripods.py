@@ -55,7 +55,14 @@ import numpy as np
 from numba import njit
 
 from kamicp.bits import full_row, transpose64, unpack_bits
-from kamicp.walks import LEVELS, first_full, least_full, packed_walk_levels, piece_arrays
+from kamicp.walks import (
+    LEVELS,
+    first_full,
+    least_full,
+    one_more_move,
+    packed_walk_levels,
+    piece_arrays,
+)
 
 
 def tripod_values(
@@ -185,13 +192,7 @@ def _start(levels, t, cost, walks) -> None:
     k, n, width = level.shape
     words = width // n
     if t > 0:
-        for x in range(n):
-            for i in range(width):
-                any_colour = np.uint64(0)
-                for d in range(k):
-                    any_colour |= levels[t - 1, d, x, i]
-                for d in range(k):
-                    level[d, x, i] = any_colour
+        one_more_move(levels, t)
     for d in range(k):
         for x in range(n):
             for y in range(n):

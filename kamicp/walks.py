@@ -191,13 +191,7 @@ def _walk_level(levels, t, cost, node_colour, starts, neighbours, proper) -> Non
         for x in range(n):
             level[node_colour[x], x, x // 64] |= np.uint64(1) << np.uint64(x % 64)
     else:
-        for x in range(n):
-            for i in range(words):
-                any_colour = np.uint64(0)
-                for d in range(k):
-                    any_colour |= levels[t - 1, d, x, i]
-                for d in range(k):
-                    level[d, x, i] = any_colour
+        one_more_move(levels, t)
         for d in range(k):
             for x in range(n):
                 for v in range(n):
@@ -209,6 +203,21 @@ def _walk_level(levels, t, cost, node_colour, starts, neighbours, proper) -> Non
     for d in range(k):
         _close(level[d], flipped, d, node_colour, starts, neighbours, proper)
     _new_costs(level, t, cost, starts, neighbours)
+
+
+@njit(cache=True)
+def one_more_move(levels, t) -> None:
+    """levels[t][d] = the union over d' of levels[t - 1][d'] (any shape of rows): what is
+    within t - 1 moves for some final colour is within t for every colour, one more move
+    recolouring the whole. Shared with :mod:`kamicp.tripods`."""
+    k, n, width = levels[t].shape
+    for x in range(n):
+        for i in range(width):
+            any_colour = np.uint64(0)
+            for d in range(k):
+                any_colour |= levels[t - 1, d, x, i]
+            for d in range(k):
+                levels[t, d, x, i] = any_colour
 
 
 @njit(cache=True)

@@ -6,6 +6,7 @@ examples fit in a test run.
 
 from __future__ import annotations
 
+import numpy as np
 from hypothesis import strategies as st
 
 from kamicp import geometry
@@ -85,3 +86,13 @@ def coloured_graphs(draw):
         adj[u].append(v)
         adj[v].append(u)
     return draw(st.lists(st.integers(0, k - 1), min_size=n, max_size=n)), adj, k
+
+
+def square_board_above_64_regions(seed: int) -> RegionGraph:
+    """A random 16 x 16 board of three colours: its region graph has one piece of more than
+    64 regions (rows of bits span two words), asserted."""
+    rng = np.random.default_rng(seed)
+    cells = {(r, c): int(rng.integers(0, 3)) for r in range(16) for c in range(16)}
+    g = region_graph(Board(geometry="square", cells=cells, palette=("a", "b", "c")))
+    assert len(g.islands) == 1 and len(g.islands[0]) > 64
+    return g

@@ -15,8 +15,7 @@ from hypothesis import strategies as st
 from kamicp import bounds
 from kamicp.bfs import bfs
 from kamicp.bits import pack_bits
-from kamicp.board import Board
-from kamicp.regions import from_edges, region_graph
+from kamicp.regions import from_edges
 from kamicp.tripods import (
     _flip,
     _packed_levels,
@@ -25,7 +24,7 @@ from kamicp.tripods import (
     unpack_level,
 )
 from kamicp.walks import walk_levels, walk_values
-from tests.strategies import coloured_graphs, region_graphs
+from tests.strategies import coloured_graphs, region_graphs, square_board_above_64_regions
 
 # --- the split recursion on trees, which the bound assumes exact -------------------------
 
@@ -211,12 +210,9 @@ def test_flip_transposes_each_block(n, seed):
 @given(st.integers(0, 2**32 - 1))
 def test_levels_of_pieces_above_64_regions(seed):
     # too big for the plain recursion: check what must hold of every level instead
-    rng = np.random.default_rng(seed)
-    cells = {(r, c): int(rng.integers(0, 3)) for r in range(16) for c in range(16)}
-    g = region_graph(Board(geometry="square", cells=cells, palette=("a", "b", "c")))
+    g = square_board_above_64_regions(seed)
     piece = g.islands[0]
     n = len(piece)
-    assert n > 64  # two words per block of bits
     walks = [w > 0 for w in walk_levels(g.colour, g.adj, piece, g.k, 6)]
     before = None
     for t, packed in enumerate(_packed_levels(g.colour, g.adj, piece, g.k, 6)):

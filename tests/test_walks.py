@@ -11,10 +11,9 @@ from hypothesis import strategies as st
 
 from kamicp import bounds
 from kamicp.bfs import bfs
-from kamicp.board import Board
-from kamicp.regions import from_edges, region_graph
+from kamicp.regions import from_edges
 from kamicp.walks import least_walk_value, walk_bound, walk_levels, walk_values
-from tests.strategies import coloured_graphs, region_graphs
+from tests.strategies import coloured_graphs, region_graphs, square_board_above_64_regions
 
 
 def path_words(length: int, k: int):
@@ -180,11 +179,8 @@ def matrix_levels(colour, adj, k, last):
 @given(st.integers(0, 2**32 - 1))
 def test_levels_of_pieces_above_64_regions(seed):
     # rows of two words: the pair joins and the transpositions cross a word boundary
-    rng = np.random.default_rng(seed)
-    cells = {(r, c): int(rng.integers(0, 3)) for r in range(16) for c in range(16)}
-    g = region_graph(Board(geometry="square", cells=cells, palette=("a", "b", "c")))
+    g = square_board_above_64_regions(seed)
     piece = g.islands[0]
-    assert len(piece) > 64
     index = {v: i for i, v in enumerate(piece)}
     colour = [g.colour[v] for v in piece]
     adj = [[index[u] for u in g.adj[v]] for v in piece]
