@@ -77,8 +77,8 @@ WALK_DEPTH = 1  # IDA* (free rules) asks the walk bound of the states this many 
 # `kamicp solve --solver idastar`, 30 s -> 0 s: Bud3 66.9 -> 38.2 s, Threed6 5.9 -> 2.7 s,
 # Threegrid2 6.0 -> 2.4 s, Bud2 14.0 -> 14.4 s; Bud4 refuting 14: 116.6 -> 33.8 s.
 TRIPOD_AFTER = 0.0
-# Nor on pieces above this many regions (bounds.TRIPOD_NODES): a check on 150-173 regions
-# costs 0.2-0.7 s (Threegrid5, Threegrid6, old_Threegrid6; 5-12 s with the NumPy levels).
+# Nor on pieces above this many regions (bounds.TRIPOD_NODES): a check on 152-173 regions
+# costs 0.13-0.41 s (Threegrid5, Threegrid6, old_Threegrid6; 5-12 s with the NumPy levels).
 CHECK_NODES = 200
 # A check must be expected to save this many times its cost. The expected saving uses the mean
 # time of unchecked states, which large subtrees dominate while the states a check cuts tend to

@@ -133,10 +133,11 @@ def _packed_levels(colour, adj, piece, k: int, last: int, deadline=None) -> Iter
     operations instead of the O(t k n^4) of matrix products.
     """
     n = len(piece)
-    node_colour, starts, neighbours, proper = piece_arrays(colour, adj, piece)
+    arrays = piece_arrays(colour, adj, piece)
+    node_colour, starts, neighbours, proper = arrays
     words = (n + 63) // 64
     levels = np.zeros((min(last, 15) + 1, k, n, n * words), dtype=np.uint64)  # doubled when needed
-    for t, (walks, cost) in enumerate(packed_walk_levels(colour, adj, piece, k, last)):
+    for t, (walks, cost) in enumerate(packed_walk_levels(arrays, k, last)):
         if deadline is not None and time.monotonic() >= deadline:
             return
         if t == len(levels):

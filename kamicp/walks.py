@@ -146,7 +146,7 @@ def walk_levels(colour, adj, piece, k: int, last: int) -> Iterator[np.ndarray]:
     """Yield level t = 0, 1, ..., ``last`` as booleans (k, n, n): [d, x, y] is true when
     M(x, y, d) <= t, x and y indexing ``piece``. For tests and readers; the bounds use the
     bits of :func:`packed_walk_levels`."""
-    for level, _ in packed_walk_levels(colour, adj, piece, k, last):
+    for level, _ in packed_walk_levels(piece_arrays(colour, adj, piece), k, last):
         yield unpack_bits(level, len(piece))
 
 
@@ -155,13 +155,15 @@ def _full_flags(colour, adj, piece, k: int, last: int) -> Iterator[np.ndarray]:
     when every pair of the piece has M(x, y, d) <= t."""
     n = len(piece)
     full = full_row(n, (n + 63) // 64)
-    for level, _ in packed_walk_levels(colour, adj, piece, k, last):
+    for level, _ in packed_walk_levels(piece_arrays(colour, adj, piece), k, last):
         yield (level == full).all(axis=(1, 2))
 
 
-def packed_walk_levels(colour, adj, piece, k: int, last: int) -> Iterator[tuple]:
-    """Yield (level, cost) for t = 0, 1, ..., ``last``. ``level`` is an array (k, n, words)
-    of 64-bit words (:mod:`kamicp.bits`), bit y of row [d, x] set when M(x, y, d) <= t;
+def packed_walk_levels(arrays: tuple, k: int, last: int) -> Iterator[tuple]:
+    """Yield (level, cost) for t = 0, 1, ..., ``last``, for the piece given by ``arrays``
+    (:func:`piece_arrays`, built once by the caller, who may need them too). ``level`` is
+    an array (k, n, words) of 64-bit words (:mod:`kamicp.bits`), bit y of row [d, x] set
+    when M(x, y, d) <= t;
     ``cost[d, x, v]`` is the least a <= t with M(x, u, d) <= a for some neighbour u of v
     (``LEVELS + 1`` while there is none). Both are the arrays the next levels are built from:
     read them, do not change them.
@@ -170,8 +172,8 @@ def packed_walk_levels(colour, adj, piece, k: int, last: int) -> Iterator[tuple]
     0 < a < t, done pair by pair: a pair (x, v) of cost a contributes row v of level t - a
     to row x (a larger a would bring an older, smaller row). It is then closed under the
     joins with a cost-0 end (:func:`_close`)."""
-    n = len(piece)
-    node_colour, starts, neighbours, proper = piece_arrays(colour, adj, piece)
+    node_colour, starts, neighbours, proper = arrays
+    n = len(node_colour)
     words = (n + 63) // 64
     cost = np.full((k, n, n), LEVELS + 1, dtype=np.int32)
     levels = np.zeros((min(last, 15) + 1, k, n, words), dtype=np.uint64)  # doubled when needed
