@@ -56,7 +56,7 @@ from collections.abc import Iterator, Sequence
 import numpy as np
 from numba import njit
 
-from kamicp.bits import full_row, transpose64, unpack_bits
+from kamicp.bits import full_row, transpose_block, unpack_bits
 from kamicp.walks import (
     LEVELS,
     first_full,
@@ -248,18 +248,8 @@ def _join_ends(level, d, node_colour, starts, neighbours, both_ends) -> None:
 @njit(cache=True)
 def _flip(level, out) -> None:
     """out = (x z) level: bit x of block y of row z = bit z of block y of row x. Each block
-    y is an n x n bit matrix, transposed in tiles of 64 x 64."""
+    y is an n x n bit matrix (:func:`kamicp.bits.transpose_block`)."""
     n, width = level.shape
     words = width // n
-    tile = np.zeros(64, dtype=np.uint64)
     for y in range(n):
-        for i in range(words):  # rows 64 i .. of level, word j of block y
-            for j in range(words):
-                for r in range(64):
-                    x = 64 * i + r
-                    tile[r] = level[x, y * words + j] if x < n else np.uint64(0)
-                transpose64(tile)
-                for r in range(64):
-                    z = 64 * j + r
-                    if z < n:
-                        out[z, y * words + i] = tile[r]
+        transpose_block(level, y * words, out, n)
