@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from ortools.sat.python import cp_model
 
 from kamicp.cpsat import Clauses, neg
-from kamicp.regions import RegionGraph
+from kamicp.regions import RegionGraph, distances
 
 
 @dataclass(frozen=True)
@@ -124,7 +124,7 @@ def build_free(
         for t in range(1, T):
             _colour_bound(model, cl, g, v.colour[t], T - t, final_colour)
     if options.radius_bound:
-        pairs = _pairs(g, _distances(g), options.max_pairs)
+        pairs = _pairs(g, [distances(g, z) for z in range(g.n)], options.max_pairs)
         for t in range(1, T):
             _pair_bound(model, cl, g, v.colour[t], T - t, pairs)
     if hint is not None and options.hints:
@@ -305,21 +305,6 @@ def _colour_bound(model, cl: Clauses, g: RegionGraph, col, left: int, final_colo
         for r in range(g.n):
             cl.implies(col[r][c], present[i])
     model.add(sum(present) <= limit)
-
-
-def _distances(g: RegionGraph) -> list[dict[int, int]]:
-    """Hop distances from every region to the regions of its piece (one BFS each)."""
-    out = []
-    for z in range(g.n):
-        dist = {z: 0}
-        order = [z]
-        for r in order:
-            for s in g.adj[r]:
-                if s not in dist:
-                    dist[s] = dist[r] + 1
-                    order.append(s)
-        out.append(dist)
-    return out
 
 
 def _cuts(g: RegionGraph, dist, x: int, y: int) -> list[tuple[tuple[int, int], ...]]:

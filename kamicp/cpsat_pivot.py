@@ -24,14 +24,13 @@ of flood filling games" (FUN 2010), for the rules and the colour/distance bounds
 
 from __future__ import annotations
 
-from collections import deque
 from dataclasses import dataclass, field
 
 from ortools.sat.python import cp_model
 
 from kamicp import rules
 from kamicp.cpsat import Clauses, neg
-from kamicp.regions import RegionGraph
+from kamicp.regions import RegionGraph, distances
 
 
 @dataclass(frozen=True)
@@ -64,19 +63,6 @@ class PivotVars:
             c = next(c for c, v in enumerate(self.colour[t]) if solver.boolean_value(v))
             out.append((self.pivot, c))
         return out
-
-
-def distances(g: RegionGraph, source: int) -> dict[int, int]:
-    """Hop distances from ``source`` in the region graph (BFS, O(n + m))."""
-    dist = {source: 0}
-    queue = deque([source])
-    while queue:
-        r = queue.popleft()
-        for s in g.adj[r]:
-            if s not in dist:
-                dist[s] = dist[r] + 1
-                queue.append(s)
-    return dist
 
 
 def required_colour(g: RegionGraph, final_colour: int | None) -> tuple[bool, int | None]:
@@ -177,23 +163,8 @@ def _distance_bound(cl: Clauses, g: RegionGraph, piece, dist, fl, left: int) -> 
     for r in piece:
         if dist[r] <= left:
             continue  # the pivot itself is close enough
-        near = distances_within(g, r, left)
+        near = distances(g, r, left)
         cl.clause(*(fl[s] for s in near))
-
-
-def distances_within(g: RegionGraph, source: int, limit: int) -> list[int]:
-    """Regions within ``limit`` hops of ``source``."""
-    dist = {source: 0}
-    queue = deque([source])
-    while queue:
-        r = queue.popleft()
-        if dist[r] == limit:
-            continue
-        for s in g.adj[r]:
-            if s not in dist:
-                dist[s] = dist[r] + 1
-                queue.append(s)
-    return list(dist)
 
 
 def _colour_bound(model, cl: Clauses, g: RegionGraph, piece, fl, left: int, fc) -> None:

@@ -58,6 +58,13 @@ class RegionGraph:
         return [(i, j) for i in range(self.n) for j in self.adj[i] if i < j]
 
 
+def distances(g: RegionGraph, source: int, cutoff: int | None = None) -> dict[int, int]:
+    """Hop distances from ``source`` to the regions of its piece (to those within ``cutoff``
+    hops, if given): a breadth-first search, networkx's
+    ``single_source_shortest_path_length``. O(n + m)."""
+    return nx.single_source_shortest_path_length(g.graph, source, cutoff=cutoff)
+
+
 def region_graph(board: Board) -> RegionGraph:
     """Contract ``board`` into its region graph.
 

@@ -23,12 +23,10 @@ k colours); pivot rules O((n + m) k T) plus O(n T^2) for the distance bound.
 
 from __future__ import annotations
 
-from collections import deque
-
 from pysat.card import CardEnc, EncType, ITotalizer
 from pysat.formula import IDPool
 
-from kamicp.regions import RegionGraph
+from kamicp.regions import RegionGraph, distances
 from kamicp.rules import Move
 
 RADIUS_OPTIONS = ("layers", "exact", "off")
@@ -38,19 +36,6 @@ Lit = int | bool  # a variable, its negation, or a constant folded away when cla
 def neg(lit: Lit) -> Lit:
     """The negation of a literal or constant (``-True`` would be -1, hence this)."""
     return (not lit) if isinstance(lit, bool) else -lit
-
-
-def distances(g: RegionGraph, source: int) -> dict[int, int]:
-    """Breadth-first distances from ``source`` in the region graph (its island only). O(n+m)."""
-    dist = {source: 0}
-    queue = deque([source])
-    while queue:
-        r = queue.popleft()
-        for s in g.adj[r]:
-            if s not in dist:
-                dist[s] = dist[r] + 1
-                queue.append(s)
-    return dist
 
 
 class Encoding:

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from kamicp import notation, rules
 from kamicp.errors import IllegalMove
-from kamicp.regions import from_edges, region_graph, subgraph
+from kamicp.regions import distances, from_edges, region_graph, subgraph
 from tests.seed import article_board
 from tests.strategies import boards
 
@@ -120,3 +120,18 @@ def test_subgraph_keeps_colours_and_edges():
         sub = subgraph(g, piece)
         assert [sub.colour[j] for j in range(sub.n)] == [g.colour[r] for r in piece]
         assert sum(len(a) for a in sub.adj) == sum(len(g.adj[r]) for r in piece)
+
+
+@settings(max_examples=100, deadline=None)
+@given(boards(), st.integers(0, 4))
+def test_distances_are_hops_within_the_piece(board, cutoff):
+    g = region_graph(board)
+    for source in range(g.n):
+        dist = distances(g, source)
+        piece = next(p for p in g.islands if source in p)
+        assert sorted(dist) == piece and dist[source] == 0
+        for r, d in dist.items():  # one hop changes a distance by at most one ...
+            assert all(abs(dist[s] - d) <= 1 for s in g.adj[r])
+            if d:  # ... and every region but the source has a neighbour one hop closer
+                assert any(dist[s] == d - 1 for s in g.adj[r])
+        assert distances(g, source, cutoff) == {r: d for r, d in dist.items() if d <= cutoff}
