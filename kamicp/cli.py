@@ -435,13 +435,19 @@ def add_bench(p):
     p.set_defaults(run=run_bench)
 
 
+def solver_list(text: str, option: str) -> list[str]:
+    """The solvers of a comma-separated option value; an unknown name is a bad input."""
+    solvers = [s.strip() for s in text.split(",") if s.strip()]
+    for s in solvers:
+        if s not in SOLVERS:
+            raise KamicpError(f"{option}: unknown solver {s!r} (one of {', '.join(SOLVERS)})")
+    return solvers
+
+
 def run_bench(args) -> int:
     from kamicp.bench import bench
 
-    solvers = [s.strip() for s in args.solver.split(",") if s.strip()]
-    for s in solvers:
-        if s not in SOLVERS:
-            raise KamicpError(f"--solver: unknown solver {s!r} (one of {', '.join(SOLVERS)})")
+    solvers = solver_list(args.solver, "--solver")
     return bench(
         args.paths,
         solvers,
@@ -564,10 +570,7 @@ def add_cross_check(p):
 def run_cross_check(args) -> int:
     from kamicp.crosscheck import cross_check
 
-    solvers = [s.strip() for s in args.solvers.split(",") if s.strip()]
-    for s in solvers:
-        if s not in SOLVERS:
-            raise KamicpError(f"--solvers: unknown solver {s!r} (one of {', '.join(SOLVERS)})")
+    solvers = solver_list(args.solvers, "--solvers")
     bad = total = 0
     for check in cross_check(args.paths, solvers, args.time_limit):
         total += 1

@@ -103,6 +103,16 @@ def test_missing_file(capsys, tmp_path):
     assert code == 2 and "nope.txt" in err
 
 
+@pytest.mark.parametrize(
+    "argv",
+    [("bench", ARTICLE, "--solver", "sat,nope"), ("cross-check", ARTICLE, "--solvers", "nope")],
+)
+def test_an_unknown_solver_is_one_line_and_exit_2(capsys, argv):
+    code, out, err = run(capsys, *argv)
+    assert code == 2 and not out
+    assert err.strip().count("\n") == 0 and "unknown solver 'nope'" in err
+
+
 @pytest.mark.parametrize("solver", ["idastar", "sat", "portfolio"])
 def test_a_known_solution_is_beaten_or_proved_optimal(capsys, solver):
     code, out, _ = run(capsys, "solve", ARTICLE, "--solver", "idastar", "--json")
