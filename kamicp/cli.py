@@ -18,7 +18,15 @@ from kamicp.board import Board
 from kamicp.errors import IllegalMove, KamicpError
 from kamicp.regions import measures, region_graph
 from kamicp.result import Result
-from kamicp.solve import DEFAULT_SOLVER, DEFAULT_STRATEGY, SOLVERS, STRATEGIES, solve
+from kamicp.solve import (
+    DEFAULT_SOLVER,
+    DEFAULT_STRATEGY,
+    SOLVERS,
+    STRATEGIES,
+    Progress,
+    solve,
+    watched,
+)
 
 EXIT_CODES = {"optimal": 0, "feasible": 0, "infeasible": 1, "unknown": 3}
 
@@ -179,6 +187,11 @@ def add_solve(p):
     )
     p.add_argument("--json", action="store_true", help="print one JSON object per puzzle")
     p.add_argument(
+        "--progress",
+        action="store_true",
+        help="print each bound to stderr as it is proved (a lower bound, a shorter solution)",
+    )
+    p.add_argument(
         "--all-optimal", action="store_true", help="list every distinct optimal solution"
     )
     p.add_argument("--cap", type=int, default=100, help="at most N solutions (--all-optimal)")
@@ -263,18 +276,22 @@ def run_solve(args) -> int:
                 final = notation.parse_colour(board, args.final_colour)
             except IllegalMove as err:
                 raise KamicpError(f"{args.file}: --final-colour: {err}") from None
-        result = solve(
-            g,
-            args.solver,
-            max_moves=args.max_moves,
-            time_limit=args.time_limit,
-            final_colour=final,
-            workers=args.workers,
-            node_limit=args.node_limit,
-            probe=args.probe,
-            strategy=args.strategy,
-            known=known_solution(args.file, board, g, args.known_solution, final),
-        )
+        known = known_solution(args.file, board, g, args.known_solution, final)
+        name = board.name or args.file
+        watch = Progress(sys.stderr, name) if args.progress else lambda lower, best: None
+        with watched(watch):
+            result = solve(
+                g,
+                args.solver,
+                max_moves=args.max_moves,
+                time_limit=args.time_limit,
+                final_colour=final,
+                workers=args.workers,
+                node_limit=args.node_limit,
+                probe=args.probe,
+                strategy=args.strategy,
+                known=known,
+            )
         data = result_json(board, g, result)
         text = describe(board, g, result)
         if args.all_optimal and result.status == "optimal":

@@ -23,6 +23,7 @@ from multiprocessing.connection import wait
 
 from kamicp.regions import RegionGraph
 from kamicp.result import Result
+from kamicp.solve import tell
 
 BACKENDS = ("sat", "idastar")
 PROVED = ("optimal", "infeasible")
@@ -79,6 +80,7 @@ def solve_portfolio(
                     kind, answer = "gone", None
                 name = conns[conn]
                 if kind == "progress":
+                    tell(*answer)  # to whoever watches this solve (``kamicp solve --progress``)
                     met = told.add(name, *answer)
                     if met is not None:
                         return met

@@ -19,7 +19,8 @@ A time limit or Ctrl-C ends the search with the bounds proved so far (status ``u
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 
 from kamicp import bounds, rules
 from kamicp.greedy import WIDTH, greedy
@@ -99,7 +100,7 @@ def solve(
             # the time limit, and cached: every later lower bound of this solve (and of forked
             # backends) reuses it. BFS, the oracle, uses no bound.
             half = None if time_limit is None else clock.start + time_limit / 2
-            bounds.lower_bound(g, final_colour=final_colour, deadline=half)
+            tell(bounds.lower_bound(g, final_colour=final_colour, deadline=half), None)
         if solver in REFERENCE_SOLVERS:
             result = _reference(g, solver, max_moves, final_colour, node_limit, clock, known)
         elif solver == "portfolio":
@@ -149,16 +150,56 @@ UPPER_WIDTH = 32  # beam width of the exact searches' first solution (README: Bu
 GRACE = 1.0  # seconds past the time limit before a contained run is stopped
 _progress: list = []  # in a contained child: where Horizons reports its bounds
 _portfolio: list = []  # in a portfolio backend: where every proved bound is reported
+_watchers: list = []  # in the main process: callbacks (lower, best) of ``watched``
 
 
 def tell(lower: int | None, best: list | None) -> None:
     """Report proved bounds of the whole board to whoever listens: the parent of a
     contained run, else the portfolio (which stops as soon as the bounds of its backends
-    meet). Nothing happens in a plain run."""
+    meet), else the callbacks of :func:`watched` (the parents pass on what they are told)."""
     if _progress:
         _progress[0].send(("progress", (lower, best)))
     elif _portfolio:
         _portfolio[0].send(("progress", (lower, best)))
+    else:
+        for watch in _watchers:
+            watch(lower, best)
+
+
+@contextmanager
+def watched(callback: Callable[[int | None, list | None], None]) -> Iterator[None]:
+    """Within the block, ``callback(lower, best)`` hears every bound a solve proves as it is
+    proved: a lower bound on the optimum (or None), a replayed solution (or None)."""
+    _watchers.append(callback)
+    try:
+        yield
+    finally:
+        _watchers.remove(callback)
+
+
+class Progress:
+    """A :func:`watched` callback that prints the bounds to ``stream`` whenever one improves,
+    one line each: ``NAME: SECONDS s: LOWER <= optimum <= UPPER`` (``--progress``)."""
+
+    def __init__(self, stream, name: str):
+        self.stream = stream
+        self.name = name
+        self.start = time.monotonic()
+        self.lower: int | None = None
+        self.upper: int | None = None
+
+    def __call__(self, lower: int | None, best: list | None) -> None:
+        better_lower = lower is not None and (self.lower is None or lower > self.lower)
+        better_upper = best is not None and (self.upper is None or len(best) < self.upper)
+        if better_lower:
+            self.lower = lower
+        if better_upper:
+            self.upper = len(best)
+        if better_lower or better_upper:
+            seconds = time.monotonic() - self.start
+            low = "" if self.lower is None else f"{self.lower} <= "
+            high = "" if self.upper is None else f" <= {self.upper}"
+            print(f"{self.name}: {seconds:.1f} s: {low}optimum{high}", file=self.stream, flush=True)
 
 
 def _exact_run(g, solver, workers, max_moves, final_colour, time_limit, probe, strategy, known):

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -12,6 +13,7 @@ from kamicp.cli import main
 from tests.seed import DATA
 
 ARTICLE = str(DATA / "kami2-article-graph.json")
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def run(capsys, *argv):
@@ -47,6 +49,33 @@ def test_every_strategy_proves_the_article_graph(capsys, strategy):
     code, out, _ = run(capsys, *argv)
     data = json.loads(out)
     assert code == 0 and data["status"] == "optimal" and data["moves"] == 5
+
+
+@pytest.mark.parametrize("solver", ["sat", "idastar", "portfolio", "cpsat"])
+def test_progress_prints_each_bound_once_as_it_is_proved(solver):
+    # holes.txt: start bound 4, optimum 5. Run as a process, so that a line printed by a
+    # forked backend (portfolio, contained sat) would be seen too.
+    argv = ["solve", "puzzles/square/holes.txt", "--solver", solver, "--progress", "--json"]
+    proc = subprocess.run(
+        [sys.executable, "-m", "kamicp", *argv, "--time-limit", "60"],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+    )
+    assert proc.returncode == 0 and json.loads(proc.stdout)["moves"] == 5
+    lines = proc.stderr.strip().splitlines()
+    bounds = []
+    for line in lines:
+        name, seconds, text = line.split(": ")
+        assert name == "square holes" and seconds.endswith(" s")
+        low, _, high = text.partition("optimum")
+        bounds.append((int(low.strip(" <=")), int(high.strip(" <=")) if high else None))
+    assert bounds[0] == (4, None)  # the start's bound comes first
+    assert len(set(bounds)) == len(bounds)  # a line only when a bound improves
+    assert all(low <= 5 and (high is None or high >= 5) for low, high in bounds)
+    assert [low for low, _ in bounds] == sorted(low for low, _ in bounds)
+    highs = [high for _, high in bounds if high is not None]
+    assert highs and highs == sorted(highs, reverse=True) and highs[-1] == 5
 
 
 def test_portfolio_proves_the_article_graph(capsys):
