@@ -94,48 +94,52 @@ def solve(
     clock = Clock(time_limit)
     if known is not None:
         rules.verify_solution(g, known, final_colour)
-    try:
-        if g.rules == "free" and solver != "bfs":
-            # The start's tripod bound (seconds on big boards) is computed once, within half
-            # the time limit, and cached: every later lower bound of this solve (and of forked
-            # backends) reuses it. BFS, the oracle, uses no bound.
-            half = None if time_limit is None else clock.start + time_limit / 2
-            tell(bounds.lower_bound(g, final_colour=final_colour, deadline=half), None)
-        if solver in REFERENCE_SOLVERS:
-            result = _reference(g, solver, max_moves, final_colour, node_limit, clock, known)
-        elif solver == "portfolio":
-            from kamicp.portfolio import solve_portfolio
+    seen = Seen()  # the bounds told during this solve: kept if it is interrupted
+    if known is not None:
+        seen(None, known)
+    with watched(seen):
+        try:
+            if g.rules == "free" and solver != "bfs":
+                # The start's tripod bound (seconds on big boards) is computed once, within half
+                # the time limit, and cached: every later lower bound of this solve (and of forked
+                # backends) reuses it. BFS, the oracle, uses no bound.
+                half = None if time_limit is None else clock.start + time_limit / 2
+                tell(bounds.lower_bound(g, final_colour=final_colour, deadline=half), None)
+            if solver in REFERENCE_SOLVERS:
+                result = _reference(g, solver, max_moves, final_colour, node_limit, clock, known)
+            elif solver == "portfolio":
+                from kamicp.portfolio import solve_portfolio
 
-            result = solve_portfolio(
-                g,
-                time_limit=clock.left(),
-                max_moves=max_moves,
-                final_colour=final_colour,
-                workers=workers,
-                known=known,
-            )
-        elif solver in EXACT_SOLVERS:
-            job = {
-                "g": g,
-                "solver": solver,
-                "workers": workers,
-                "max_moves": max_moves,
-                "final_colour": final_colour,
-                "time_limit": clock.left(),  # what the start's bounds left of it
-                "probe": probe,
-                "strategy": strategy,
-                "known": known,
-            }
-            if solver in CONTAINED and time_limit is not None and not _progress:
-                result = _contained(job)
+                result = solve_portfolio(
+                    g,
+                    time_limit=clock.left(),
+                    max_moves=max_moves,
+                    final_colour=final_colour,
+                    workers=workers,
+                    known=known,
+                )
+            elif solver in EXACT_SOLVERS:
+                job = {
+                    "g": g,
+                    "solver": solver,
+                    "workers": workers,
+                    "max_moves": max_moves,
+                    "final_colour": final_colour,
+                    "time_limit": clock.left(),  # what the start's bounds left of it
+                    "probe": probe,
+                    "strategy": strategy,
+                    "known": known,
+                }
+                if solver in CONTAINED and time_limit is not None and not _progress:
+                    result = _contained(job)
+                else:
+                    result = _exact_run(**job)
             else:
-                result = _exact_run(**job)
-        else:
-            raise ValueError(f"unknown solver {solver!r} (one of {', '.join(SOLVERS)})")
-    except KeyboardInterrupt:
-        # Bounds proved before the interrupt are lost only if nothing was proved yet; the
-        # exact driver catches it itself to keep them.
-        result = _unknown(g, final_colour, "interrupted")
+                raise ValueError(f"unknown solver {solver!r} (one of {', '.join(SOLVERS)})")
+        except KeyboardInterrupt:
+            # The bounds told so far are kept (the exact driver and the contained run also
+            # catch it themselves, to keep theirs).
+            result = _interrupted(g, final_colour, max_moves, seen)
     result.solver = solver
     result.seconds = clock.seconds()
     if result.solution is not None:
@@ -309,6 +313,41 @@ def _greedy_solution(
     if moves is not None:
         rules.verify_solution(g, moves, final_colour)
     return moves
+
+
+class Seen:
+    """A :func:`watched` callback that keeps the best bounds told: the largest lower bound
+    and the shortest solution (each proved or replayed where it was found)."""
+
+    def __init__(self):
+        self.lower: int | None = None
+        self.best: list | None = None
+
+    def __call__(self, lower: int | None, best: list | None) -> None:
+        if lower is not None and (self.lower is None or lower > self.lower):
+            self.lower = lower
+        if best is not None and (self.best is None or len(best) < len(self.best)):
+            self.best = list(best)
+
+
+def _interrupted(g: RegionGraph, final_colour, max_moves, seen: Seen) -> Result:
+    """The answer of a solve stopped by Ctrl-C: the best bounds told before it (a portfolio's
+    backends, IDA*'s thresholds) or found now (the start's bound, a quick beam)."""
+    start = _unknown(g, final_colour, "interrupted")
+    lower = max(start.lower_bound, seen.lower or 0)
+    best = start.solution
+    if seen.best is not None and (best is None or len(seen.best) < len(best)):
+        best = seen.best
+    high = None if best is None else len(best)
+    if max_moves is not None and lower > max_moves:
+        why = f"interrupted, lower bound {lower} proved"
+        return Result("infeasible", None, lower, high, "", proof=why)
+    if best is not None and lower >= len(best):
+        why = f"interrupted, lower bound {lower} proved, met by a solution"
+        return Result("optimal", best, len(best), len(best), "", proof=why)
+    if best is not None and max_moves is not None and len(best) <= max_moves:
+        return Result("feasible", best, lower, high, "", proof="interrupted")
+    return Result("unknown", best, lower, high, "", proof="interrupted")
 
 
 def _unknown(g: RegionGraph, final_colour: int | None, why: str) -> Result:

@@ -138,6 +138,57 @@ def test_portfolio_stops_when_the_told_bounds_meet(monkeypatch):
     assert r.proof == f"lower bound {len(found)} (idastar) meets a solution (sat)"
 
 
+def _holes():  # start bound 4, optimum 5
+    from pathlib import Path
+
+    from kamicp.formats import load
+
+    path = Path(__file__).resolve().parent.parent / "puzzles" / "square" / "holes.txt"
+    return region_graph(load(str(path))[0])
+
+
+def test_an_interrupted_solve_keeps_the_bounds_told(monkeypatch):
+    from kamicp import solve as driver
+
+    g = _holes()
+
+    def interrupted(*args):  # IDA* has passed threshold 5, then Ctrl-C
+        driver.tell(5, None)
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(driver, "_reference", interrupted)
+    r = solve(g, "idastar")
+    assert r.lower_bound == 5 and "interrupted" in r.proof  # not the start's 4
+    assert r.status in ("optimal", "unknown") and (r.status == "optimal") == (r.moves == 5)
+
+
+def test_an_interrupted_portfolio_keeps_its_backends_bounds(monkeypatch):
+    # Ctrl-C reaches the portfolio while its backends run: the bounds they told are kept.
+    import os
+    import signal
+    import threading
+
+    from kamicp import solve as driver
+
+    g = _holes()
+
+    def hang(g, backend, **options):  # in the backends: one proved bound, then nothing
+        if backend == "idastar":
+            driver.tell(5, None)
+        import time
+
+        time.sleep(60)
+
+    monkeypatch.setattr(driver, "solve", hang)  # the backends' solve, not ours (imported)
+    timer = threading.Timer(2.0, os.kill, (os.getpid(), signal.SIGINT))
+    timer.start()
+    try:
+        r = solve(g, "portfolio", time_limit=30)
+    finally:
+        timer.cancel()
+    assert r.lower_bound == 5 and "interrupted" in r.proof and r.seconds < 20
+
+
 def test_told_bounds():
     from kamicp.portfolio import _Told
 
