@@ -15,6 +15,7 @@ from collections.abc import Callable
 
 from kamicp import __version__, bounds, formats, notation, rules
 from kamicp.board import Board
+from kamicp.bounds import UNSOLVABLE
 from kamicp.errors import IllegalMove, KamicpError
 from kamicp.regions import measures, region_graph
 from kamicp.result import Result
@@ -243,6 +244,8 @@ def describe(board: Board, g, result: Result) -> str:
     status = result.status
     if status == "optimal":
         status = f"optimal, {result.moves} moves (proved: {result.proof})"
+    elif status == "infeasible" and result.lower_bound >= UNSOLVABLE:
+        status = f"infeasible: no sequence of moves solves it (proved: {result.proof})"
     elif status == "infeasible":
         status = f"infeasible within the move limit (proved: {result.proof})"
     elif status == "feasible":
@@ -251,7 +254,10 @@ def describe(board: Board, g, result: Result) -> str:
         status = f"unknown ({result.proof})"
     lines.append(f"status:   {status}")
     upper = "?" if result.upper_bound is None else result.upper_bound
-    lines.append(f"bounds:   {result.lower_bound} <= optimum <= {upper}")
+    if result.lower_bound >= UNSOLVABLE:
+        lines.append("bounds:   no solution exists")
+    else:
+        lines.append(f"bounds:   {result.lower_bound} <= optimum <= {upper}")
     if board.par is not None and result.status == "optimal":
         lines.append(f"par:      {board.par}")
     lines.append(f"solver:   {result.solver}, {result.seconds:.2f} s")

@@ -127,6 +127,18 @@ def test_bad_input_is_one_line_and_exit_2(tmp_path):
     assert bad.read_text() == before  # nothing the user gave is overwritten
 
 
+def test_a_board_no_moves_solve_says_so(capsys, tmp_path):
+    # pivot rules, two pieces: the pivot never reaches the other one
+    board = tmp_path / "never.json"
+    nodes = {"a": "Red", "b": "Blue", "c": "Red", "d": "Blue"}
+    spec = {"rules": "pivot", "pivot": "a", "nodes": nodes, "edges": [["a", "b"], ["c", "d"]]}
+    board.write_text(json.dumps(spec))
+    code, out, _ = run(capsys, "solve", str(board))
+    assert code == 1
+    assert "infeasible: no sequence of moves solves it" in out
+    assert "bounds:   no solution exists" in out
+
+
 def test_missing_file(capsys, tmp_path):
     code, _, err = run(capsys, "info", str(tmp_path / "nope.txt"))
     assert code == 2 and "nope.txt" in err
