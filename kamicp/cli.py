@@ -146,12 +146,19 @@ def run_info(args) -> int:
             continue
         for key, value in data.items():
             if key == "lower_bounds":
-                value = ", ".join(f"{k} {v}" for k, v in value.items())
+                value = ", ".join(k if v >= UNSOLVABLE else f"{k} {v}" for k, v in value.items())
+            elif key == "lower_bound":
+                value = _count(value)
             elif isinstance(value, list):
                 value = " ".join(map(str, value))
             print(f"{key + ':':14}{'-' if value is None else value}")
         print()
     return 0
+
+
+def _count(moves: int) -> str:
+    """A bound on the moves as text: ``UNSOLVABLE`` reads as such."""
+    return "unsolvable (no sequence of moves solves it)" if moves >= UNSOLVABLE else str(moves)
 
 
 # --- solve -----------------------------------------------------------------------------------
@@ -572,6 +579,8 @@ def run_hint(args) -> int:
     elif r.status == "optimal":
         print(f"next move: {move}")
         print(f"moves still needed: {r.moves} (proved optimal: {r.proof})")
+    elif r.lower_bound >= UNSOLVABLE:
+        print("next move: - (no sequence of moves solves this board)")
     else:
         upper = "?" if r.upper_bound is None else r.upper_bound
         print(f"next move: {move or '-'} (not proved optimal: {r.status})")
