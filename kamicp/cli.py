@@ -32,6 +32,34 @@ from kamicp.solve import (
 EXIT_CODES = {"optimal": 0, "feasible": 0, "infeasible": 1, "unknown": 3}
 
 
+class _Parser(argparse.ArgumentParser):
+    """Bad arguments in one line (exit 2), as bad input files are; ``--help`` has the rest."""
+
+    def error(self, message: str):
+        self.exit(2, f"{self.prog}: {message} (see {self.prog} --help)\n")
+
+
+def _number(kind, least, strict: bool = False):
+    """An argparse type: a number of ``kind`` at least ``least`` (above it if ``strict``)."""
+
+    def parse(text: str):
+        try:
+            value = kind(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+        if value != value or value < least or (strict and value == least):  # NaN too
+            raise argparse.ArgumentTypeError(f"must be {'>' if strict else '>='} {least}: {text}")
+        return value
+
+    return parse
+
+
+COUNT = _number(int, 0)  # moves
+POSITIVE = _number(int, 1)  # workers, jobs, nodes, solutions, a puzzle's index
+SECONDS = _number(float, 0, strict=True)  # time limits
+SECONDS_OR_NONE = _number(float, 0)  # --probe: 0 means none
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
@@ -48,7 +76,7 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="kamicp", description="Exact solver for flood-fill puzzles (KAMI 2, Flood-It)."
     )
     parser.add_argument("--version", action="version", version=f"kamicp {__version__}")
@@ -68,7 +96,7 @@ def _puzzle_args(p: argparse.ArgumentParser, format_flag: str = "--format") -> N
     )
     p.add_argument("--rules", choices=("free", "pivot"), help="override the file's rule set")
     p.add_argument(
-        "--index", type=int, help="only the N-th puzzle (1-based) of a multi-puzzle file"
+        "--index", type=POSITIVE, help="only the N-th puzzle (1-based) of a multi-puzzle file"
     )
 
 
@@ -95,7 +123,7 @@ def add_info(p):
         action="store_true",
         help="solve exactly, then list which first moves still allow an optimal finish",
     )
-    p.add_argument("--time-limit", type=float, metavar="S", help="seconds per exact solve")
+    p.add_argument("--time-limit", type=SECONDS, metavar="S", help="seconds per exact solve")
     p.set_defaults(run=run_info)
 
 
@@ -168,14 +196,14 @@ def add_solve(p):
     """Solve a puzzle; prints the moves and optimal / feasible / infeasible / unknown."""
     _puzzle_args(p)
     p.add_argument("--solver", default=DEFAULT_SOLVER, choices=SOLVERS)
-    p.add_argument("--max-moves", type=int, metavar="N", help='decide "solvable in at most N?"')
-    p.add_argument("--time-limit", type=float, metavar="S", help="seconds per puzzle")
-    p.add_argument("--node-limit", type=int, metavar="N", help="nodes (bfs, astar, idastar)")
+    p.add_argument("--max-moves", type=COUNT, metavar="N", help='decide "solvable in at most N?"')
+    p.add_argument("--time-limit", type=SECONDS, metavar="S", help="seconds per puzzle")
+    p.add_argument("--node-limit", type=POSITIVE, metavar="N", help="nodes (bfs, astar, idastar)")
     p.add_argument("--final-colour", metavar="X", help="the board must end in colour X")
-    p.add_argument("--workers", type=int, default=1, help="CP-SAT workers (default 1)")
+    p.add_argument("--workers", type=POSITIVE, default=1, help="CP-SAT workers (default 1)")
     p.add_argument(
         "--probe",
-        type=float,
+        type=SECONDS_OR_NONE,
         default=0.0,
         metavar="S",
         help="exact models: try IDA* for up to S seconds first (default 0: the model alone)",
@@ -202,7 +230,7 @@ def add_solve(p):
     p.add_argument(
         "--all-optimal", action="store_true", help="list every distinct optimal solution"
     )
-    p.add_argument("--cap", type=int, default=100, help="at most N solutions (--all-optimal)")
+    p.add_argument("--cap", type=POSITIVE, default=100, help="at most N solutions (--all-optimal)")
     p.add_argument(
         "--certificate", metavar="DIR", help="write a certificate of optimality into DIR"
     )
@@ -408,7 +436,7 @@ def add_render(p):
     p.add_argument("--palette", help="comma-separated colours (#rrggbb or names), palette order")
     p.add_argument("--numbers", action="store_true", help="print region numbers")
     p.add_argument("--frames", choices=("row", "gif"), help="frames as a row or a GIF")
-    p.add_argument("--time-limit", type=float, metavar="S", help="seconds for --solve")
+    p.add_argument("--time-limit", type=SECONDS, metavar="S", help="seconds for --solve")
     p.set_defaults(run=run_render)
 
 
@@ -449,14 +477,14 @@ def add_bench(p):
     """Run solvers side by side on files and folders; print a table with totals and medians."""
     p.add_argument("paths", nargs="+", help="puzzle files or folders")
     p.add_argument("--solver", default="cpsat", help="comma-separated solvers (default cpsat)")
-    p.add_argument("--time-limit", type=float, default=60.0, help="seconds per puzzle and solver")
+    p.add_argument("--time-limit", type=SECONDS, default=60.0, help="seconds per puzzle and solver")
     p.add_argument("--rules", choices=("free", "pivot"), help="override every file's rule set")
     p.add_argument("--csv", metavar="FILE", help="also write the rows as CSV")
     p.add_argument("--json", metavar="FILE", help="also write the rows as JSON")
     p.add_argument("--markdown", action="store_true", help="print the table as Markdown")
-    p.add_argument("--probe", type=float, default=0.0, metavar="S", help="as for solve")
+    p.add_argument("--probe", type=SECONDS_OR_NONE, default=0.0, metavar="S", help="as for solve")
     p.add_argument("--strategy", choices=STRATEGIES, default=DEFAULT_STRATEGY, help="as for solve")
-    p.add_argument("--workers", type=int, default=1, help="CP-SAT workers (default 1)")
+    p.add_argument("--workers", type=POSITIVE, default=1, help="CP-SAT workers (default 1)")
     p.add_argument(
         "--known-solution",
         choices=("file",),
@@ -501,8 +529,8 @@ def add_batch(p):
     p.add_argument("paths", nargs="+", help="puzzle files or folders")
     p.add_argument("--out", required=True, help="results file (JSON lines, appended)")
     p.add_argument("--solver", default=DEFAULT_SOLVER, choices=SOLVERS)
-    p.add_argument("--time-limit", type=float, default=60.0, help="seconds per puzzle")
-    p.add_argument("--jobs", type=int, default=1, help="local processes (default 1)")
+    p.add_argument("--time-limit", type=SECONDS, default=60.0, help="seconds per puzzle")
+    p.add_argument("--jobs", type=POSITIVE, default=1, help="local processes (default 1)")
     p.add_argument("--ray", metavar="ADDRESS", help="run on a Ray cluster ('local' starts one)")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(run=run_batch)
@@ -544,7 +572,7 @@ def add_hint(p):
     _puzzle_args(p)
     p.add_argument("--after", default="", metavar="MOVES", help="moves already played")
     p.add_argument("--solver", default=DEFAULT_SOLVER, choices=SOLVERS)
-    p.add_argument("--time-limit", type=float, metavar="S")
+    p.add_argument("--time-limit", type=SECONDS, metavar="S")
     p.add_argument("--json", action="store_true")
     p.set_defaults(run=run_hint)
 
@@ -595,7 +623,7 @@ def add_cross_check(p):
     """Run several solvers, replay every solution, report each disagreement (exit 1 if any)."""
     p.add_argument("paths", nargs="+", help="puzzle files or folders")
     p.add_argument("--solvers", default="bfs,astar,cpsat,sat", help="comma-separated solvers")
-    p.add_argument("--time-limit", type=float, default=60.0, help="seconds per solver")
+    p.add_argument("--time-limit", type=SECONDS, default=60.0, help="seconds per solver")
     p.set_defaults(run=run_cross_check)
 
 
@@ -625,7 +653,7 @@ def add_verify(p):
     """Check a certificate written by ``solve --certificate``: each step reported."""
     p.add_argument("dir", help="certificate folder")
     p.add_argument("--no-drat-trim", action="store_true", help="skip drat-trim even if on PATH")
-    p.add_argument("--time-limit", type=float, metavar="S", help="seconds for the proof check")
+    p.add_argument("--time-limit", type=SECONDS, metavar="S", help="seconds for the proof check")
     p.set_defaults(run=run_verify)
 
 
@@ -643,7 +671,7 @@ def run_verify(args) -> int:
 def add_export(p):
     """Write the model of one horizon (DIMACS CNF or CP-SAT proto) for other solvers."""
     _puzzle_args(p, format_flag="--input-format")
-    p.add_argument("--moves", type=int, required=True, metavar="K", help="the horizon")
+    p.add_argument("--moves", type=COUNT, required=True, metavar="K", help="the horizon")
     p.add_argument(
         "--format",
         dest="model_format",

@@ -143,6 +143,26 @@ def test_a_board_no_moves_solve_says_so(capsys, tmp_path):
     assert code == 1 and "no sequence of moves solves this board" in out
 
 
+@pytest.mark.parametrize(
+    "option",
+    [
+        ["--max-moves", "-1"],
+        ["--time-limit", "0"],
+        ["--time-limit", "nan"],
+        ["--workers", "0"],
+        ["--probe", "-1"],
+        ["--index", "0"],
+        ["--max-moves", "x"],
+        ["--solver", "nope"],
+    ],
+)
+def test_bad_arguments_are_one_line_and_exit_2(option):
+    argv = [sys.executable, "-m", "kamicp", "solve", "puzzles/square/first.txt", *option]
+    proc = subprocess.run(argv, capture_output=True, text=True, cwd=ROOT)
+    assert proc.returncode == 2 and not proc.stdout
+    assert len(proc.stderr.strip().splitlines()) == 1 and option[0] in proc.stderr
+
+
 def test_missing_file(capsys, tmp_path):
     code, _, err = run(capsys, "info", str(tmp_path / "nope.txt"))
     assert code == 2 and "nope.txt" in err
