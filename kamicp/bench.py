@@ -137,7 +137,9 @@ def bench(
                 row[solver] = run_one(board, solver, time_limit, {**options, **given})
             row["disagreement"] = _disagreement(row, solvers)
             rows.append(row)
-            cells = [row["puzzle"], row["regions"], row["colours"], row["lower_bound"]]
+            lower = row["lower_bound"]
+            lower = "inf" if lower >= bounds.UNSOLVABLE else lower  # no moves solve it
+            cells = [row["puzzle"], row["regions"], row["colours"], lower]
             cells += ["-" if row["par"] is None else row["par"]]
             cells += ["-" if row["optimum"] is None else row["optimum"]]
             cells += [_cell(row[s]) for s in solvers]

@@ -49,3 +49,15 @@ def test_bench_table_csv_and_json(tmp_path):
         ("idastar", "optimal", "4"),
     ]
     assert json.loads(json_path.read_text())[0]["sat"]["moves"] == 4
+
+
+def test_an_unsolvable_board_has_an_infinite_lower_bound(tmp_path):
+    board = tmp_path / "never.json"
+    nodes = {"a": "Red", "b": "Blue", "c": "Red", "d": "Blue"}
+    edges = [["a", "b"], ["c", "d"]]
+    spec = {"name": "never", "rules": "pivot", "pivot": "a", "nodes": nodes, "edges": edges}
+    board.write_text(json.dumps(spec))
+    out = io.StringIO()
+    bench.bench([str(board)], ["sat"], time_limit=10, out=out)
+    row = next(line for line in out.getvalue().splitlines() if line.startswith("never"))
+    assert row.split()[3] == "inf" and "inf" in row.split()[-3]
