@@ -506,6 +506,9 @@ def run_bench(args) -> int:
     from kamicp.bench import bench
 
     solvers = solver_list(args.solver, "--solver")
+    for out in (args.csv, args.json):
+        if out is not None:
+            ensure_not_input(out, formats.iter_paths(args.paths))
     return bench(
         args.paths,
         solvers,
@@ -541,6 +544,7 @@ def run_batch(args) -> int:
 
     from kamicp.batch import batch
 
+    ensure_not_input(args.out, formats.iter_paths(args.paths))
     rows, skipped = batch(
         args.paths,
         args.out,

@@ -163,6 +163,28 @@ def test_bad_arguments_are_one_line_and_exit_2(option):
     assert len(proc.stderr.strip().splitlines()) == 1 and option[0] in proc.stderr
 
 
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["bench", "{file}", "--solver", "greedy", "--csv", "{file}"],
+        ["bench", "{folder}", "--solver", "greedy", "--json", "{file}"],
+        ["batch", "{folder}", "--out", "{file}"],
+        ["export", "{file}", "--moves", "2", "--out", "{file}"],
+        ["render", "{file}", "--out", "{file}"],
+    ],
+)
+def test_no_command_writes_over_an_input(capsys, tmp_path, argv):
+    # the output named is a puzzle given, directly or inside a folder given: refused
+    puzzle = tmp_path / "puzzles" / "first.txt"
+    puzzle.parent.mkdir()
+    puzzle.write_text((ROOT / "puzzles" / "square" / "first.txt").read_text())
+    before = puzzle.read_text()
+    paths = {"file": str(puzzle), "folder": str(puzzle.parent)}
+    code, _, err = run(capsys, *(arg.format(**paths) for arg in argv))
+    assert code == 2 and "refusing to overwrite the input file" in err
+    assert puzzle.read_text() == before
+
+
 def test_missing_file(capsys, tmp_path):
     code, _, err = run(capsys, "info", str(tmp_path / "nope.txt"))
     assert code == 2 and "nope.txt" in err
