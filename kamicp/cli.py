@@ -153,6 +153,8 @@ def first_moves(board: Board, time_limit: float | None) -> dict:
 
     g = region_graph(board)
     r = solve(g, time_limit=time_limit)
+    if r.lower_bound >= UNSOLVABLE:
+        return {"optimum": None, "optimal_first_moves": "none: no sequence of moves solves it"}
     if r.status != "optimal":
         return {"optimum": None, "optimal_first_moves": f"not proved ({r.status})"}
     answers = optimal_first_moves(g, r.moves, time_limit=time_limit)
@@ -179,7 +181,8 @@ def run_info(args) -> int:
                 value = _count(value)
             elif isinstance(value, list):
                 value = " ".join(map(str, value))
-            print(f"{key + ':':14}{'-' if value is None else value}")
+            label = f"{key}:".ljust(14) if len(key) < 13 else f"{key}: "  # a space at least
+            print(f"{label}{'-' if value is None else value}")
         print()
     return 0
 

@@ -137,8 +137,9 @@ def test_a_board_no_moves_solve_says_so(capsys, tmp_path):
     assert code == 1
     assert "infeasible: no sequence of moves solves it" in out
     assert "bounds:   no solution exists" in out
-    code, out, _ = run(capsys, "info", str(board))
+    code, out, _ = run(capsys, "info", str(board), "--first-moves")
     assert code == 0 and "lower_bound:  unsolvable (no sequence of moves solves it)" in out
+    assert "optimal_first_moves: none: no sequence of moves solves it" in out
     code, out, _ = run(capsys, "hint", str(board))
     assert code == 1 and "no sequence of moves solves this board" in out
 
