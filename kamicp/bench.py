@@ -119,7 +119,8 @@ def bench(
     there is one (see ``kamicp solve --known-solution``).
 
     Returns 1 when two solvers disagree on a proved optimum or a proved optimum differs from
-    the one the file lists (``Board.optimum``), else 0.
+    the one the file lists (``Board.optimum``), else 3 if Ctrl-C stopped the run (the rows
+    finished are still printed, summed up and written), else 0.
     """
     _preload(solvers)
     options = {"probe": probe, "strategy": strategy, "workers": workers}
@@ -127,32 +128,43 @@ def bench(
     sep = " | " if markdown else "  "
     head = ["puzzle", "regions", "colours", "lb", "par", "listed"] + solvers
     _print_row(out, head, sep, markdown, header=True)
-    for path in formats.iter_paths(paths):
-        for board in formats.load(path):
-            if rules:
-                board = board.with_rules(rules)
-            row = describe_board(board)
-            given = {"known": _stored_solution(board)} if known == "file" else {}
-            for solver in solvers:
-                row[solver] = run_one(board, solver, time_limit, {**options, **given})
-            row["disagreement"] = _disagreement(row, solvers)
-            rows.append(row)
-            lower = row["lower_bound"]
-            lower = "inf" if lower >= bounds.UNSOLVABLE else lower  # no moves solve it
-            cells = [row["puzzle"], row["regions"], row["colours"], lower]
-            cells += ["-" if row["par"] is None else row["par"]]
-            cells += ["-" if row["optimum"] is None else row["optimum"]]
-            cells += [_cell(row[s]) for s in solvers]
-            _print_row(
-                out, cells + ([row["disagreement"]] if row["disagreement"] else []), sep, markdown
-            )
+    interrupted = False
+    try:
+        for path in formats.iter_paths(paths):
+            for board in formats.load(path):
+                if rules:
+                    board = board.with_rules(rules)
+                row = describe_board(board)
+                given = {"known": _stored_solution(board)} if known == "file" else {}
+                for solver in solvers:
+                    row[solver] = run_one(board, solver, time_limit, {**options, **given})
+                rows.append(row)
+                _print_bench_row(out, row, solvers, sep, markdown)
+    except KeyboardInterrupt:  # the running job was stopped (run_isolated); keep the rest
+        interrupted = True
+        print(f"\ninterrupted: {len(rows)} puzzles finished, the one running was stopped", file=out)
     _print_summary(out, rows, solvers)
     if csv_path:
         _write_csv(csv_path, rows, solvers)
     if json_path:
         with open(json_path, "w") as f:
             json.dump(rows, f, indent=1)
-    return 1 if any(r["disagreement"] for r in rows) else 0
+    if any(r["disagreement"] for r in rows):
+        return 1
+    return 3 if interrupted else 0
+
+
+def _print_bench_row(out, row: dict, solvers: list[str], sep: str, markdown: bool) -> None:
+    row["disagreement"] = _disagreement(row, solvers)
+    lower = row["lower_bound"]
+    lower = "inf" if lower >= bounds.UNSOLVABLE else lower  # no moves solve it
+    cells = [row["puzzle"], row["regions"], row["colours"], lower]
+    cells += ["-" if row["par"] is None else row["par"]]
+    cells += ["-" if row["optimum"] is None else row["optimum"]]
+    cells += [_cell(row[s]) for s in solvers]
+    if row["disagreement"]:
+        cells.append(row["disagreement"])
+    _print_row(out, cells, sep, markdown)
 
 
 def _disagreement(row: dict, solvers: list[str]) -> str:

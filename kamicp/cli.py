@@ -71,6 +71,9 @@ def main(argv: list[str] | None = None) -> int:
     except KamicpError as err:
         print(f"kamicp: {err}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:  # where a command has nothing to report (solve and bench do)
+        print("kamicp: interrupted", file=sys.stderr)
+        return 130
     except BrokenPipeError:
         return 0
 

@@ -61,3 +61,25 @@ def test_an_unsolvable_board_has_an_infinite_lower_bound(tmp_path):
     bench.bench([str(board)], ["sat"], time_limit=10, out=out)
     row = next(line for line in out.getvalue().splitlines() if line.startswith("never"))
     assert row.split()[3] == "inf" and "inf" in row.split()[-3]
+
+
+def test_ctrl_c_keeps_the_rows_finished(tmp_path, monkeypatch):
+    # Ctrl-C while the second puzzle runs: the first row is printed, summed up and written
+    real, calls = bench.run_one, []
+
+    def run_one(board, solver, time_limit, options=None):
+        calls.append(board.name)
+        if len(calls) == 2:
+            raise KeyboardInterrupt
+        return real(board, solver, time_limit, options)
+
+    monkeypatch.setattr(bench, "run_one", run_one)
+    out, csv_path = io.StringIO(), tmp_path / "rows.csv"
+    square = ROOT_PUZZLES / "square"
+    paths = [str(square / "first.txt"), str(square / "holes.txt")]
+    code = bench.bench(paths, ["greedy"], time_limit=10, out=out, csv_path=str(csv_path))
+    assert code == 3
+    assert "interrupted: 1 puzzles finished" in out.getvalue()
+    assert "greedy: " in out.getvalue()  # the summary
+    with open(csv_path) as f:
+        assert [row["puzzle"] for row in csv.DictReader(f)] == [calls[0]]
