@@ -101,6 +101,8 @@ def optimal_first_moves(
         after = rules.apply(g, start, move)
         sub = _regraph(g, after)
         r = solve(sub, solver, max_moves=optimum - 1, time_limit=time_limit)
+        if r.interrupted:
+            raise KeyboardInterrupt  # Ctrl-C stops the whole question, not one move's
         verdict = {"optimal": "yes", "feasible": "yes", "infeasible": "no"}.get(r.status, "unknown")
         out.append((move, verdict))
     return out

@@ -371,6 +371,8 @@ def run_solve(args) -> int:
         else:
             print(("\n" if number else "") + text, flush=True)
         code = max(code, EXIT_CODES[result.status])
+        if result.interrupted:
+            break  # Ctrl-C: no further puzzle of the file
     return code
 
 

@@ -29,6 +29,8 @@ def cross_check_board(board, solvers: list[str], time_limit: float | None = None
     for s in solvers:
         try:
             check.results[s] = solve(g, s, time_limit=time_limit)
+            if check.results[s].interrupted:
+                raise KeyboardInterrupt  # Ctrl-C stops the whole check, not one solver
         except IllegalMove as err:  # solve() replays every solution: this is a wrong answer
             check.problems.append(f"{s}: invalid solution: {err}")
     for s, r in check.results.items():

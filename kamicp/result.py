@@ -56,6 +56,7 @@ class Result:
     seconds: float = 0.0
     proof: str = ""
     horizons: list[Decision] = field(default_factory=list)
+    interrupted: bool = False  # stopped by Ctrl-C: a caller running more solves should stop
 
     @property
     def moves(self) -> int | None:

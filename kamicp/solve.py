@@ -97,7 +97,7 @@ def solve(
     seen = Seen()  # the bounds told during this solve: kept if it is interrupted
     if known is not None:
         seen(None, known)
-    with watched(seen):
+    with watched(seen), _noting_interrupts() as interrupts:
         try:
             if g.rules == "free" and solver != "bfs":
                 # The start's tripod bound (seconds on big boards) is computed once, within half
@@ -142,9 +142,38 @@ def solve(
             result = _interrupted(g, final_colour, max_moves, seen)
     result.solver = solver
     result.seconds = clock.seconds()
+    result.interrupted = result.interrupted or bool(interrupts)
     if result.solution is not None:
         rules.verify_solution(g, result.solution, final_colour)
     return result
+
+
+@contextmanager
+def _noting_interrupts() -> Iterator[list]:
+    """Within the block, Ctrl-C still raises KeyboardInterrupt, and is also noted in the list
+    yielded: the drivers catch it to answer with their bounds, and the caller of ``solve``
+    must still learn that the user asked to stop. (Only the main thread can set handlers;
+    elsewhere nothing is noted.)"""
+    import signal
+
+    noted: list = []
+
+    def handler(signum, frame):
+        noted.append(signum)
+        raise KeyboardInterrupt
+
+    try:
+        if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+            yield noted  # a process started to ignore Ctrl-C keeps ignoring it
+            return
+        previous = signal.signal(signal.SIGINT, handler)
+    except ValueError:  # not the main thread
+        yield noted
+        return
+    try:
+        yield noted
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 # --- a hard time limit for backends that cannot be interrupted -----------------------------
@@ -333,6 +362,12 @@ class Seen:
 def _interrupted(g: RegionGraph, final_colour, max_moves, seen: Seen) -> Result:
     """The answer of a solve stopped by Ctrl-C: the best bounds told before it (a portfolio's
     backends, IDA*'s thresholds) or found now (the start's bound, a quick beam)."""
+    result = _answer_so_far(g, final_colour, max_moves, seen)
+    result.interrupted = True
+    return result
+
+
+def _answer_so_far(g: RegionGraph, final_colour, max_moves, seen: Seen) -> Result:
     start = _unknown(g, final_colour, "interrupted")
     lower = max(start.lower_bound, seen.lower or 0)
     best = start.solution

@@ -162,6 +162,33 @@ def test_an_interrupted_solve_keeps_the_bounds_told(monkeypatch):
     assert r.status in ("optimal", "unknown") and (r.status == "optimal") == (r.moves == 5)
 
 
+def test_a_ctrl_c_a_driver_answers_is_still_noted(monkeypatch):
+    # The exact drivers catch Ctrl-C and answer with their bounds; solve() must still say
+    # that it was interrupted, so that callers running more solves (a multi-puzzle file,
+    # cross-check, --first-moves) stop.
+    import os
+    import signal
+
+    from kamicp import solve as driver
+
+    g = _holes()
+    plain = solve(g, "greedy")
+    assert not plain.interrupted
+
+    def answers_anyway(*args):
+        try:
+            os.kill(os.getpid(), signal.SIGINT)
+            signal.sigtimedwait([], 0.1)  # let the handler run
+        except KeyboardInterrupt:
+            pass
+        return driver._finish(plain.solution, 4, None, "bounds only")
+
+    monkeypatch.setattr(driver, "_reference", answers_anyway)
+    r = solve(g, "idastar")
+    assert r.interrupted and r.moves == plain.moves
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler  # restored
+
+
 def test_an_interrupted_portfolio_keeps_its_backends_bounds(monkeypatch):
     # Ctrl-C reaches the portfolio while its backends run: the bounds they told are kept.
     import os
