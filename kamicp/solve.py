@@ -162,18 +162,19 @@ def _noting_interrupts() -> Iterator[list]:
         noted.append(signum)
         raise KeyboardInterrupt
 
+    installed, previous = False, None
     try:
-        if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
-            yield noted  # a process started to ignore Ctrl-C keeps ignoring it
-            return
-        previous = signal.signal(signal.SIGINT, handler)
+        # a process started to ignore Ctrl-C (in the background) keeps ignoring it
+        if signal.getsignal(signal.SIGINT) is not signal.SIG_IGN:
+            previous = signal.signal(signal.SIGINT, handler)
+            installed = True
     except ValueError:  # not the main thread
-        yield noted
-        return
+        pass
     try:
         yield noted
     finally:
-        signal.signal(signal.SIGINT, previous)
+        if installed:
+            signal.signal(signal.SIGINT, previous)
 
 
 # --- a hard time limit for backends that cannot be interrupted -----------------------------
