@@ -341,7 +341,7 @@ def run_solve(args) -> int:
             )
         data = result_json(board, g, result)
         text = describe(board, g, result)
-        if args.all_optimal and result.status == "optimal":
+        if args.all_optimal and result.status == "optimal" and not result.interrupted:
             from kamicp.alloptimal import all_optimal
 
             every = all_optimal(g, result.moves, cap=args.cap, final_colour=final)
