@@ -138,6 +138,7 @@ def bench(
                 given = {"known": _stored_solution(board)} if known == "file" else {}
                 for solver in solvers:
                     row[solver] = run_one(board, solver, time_limit, {**options, **given})
+                row["disagreement"] = _disagreement(row, solvers)
                 rows.append(row)
                 _print_bench_row(out, row, solvers, sep, markdown)
     except KeyboardInterrupt:  # the running job was stopped (run_isolated); keep the rest
@@ -155,7 +156,6 @@ def bench(
 
 
 def _print_bench_row(out, row: dict, solvers: list[str], sep: str, markdown: bool) -> None:
-    row["disagreement"] = _disagreement(row, solvers)
     lower = row["lower_bound"]
     lower = "inf" if lower >= bounds.UNSOLVABLE else lower  # no moves solve it
     cells = [row["puzzle"], row["regions"], row["colours"], lower]

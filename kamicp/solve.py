@@ -140,6 +140,7 @@ def solve(
             # The bounds told so far are kept (the exact driver and the contained run also
             # catch it themselves, to keep theirs).
             result = _interrupted(g, final_colour, max_moves, seen)
+            result.interrupted = True
     result.solver = solver
     result.seconds = clock.seconds()
     result.interrupted = result.interrupted or bool(interrupts)
@@ -201,7 +202,7 @@ def tell(lower: int | None, best: list | None) -> None:
 
 
 @contextmanager
-def watched(callback: Callable[[int | None, list | None], None]) -> Iterator[None]:
+def watched(callback: Callable[[int | None, list | None], object]) -> Iterator[None]:
     """Within the block, ``callback(lower, best)`` hears every bound a solve proves as it is
     proved: a lower bound on the optimum (or None), a replayed solution (or None)."""
     _watchers.append(callback)
@@ -211,29 +212,43 @@ def watched(callback: Callable[[int | None, list | None], None]) -> Iterator[Non
         _watchers.remove(callback)
 
 
-class Progress:
-    """A :func:`watched` callback that prints the bounds to ``stream`` whenever one improves,
-    one line each: ``NAME: SECONDS s: LOWER <= optimum <= UPPER`` (``--progress``)."""
+class Seen:
+    """A :func:`watched` callback that keeps the best bounds told: the largest lower bound
+    and the shortest solution (each proved or replayed where it was found). A call returns
+    whether either improved."""
+
+    def __init__(self):
+        self.lower: int | None = None
+        self.best: list | None = None
+
+    def __call__(self, lower: int | None, best: list | None) -> bool:
+        better_lower = lower is not None and (self.lower is None or lower > self.lower)
+        better_best = best is not None and (self.best is None or len(best) < len(self.best))
+        if better_lower:
+            self.lower = lower
+        if better_best:
+            self.best = list(best)
+        return better_lower or better_best
+
+
+class Progress(Seen):
+    """A :class:`Seen` that also prints the bounds to ``stream`` whenever one improves, one
+    line each: ``NAME: SECONDS s: LOWER <= optimum <= UPPER`` (``--progress``)."""
 
     def __init__(self, stream, name: str):
+        super().__init__()
         self.stream = stream
         self.name = name
         self.start = time.monotonic()
-        self.lower: int | None = None
-        self.upper: int | None = None
 
-    def __call__(self, lower: int | None, best: list | None) -> None:
-        better_lower = lower is not None and (self.lower is None or lower > self.lower)
-        better_upper = best is not None and (self.upper is None or len(best) < self.upper)
-        if better_lower:
-            self.lower = lower
-        if better_upper:
-            self.upper = len(best)
-        if better_lower or better_upper:
-            seconds = time.monotonic() - self.start
-            low = "" if self.lower is None else f"{self.lower} <= "
-            high = "" if self.upper is None else f" <= {self.upper}"
-            print(f"{self.name}: {seconds:.1f} s: {low}optimum{high}", file=self.stream, flush=True)
+    def __call__(self, lower: int | None, best: list | None) -> bool:
+        if not super().__call__(lower, best):
+            return False
+        seconds = time.monotonic() - self.start
+        low = "" if self.lower is None else f"{self.lower} <= "
+        high = "" if self.best is None else f" <= {len(self.best)}"
+        print(f"{self.name}: {seconds:.1f} s: {low}optimum{high}", file=self.stream, flush=True)
+        return True
 
 
 def _exact_run(g, solver, workers, max_moves, final_colour, time_limit, probe, strategy, known):
@@ -345,30 +360,9 @@ def _greedy_solution(
     return moves
 
 
-class Seen:
-    """A :func:`watched` callback that keeps the best bounds told: the largest lower bound
-    and the shortest solution (each proved or replayed where it was found)."""
-
-    def __init__(self):
-        self.lower: int | None = None
-        self.best: list | None = None
-
-    def __call__(self, lower: int | None, best: list | None) -> None:
-        if lower is not None and (self.lower is None or lower > self.lower):
-            self.lower = lower
-        if best is not None and (self.best is None or len(best) < len(self.best)):
-            self.best = list(best)
-
-
 def _interrupted(g: RegionGraph, final_colour, max_moves, seen: Seen) -> Result:
     """The answer of a solve stopped by Ctrl-C: the best bounds told before it (a portfolio's
     backends, IDA*'s thresholds) or found now (the start's bound, a quick beam)."""
-    result = _answer_so_far(g, final_colour, max_moves, seen)
-    result.interrupted = True
-    return result
-
-
-def _answer_so_far(g: RegionGraph, final_colour, max_moves, seen: Seen) -> Result:
     start = _unknown(g, final_colour, "interrupted")
     lower = max(start.lower_bound, seen.lower or 0)
     best = start.solution
