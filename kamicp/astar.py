@@ -400,6 +400,7 @@ def idastar(
     tripod_after: float | None = TRIPOD_AFTER,
     check_ratio: float = CHECK_RATIO,
     on_bound: Callable[[int], None] | None = None,
+    workers: int = 1,
 ) -> SearchOutcome:
     """An optimal solution by IDA* with a transposition table, or what was proved.
 
@@ -430,7 +431,26 @@ def idastar(
 
     ``on_bound``, if given, is called with every threshold an iteration starts with: each is
     a proved lower bound on the optimum (a portfolio uses them before the search ends).
+
+    ``workers`` > 1: iterations that run over a second are split over that many processes
+    (:func:`kamicp.parallel.parallel_idastar`).
     """
+    if workers > 1:
+        from kamicp.parallel import parallel_idastar
+
+        return parallel_idastar(
+            g,
+            final_colour,
+            max_moves,
+            node_limit,
+            deadline,
+            workers=workers,
+            lower=lower,
+            walk_depth=walk_depth,
+            tripod_after=tripod_after,
+            check_ratio=check_ratio,
+            on_bound=on_bound,
+        )
     if not solvable(g, None, final_colour):
         return SearchOutcome(None, UNSOLVABLE, True, 0)
     ida = _Ida(g, final_colour, node_limit, deadline, walk_depth)
@@ -451,6 +471,7 @@ class _Ida(_Search):
         self.tripod_after: float | None = None
         self.check_ratio = CHECK_RATIO
         self.threshold = 0  # of the current iteration: a node's depth is threshold - budget
+        self.split_budget = -1  # the budget of the states handed to workers (kamicp.parallel)
         self.iteration_began = 0.0
         self.checks = [0, 0.0]  # tripod checks asked, seconds they took
         self.cuts: dict[int, list] = {}  # depth -> [tripod checks asked, states they cut]
@@ -483,13 +504,22 @@ class _Ida(_Search):
             self.iteration_began = time.monotonic()
             self.checks, self.cuts, self.subtrees = [0, 0.0], {}, {}
             try:
-                found = self.dfs(root, 0, threshold, None)
+                found = self.iterate(root, threshold)
             except _Stop:
                 return SearchOutcome(None, threshold, False, self.nodes)
             if found <= threshold:
                 self.path.reverse()
                 return SearchOutcome(self.path, len(self.path), True, self.nodes)
             threshold = found
+
+    def iterate(self, root: Current, threshold: int) -> int:
+        """One iteration: :meth:`dfs` from the start (:mod:`kamicp.parallel` splits it)."""
+        return self.dfs(root, 0, threshold, None)
+
+    def frontier(self, key: bytes, cur: Current, first: int, budget: int, after) -> int | None:
+        """Where :mod:`kamicp.parallel` hands a state to a worker: its value, or None to
+        search it here (always, on one core)."""
+        return None
 
     def walk_check(self, cur: Current, first: int, budget: int) -> int:
         """The walk bound of a state, exact up to ``budget`` (above it, some bound that
@@ -564,6 +594,10 @@ class _Ida(_Search):
         known = self.table.get(key, 0)
         if known > budget:
             return known
+        if budget == self.split_budget:  # several cores: the state is a worker's
+            value = self.frontier(key, cur, first, budget, after)
+            if value is not None:
+                return value
         self.tick()
         if budget >= self.walk_budget:
             w = self.walk_check(cur, first, budget)

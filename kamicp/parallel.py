@@ -1,0 +1,396 @@
+"""IDA* on several cores: each long iteration is split at a depth, its subtrees searched by
+worker processes.
+
+An iteration of :func:`kamicp.astar.idastar` that has run :data:`SPLIT_AFTER` seconds on
+one core is restarted split (its table of proved bounds kept). The search down to a
+*frontier* depth D runs in this process, with the same bounds, restrictions and table as on
+one core, and records each state it reaches at depth D as a task instead of searching it
+(pass 1). A pool of worker processes searches the tasks with the one-core depth-first
+search (each worker keeps its own table and tripod-check policy), and returns for each a
+solution within its budget or a proved lower bound above it. The search to depth D is then
+run again with those answers in place of the subtrees (pass 2): it computes exactly what the
+one-core iteration computes, so the threshold that follows and the first solution found are
+proved in the same way (``encodings/bounds.md``, "Parallel IDA*").
+
+D is the least depth from 2 on (at most :data:`MAX_SPLIT_DEPTH`) that gives at least
+:data:`TASKS_PER_WORKER` tasks a worker, so that tasks of very different sizes still share
+the cores evenly. States above the frontier get the tripod check whenever one applies (the
+one-core policy learns where checks pay from timings, which pass 1 does not have), the
+frontier's states get it in the worker.
+
+Pass 1 answers each task with ``budget + 1``, a placeholder; the table it writes is a copy,
+thrown away (a placeholder is a lower bound only if its subtree holds no solution).
+
+Cost: pass 1 and pass 2 repeat the states above the frontier (their tripod checks are
+cached); tasks are sent pickled, without the cached balls. Measured in the README
+("Parallel IDA*").
+
+Example::
+
+    >>> from kamicp.regions import from_edges
+    >>> g = from_edges([0, 1, 2, 1, 0, 2, 1], [(i, i + 1) for i in range(6)])
+    >>> out = parallel_idastar(g, workers=2, split_after=0.0)
+    >>> out.complete, len(out.moves)
+    (True, 4)
+"""
+
+from __future__ import annotations
+
+import multiprocessing as mp
+import queue
+import signal
+import time
+from collections.abc import Callable, Iterator
+
+from kamicp.astar import CHECK_NODES, CHECK_RATIO, TRIPOD_AFTER, _Ida, _key, _Stop
+from kamicp.bounds import UNSOLVABLE, Current, solvable
+from kamicp.regions import RegionGraph
+from kamicp.result import SearchOutcome
+from kamicp.tripods import least_tripod_value
+
+SPLIT_AFTER = 1.0  # seconds an iteration runs on one core before it is split
+TASKS_PER_WORKER = 16  # the frontier is deepened until it has this many tasks a worker
+MAX_SPLIT_DEPTH = 3  # nor deeper than this
+TASK_SPLIT = 0.2  # a task that has run this long gives way when a worker is idle
+
+
+def parallel_idastar(
+    g: RegionGraph,
+    final_colour: int | None = None,
+    max_moves: int | None = None,
+    node_limit: int | None = None,
+    deadline: float | None = None,
+    *,
+    workers: int = 2,
+    lower: int | None = None,
+    walk_depth: int | None = None,
+    tripod_after: float | None = TRIPOD_AFTER,
+    check_ratio: float = CHECK_RATIO,
+    on_bound: Callable[[int], None] | None = None,
+    split_after: float = SPLIT_AFTER,
+) -> SearchOutcome:
+    """:func:`kamicp.astar.idastar` with ``workers`` processes; same contract and options.
+
+    ``split_after``: seconds an iteration runs on one core before it is split (0: split
+    every iteration, as the tests do). ``node_limit`` is checked as the workers' answers
+    come in, so a run may expand a few more states than it.
+    """
+    if not solvable(g, None, final_colour):
+        return SearchOutcome(None, UNSOLVABLE, True, 0)
+    ida = _SplitIda(g, final_colour, node_limit, deadline, walk_depth)
+    ida.on_bound = on_bound
+    ida.tripod_after = tripod_after
+    ida.check_ratio = check_ratio
+    ida.workers = workers
+    ida.split_after = split_after
+    try:
+        return ida.run(max_moves, lower or 0)
+    finally:
+        if ida.pool is not None:
+            ida.pool.terminate()
+            ida.pool.join()
+
+
+class _Soft(Exception):
+    """The one-core iteration ran ``split_after`` seconds: split it."""
+
+
+class _GiveWay(Exception):
+    """A worker's task is to be split: another worker is idle."""
+
+
+class _Group:
+    """The tasks a state was split into, and what waits for their answers."""
+
+    def __init__(self, task: tuple | None, up: _Group | None, frontier: int):
+        self.task = task  # (key, cur, first, budget, after, depth); None for the start
+        self.up = up  # the group the task belongs to
+        self.frontier = frontier  # the budget of the tasks below
+        self.open = 0  # tasks not answered yet
+
+
+class _SplitIda(_Ida):
+    workers = 2
+    split_after = SPLIT_AFTER
+    pool = None
+    soft: float | None = None  # when the one-core iteration gives way to the split
+    tasks: dict | None = None  # pass 1: (key, budget) -> task
+    answers: dict  # pass 2: (key, budget) -> (value, path or None)
+    solved = False  # a worker found a solution
+
+    def tick(self) -> None:
+        super().tick()
+        if self.soft is not None and time.monotonic() >= self.soft:
+            raise _Soft
+
+    def iterate(self, root: Current, threshold: int) -> int:
+        if self.pool is None:
+            self.soft = time.monotonic() + self.split_after
+            try:
+                return super().iterate(root, threshold)
+            except _Soft:
+                self.path = []  # the table keeps what the iteration proved so far
+            finally:
+                self.soft = None
+            _idle.append(mp.get_context("fork").Value("b", 0, lock=False))
+            self.pool = mp.get_context("fork").Pool(self.workers, _start_worker, (self,))
+        return self.split(root, threshold)
+
+    def split(self, root: Current, threshold: int) -> int:
+        """One iteration: pass 1 to a frontier, the tasks farmed out (split further where
+        one runs long while a worker is idle), pass 2."""
+        self.answers, self.solved, self.root = {}, False, root
+        start = (b"", root, 0, threshold, None, 0)
+        depth = 1
+        tasks = self.collect(start, depth)
+        while tasks is not None:
+            if depth >= 3 and len(tasks) >= TASKS_PER_WORKER * self.workers:
+                break
+            if depth >= min(MAX_SPLIT_DEPTH, threshold - 1) or not tasks:
+                break
+            # the states at this depth get their checks in the next pass 1: ask them here
+            self.prefetch(tasks, depth)
+            depth += 1
+            tasks = self.collect(start, depth)
+        if tasks is None:  # a solution above the frontier (in self.path)
+            return len(self.path)
+        top = _Group(None, None, threshold - depth)
+        if tasks:
+            self.farm(top, tasks)
+        return self.finish(top)[0]
+
+    def collect(self, task: tuple, depth: int) -> list | None:
+        """Pass 1 below a task's state: the states ``depth`` moves below it, in the order
+        the search meets them; None if a solution lies above them (in self.path)."""
+        _, cur, first, budget, after, _ = task
+        saved = self.table
+        self.table = dict(saved)  # written with placeholders: thrown away
+        self.tasks = {}
+        self.split_budget = budget - depth
+        self.path = []
+        try:
+            found = self.dfs(cur, first, budget, after)
+            tasks = list(self.tasks.values())
+        finally:
+            self.table = saved
+            self.tasks = None
+            self.split_budget = -1
+        return None if found <= budget else tasks
+
+    def finish(self, group: _Group) -> tuple[int, list | None]:
+        """Pass 2 below a group's state, its tasks answered (or a solution found): the
+        state's (value, path or None)."""
+        start = (b"", self.root, 0, self.threshold, None, 0)
+        _, cur, first, budget, after, _ = group.task or start
+        self.split_budget = group.frontier
+        self.path = []
+        try:
+            value = self.dfs(cur, first, budget, after)
+        finally:
+            self.split_budget = -1
+        return value, (list(self.path) if value <= budget else None)
+
+    def farm(self, top: _Group, tasks: list) -> None:
+        """Answer every task of ``top`` (or stop at a solution), splitting tasks that run
+        long while a worker waits."""
+        done: queue.SimpleQueue = queue.SimpleQueue()
+        running = 0
+
+        def submit(group: _Group, task: tuple) -> None:
+            nonlocal running
+            group.open += 1
+            running += 1
+            job = (*task, self.threshold, self.walk_budget)
+            self.pool.apply_async(
+                _search,
+                (job,),
+                callback=lambda r: done.put((group, task, r)),
+                error_callback=done.put,
+            )
+
+        for task in tasks:
+            submit(top, task)
+        while True:
+            _idle[0].value = running < self.workers
+            item = _next(done)
+            if isinstance(item, BaseException):
+                raise item
+            group, task, (value, path, nodes) = item
+            running -= 1
+            self.nodes += nodes
+            if value is None:
+                raise _Stop  # a worker reached the deadline
+            if self.node_limit is not None and self.nodes > self.node_limit:
+                raise _Stop
+            if value == "split":
+                below = _Group(task, group, task[3] - 1)
+                subtasks = self.collect(task, 1)
+                if subtasks:
+                    for sub in subtasks:
+                        submit(below, sub)
+                    continue
+                if subtasks is None:  # a solution just below (collect left it in self.path)
+                    value, path = len(self.path), list(self.path)
+                else:  # every state below was cut in pass 1
+                    value, path = self.finish(below)
+            group.open -= 1
+            # a group whose tasks are all answered (or that holds a solution) gets its pass 2,
+            # which answers its own task in the group above
+            while True:
+                self.answers[(task[0], task[3])] = (value, path)
+                if path is not None:
+                    self.solved = True
+                if group.open and not self.solved:
+                    break
+                if group is top:
+                    return
+                value, path = self.finish(group)
+                task, group = group.task, group.up
+                group.open -= 1
+
+    def prefetch(self, tasks: list, depth: int) -> None:
+        """The tripod checks of ``tasks``' states, computed by the workers into the cache
+        that :meth:`tripod_check` reads (the same values it would compute)."""
+        if self.tripod_after is None or self.g.rules != "free":
+            return
+        jobs = []
+        for _, cur, first, budget, _, _ in tasks:
+            if len(cur.islands) == 1 and len(cur.islands[0]) <= CHECK_NODES:
+                jobs.append((_key(cur, first), cur, budget))
+        for key, budget, value, seconds in _each(self.pool.imap_unordered(_check, jobs)):
+            if value is None:
+                raise _Stop
+            self.tripod_values[key] = (value, budget)
+            self.checks[0] += 1
+            self.checks[1] += seconds
+            entry = self.cuts.setdefault(depth, [0, 0])
+            entry[0] += 1
+            entry[1] += value > budget
+
+    def frontier(self, key: bytes, cur: Current, first: int, budget: int, after) -> int | None:
+        if self.tasks is not None:  # pass 1
+            if (key, budget) not in self.tasks:
+                depth = self.threshold - budget
+                self.tasks[key, budget] = (key, _detached(cur), first, budget, after, depth)
+            return budget + 1  # placeholder
+        answer = self.answers.get((key, budget))
+        if answer is None:
+            # Not sent: pass 1 cut it with a placeholder bound, which pass 2's proved values
+            # can only raise, so it is met only when a solution was found elsewhere and the
+            # search stops at that solution whatever this returns.
+            return budget + 1 if self.solved else None
+        value, path = answer
+        if path is not None:
+            self.path.extend(path)  # last move first, as dfs builds it
+        return value
+
+    def tripods_due(self, depth: int) -> bool:
+        if self.split_budget >= 0:  # above the frontier: wherever the check applies
+            return self.tripod_after is not None and self.g.rules == "free" and depth >= 1
+        return super().tripods_due(depth)
+
+
+def _next(done: queue.SimpleQueue):
+    """The next answer; waiting in short slices, so that Ctrl-C is handled (a blocking
+    ``get`` holds off the signal handler until an answer comes)."""
+    while True:
+        try:
+            return done.get(timeout=0.5)
+        except queue.Empty:
+            pass
+
+
+def _each(answers) -> Iterator:
+    """The answers of an ``imap_unordered``, waited for in short slices (see :func:`_next`)."""
+    while True:
+        try:
+            yield answers.next(timeout=0.5)
+        except mp.TimeoutError:
+            pass
+        except StopIteration:
+            return
+
+
+def _detached(cur: Current) -> Current:
+    """``cur`` without its caches (the balls and the previous position would be pickled
+    along, back to the start); the worker rebuilds what it needs."""
+    n = len(cur.islands)
+    return Current(
+        cur.k,
+        cur.pos,
+        cur.adj,
+        cur.members,
+        cur.islands,
+        cur.island_of,
+        cur.pivot,
+        list(cur.radii),
+        [None] * n,
+        [None] * n,
+        list(cur.counts),
+    )
+
+
+# --- in the worker processes ----------------------------------------------------------------
+
+_worker: list = []  # this worker's search
+_idle: list = []  # a flag shared with the workers: some worker waits for a task
+
+
+class _Worker(_Ida):
+    root_depth = -1  # the depth of the task being searched: its root gets the tripod check
+    began = 0.0  # when the task began
+
+    def tripods_due(self, depth: int) -> bool:
+        if depth == self.root_depth:
+            return self.tripod_after is not None and self.g.rules == "free" and depth >= 1
+        return super().tripods_due(depth)
+
+    def tick(self) -> None:
+        super().tick()
+        if _idle[0].value and time.monotonic() - self.began >= TASK_SPLIT:
+            raise _GiveWay
+
+
+def _start_worker(parent: _SplitIda) -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
+    w = _Worker(parent.g, parent.final_colour, None, parent.deadline)
+    w.tripod_after = parent.tripod_after
+    w.check_ratio = parent.check_ratio
+    w.threshold = -1
+    _worker.append(w)
+
+
+def _check(job: tuple) -> tuple:
+    """(key, budget, tripod value capped at budget, seconds) of one state, as
+    ``_Ida.tripod_check`` computes it; value None at the deadline."""
+    key, cur, budget = job
+    w = _worker[0]
+    finals = range(cur.k) if w.final_colour is None else (w.final_colour,)
+    began = time.monotonic()
+    if w.deadline is not None and began >= w.deadline:
+        return key, budget, None, 0.0
+    value = least_tripod_value(cur.pos, cur.adj, cur.islands[0], cur.k, finals, budget, w.deadline)
+    return key, budget, value, time.monotonic() - began
+
+
+def _search(job: tuple) -> tuple:
+    """(value, path or None, states expanded) of one task: value None at the deadline,
+    "split" when it gave way to an idle worker."""
+    _, cur, first, budget, after, depth, threshold, walk_budget = job
+    w = _worker[0]
+    if w.threshold != threshold:  # a new iteration: the check policy learns afresh
+        w.threshold = threshold
+        w.walk_budget = walk_budget
+        w.iteration_began = time.monotonic()
+        w.checks, w.cuts, w.subtrees = [0, 0.0], {}, {}
+    w.root_depth = depth
+    w.path = []
+    w.began = time.monotonic()
+    before = w.nodes
+    try:
+        value = w.dfs(cur, first, budget, after)
+    except _Stop:
+        return None, None, w.nodes - before
+    except _GiveWay:
+        return "split", None, w.nodes - before
+    return value, list(w.path) if value <= budget else None, w.nodes - before

@@ -1,0 +1,121 @@
+"""IDA* on several cores (kamicp.parallel) against the BFS oracle.
+
+Every iteration is split from the first moment (``split_after=0``), so the frontier, the
+workers' answers and pass 2 are exercised even on small boards; one property also makes
+every task give way at once, so that tasks are split again and again below the frontier.
+Same optimum as BFS, every solution replays, one move fewer is refuted.
+"""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from kamicp import parallel, rules
+from kamicp.bfs import bfs
+from kamicp.parallel import parallel_idastar
+from kamicp.regions import from_edges
+from kamicp.solve import solve
+from tests.strategies import region_graphs
+
+FINALS = st.none() | st.integers(0, 7)
+PROPERTY = settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
+
+
+def soon() -> float:
+    """A deadline far above what these boards need: a bug shows as a failure, not a hang."""
+    return time.monotonic() + 60
+
+
+def check_against_bfs(g, final):
+    ref = bfs(g, final_colour=final)
+    out = parallel_idastar(g, final_colour=final, split_after=0.0, deadline=soon())
+    assert out.complete
+    if ref.moves is None:
+        assert out.moves is None
+        return
+    opt = len(ref.moves)
+    assert len(out.moves) == opt == out.lower_bound
+    rules.verify_solution(g, out.moves, final)
+    if opt:
+        below = parallel_idastar(
+            g, final_colour=final, max_moves=opt - 1, split_after=0.0, deadline=soon()
+        )
+        assert below.complete and below.moves is None and below.lower_bound >= opt
+
+
+@PROPERTY
+@given(region_graphs(max_cells=20, max_colours=4), FINALS)
+def test_same_optimum_as_bfs(g, choice):
+    check_against_bfs(g, None if choice is None else choice % g.k)
+
+
+def always_give_way(self):
+    """A worker's tick that splits every task it reaches (the workers are forked after the
+    patch, so they run it): the whole search is then the parent's passes."""
+    raise parallel._GiveWay
+
+
+@pytest.fixture
+def splits(monkeypatch):
+    """Every task gives way at once; counts the tasks split again."""
+    monkeypatch.setattr(parallel._Worker, "tick", always_give_way)
+    count = []
+    collect = parallel._SplitIda.collect
+
+    def counted(self, task, depth):
+        if task[0]:  # a task's state, not the start
+            count.append(task)
+        return collect(self, task, depth)
+
+    monkeypatch.setattr(parallel._SplitIda, "collect", counted)
+    return count
+
+
+def test_tasks_split_below_the_frontier(splits):
+    # a path of 9 nodes in 3 colours: optimum 4, deep enough for tasks below the frontier
+    g = from_edges([0, 1, 2, 0, 1, 2, 0, 1, 2], [(i, i + 1) for i in range(8)])
+    ref = bfs(g)
+    out = parallel_idastar(g, split_after=0.0, deadline=soon())
+    assert out.complete and len(out.moves) == len(ref.moves)
+    rules.verify_solution(g, out.moves)
+    assert splits  # the give-way path ran
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=list(HealthCheck))
+@given(region_graphs(max_cells=20, max_colours=4, rules=("free",)), FINALS)
+def test_same_optimum_when_tasks_split_again(monkeypatch, g, choice):
+    monkeypatch.setattr(parallel._Worker, "tick", always_give_way)
+    check_against_bfs(g, None if choice is None else choice % g.k)
+
+
+def test_limits_claim_only_what_is_proved():
+    g = from_edges([0, 1, 2, 0, 1, 2, 0, 1, 2, 0], [(i, i + 1) for i in range(9)])
+    opt = len(bfs(g).moves)
+    for out in (
+        parallel_idastar(g, deadline=time.monotonic() - 1, split_after=0.0),
+        parallel_idastar(g, node_limit=3, split_after=0.0),
+    ):
+        assert out.lower_bound <= opt
+        if out.moves is not None:
+            rules.verify_solution(g, out.moves)
+            assert not out.complete or len(out.moves) == opt
+
+
+def test_solve_passes_workers_to_idastar(monkeypatch):
+    g = from_edges([0, 1, 2, 1, 0, 2, 1, 0], [(i, i + 1) for i in range(7)])
+    seen = []
+    real = parallel.parallel_idastar
+
+    def spy(*args, **kwargs):
+        seen.append(kwargs["workers"])
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(parallel, "parallel_idastar", spy)
+    r = solve(g, "idastar", workers=2)
+    one = solve(g, "idastar")
+    assert r.status == one.status == "optimal" and r.moves == one.moves
+    assert seen == [2]
