@@ -206,7 +206,12 @@ def add_solve(p):
     p.add_argument("--time-limit", type=SECONDS, metavar="S", help="seconds per puzzle")
     p.add_argument("--node-limit", type=POSITIVE, metavar="N", help="nodes (bfs, astar, idastar)")
     p.add_argument("--final-colour", metavar="X", help="the board must end in colour X")
-    p.add_argument("--workers", type=POSITIVE, default=1, help="CP-SAT workers (default 1)")
+    p.add_argument(
+        "--workers",
+        type=POSITIVE,
+        default=1,
+        help="CP-SAT workers, or idastar processes (default 1)",
+    )
     p.add_argument(
         "--probe",
         type=SECONDS_OR_NONE,
@@ -492,7 +497,12 @@ def add_bench(p):
     p.add_argument("--markdown", action="store_true", help="print the table as Markdown")
     p.add_argument("--probe", type=SECONDS_OR_NONE, default=0.0, metavar="S", help="as for solve")
     p.add_argument("--strategy", choices=STRATEGIES, default=DEFAULT_STRATEGY, help="as for solve")
-    p.add_argument("--workers", type=POSITIVE, default=1, help="CP-SAT workers (default 1)")
+    p.add_argument(
+        "--workers",
+        type=POSITIVE,
+        default=1,
+        help="CP-SAT workers, or idastar processes (default 1)",
+    )
     p.add_argument(
         "--known-solution",
         choices=("file",),

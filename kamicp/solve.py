@@ -106,7 +106,9 @@ def solve(
                 half = None if time_limit is None else clock.start + time_limit / 2
                 tell(bounds.lower_bound(g, final_colour=final_colour, deadline=half), None)
             if solver in REFERENCE_SOLVERS:
-                result = _reference(g, solver, max_moves, final_colour, node_limit, clock, known)
+                result = _reference(
+                    g, solver, max_moves, final_colour, node_limit, clock, known, workers
+                )
             elif solver == "portfolio":
                 from kamicp.portfolio import solve_portfolio
 
@@ -408,7 +410,9 @@ def _never(g: RegionGraph, final_colour: int | None) -> Result:
 # --- reference searches --------------------------------------------------------------------
 
 
-def _reference(g, solver, max_moves, final_colour, node_limit, clock, known=None) -> Result:
+def _reference(
+    g, solver, max_moves, final_colour, node_limit, clock, known=None, workers=1
+) -> Result:
     if not bounds.solvable(g, rules.start(g), final_colour):
         return _never(g, final_colour)
     if solver == "greedy":
@@ -426,13 +430,13 @@ def _reference(g, solver, max_moves, final_colour, node_limit, clock, known=None
         if known is not None:
             tell(None, known)
     if known is not None and max_moves is None:
-        return _beat(g, solver, known, final_colour, node_limit, clock)
+        return _beat(g, solver, known, final_colour, node_limit, clock, workers)
     if known is not None and len(known) <= max_moves:
         if lower is None:
             lower = bounds.lower_bound(g, final_colour=final_colour)
         why = "lower bound equals the given solution's length"
         return _finish(known, lower, max_moves, why)
-    out = _search(g, solver, max_moves, final_colour, node_limit, clock)
+    out = _search(g, solver, max_moves, final_colour, node_limit, clock, workers)
     if out.complete and out.moves is None:
         return Result(
             "infeasible", None, out.lower_bound, None, "", proof=f"{solver}: exhaustive search"
@@ -464,7 +468,7 @@ def _reference(g, solver, max_moves, final_colour, node_limit, clock, known=None
     )
 
 
-def _search(g, solver, max_moves, final_colour, node_limit, clock) -> SearchOutcome:
+def _search(g, solver, max_moves, final_colour, node_limit, clock, workers=1) -> SearchOutcome:
     from kamicp.astar import astar, idastar
     from kamicp.bfs import bfs
 
@@ -472,6 +476,7 @@ def _search(g, solver, max_moves, final_colour, node_limit, clock) -> SearchOutc
     extra = {}
     if solver == "idastar":  # every threshold it passes is a proved lower bound
         extra["on_bound"] = lambda lower: tell(lower, None)
+        extra["workers"] = workers  # processes (kamicp.parallel)
     return search(
         g,
         final_colour=final_colour,
@@ -482,13 +487,13 @@ def _search(g, solver, max_moves, final_colour, node_limit, clock) -> SearchOutc
     )
 
 
-def _beat(g, solver, known, final_colour, node_limit, clock) -> Result:
+def _beat(g, solver, known, final_colour, node_limit, clock, workers=1) -> Result:
     """A search asked for fewer moves than ``known``: a solution it finds is optimal (the
     searches find a shortest one first); a complete search without one proves ``known``
     optimal."""
     if not known:
         return Result("optimal", known, 0, 0, "", proof="already solved")
-    out = _search(g, solver, len(known) - 1, final_colour, node_limit, clock)
+    out = _search(g, solver, len(known) - 1, final_colour, node_limit, clock, workers)
     if out.moves is not None and out.complete:
         n = len(out.moves)
         return Result("optimal", out.moves, n, n, "", proof=f"{solver}: exhaustive search")
