@@ -12,11 +12,15 @@ run again with those answers in place of the subtrees (pass 2): it computes exac
 one-core iteration computes, so the threshold that follows and the first solution found are
 proved in the same way (``encodings/bounds.md``, "Parallel IDA*").
 
-D is the least depth from 2 on (at most :data:`MAX_SPLIT_DEPTH`) that gives at least
-:data:`TASKS_PER_WORKER` tasks a worker, so that tasks of very different sizes still share
-the cores evenly. States above the frontier get the tripod check whenever one applies (the
-one-core policy learns where checks pay from timings, which pass 1 does not have), the
-frontier's states get it in the worker.
+D is the least depth from 3 on (at most :data:`MAX_SPLIT_DEPTH`, less than the threshold)
+that gives at least :data:`TASKS_PER_WORKER` tasks a worker, so that tasks of very different
+sizes still share the cores evenly; a shallower one that already gives that many when the
+next level's checks are not affordable (below). A worker whose task runs long while
+another waits gives it back to be split again. States above the frontier get the tripod
+check at the depths where the workers computed all of them first (the start's children
+always; a deeper level when that costs no more than the iteration has run so far; see
+:meth:`_SplitIda.affordable`); a task's state gets it in the worker when its parent's depth
+was checked.
 
 Pass 1 answers each task with ``budget + 1``, a placeholder; the table it writes is a copy,
 thrown away (a placeholder is a lower bound only if its subtree holds no solution).
@@ -42,7 +46,7 @@ import signal
 import time
 from collections.abc import Callable, Iterator
 
-from kamicp.astar import CHECK_NODES, CHECK_RATIO, TRIPOD_AFTER, _Ida, _key, _Stop
+from kamicp.astar import CHECK_GUESS, CHECK_NODES, CHECK_RATIO, TRIPOD_AFTER, _Ida, _key, _Stop
 from kamicp.bounds import UNSOLVABLE, Current, solvable
 from kamicp.regions import RegionGraph
 from kamicp.result import SearchOutcome
@@ -117,6 +121,7 @@ class _SplitIda(_Ida):
     tasks: dict | None = None  # pass 1: (key, budget) -> task
     answers: dict  # pass 2: (key, budget) -> (value, path or None)
     solved = False  # a worker found a solution
+    checked_depth = 0  # the states above the frontier get the tripod check to this depth
 
     def tick(self) -> None:
         super().tick()
@@ -141,15 +146,18 @@ class _SplitIda(_Ida):
         one runs long while a worker is idle), pass 2."""
         self.answers, self.solved, self.root = {}, False, root
         start = (b"", root, 0, threshold, None, 0)
-        depth = 1
+        depth, self.checked_depth = 1, 0
         tasks = self.collect(start, depth)
-        while tasks is not None:
-            if depth >= 3 and len(tasks) >= TASKS_PER_WORKER * self.workers:
-                break
-            if depth >= min(MAX_SPLIT_DEPTH, threshold - 1) or not tasks:
+        while tasks:
+            enough = len(tasks) >= TASKS_PER_WORKER * self.workers
+            if depth >= min(MAX_SPLIT_DEPTH, threshold - 1) or (enough and depth >= 3):
                 break
             # the states at this depth get their checks in the next pass 1: ask them here
-            self.prefetch(tasks, depth)
+            if self.affordable(tasks, depth):
+                self.prefetch(tasks, depth)
+                self.checked_depth = depth
+            elif enough:
+                break
             depth += 1
             tasks = self.collect(start, depth)
         if tasks is None:  # a solution above the frontier (in self.path)
@@ -200,7 +208,7 @@ class _SplitIda(_Ida):
             nonlocal running
             group.open += 1
             running += 1
-            job = (*task, self.threshold, self.walk_budget)
+            job = (*task, self.threshold, self.walk_budget, self.checked_depth)
             self.pool.apply_async(
                 _search,
                 (job,),
@@ -248,6 +256,20 @@ class _SplitIda(_Ida):
                 task, group = group.task, group.up
                 group.open -= 1
 
+    def affordable(self, tasks: list, depth: int) -> bool:
+        """Check every state at this depth above the frontier? The start's children always
+        (as on one core); deeper, only if the checks are expected to take the workers no
+        longer than the iteration has run so far, so that they at most double its time (a
+        solution-finding iteration may end long before the search would have met them:
+        Bud3's 3,667 states at depth 2 took 43 s of checks, the whole iteration 39 s on
+        one core)."""
+        if depth == 1:
+            return True
+        count, seconds = self.checks
+        mean = seconds / count if count else CHECK_GUESS
+        spent = time.monotonic() - self.iteration_began
+        return len(tasks) * mean / self.workers <= spent
+
     def prefetch(self, tasks: list, depth: int) -> None:
         """The tripod checks of ``tasks``' states, computed by the workers into the cache
         that :meth:`tripod_check` reads (the same values it would compute)."""
@@ -285,8 +307,12 @@ class _SplitIda(_Ida):
         return value
 
     def tripods_due(self, depth: int) -> bool:
-        if self.split_budget >= 0:  # above the frontier: wherever the check applies
-            return self.tripod_after is not None and self.g.rules == "free" and depth >= 1
+        if self.split_budget >= 0:  # above the frontier: where the workers computed it
+            return (
+                self.tripod_after is not None
+                and self.g.rules == "free"
+                and 1 <= depth <= self.checked_depth
+            )
         return super().tripods_due(depth)
 
 
@@ -376,14 +402,16 @@ def _check(job: tuple) -> tuple:
 def _search(job: tuple) -> tuple:
     """(value, path or None, states expanded) of one task: value None at the deadline,
     "split" when it gave way to an idle worker."""
-    _, cur, first, budget, after, depth, threshold, walk_budget = job
+    _, cur, first, budget, after, depth, threshold, walk_budget, checked_depth = job
     w = _worker[0]
     if w.threshold != threshold:  # a new iteration: the check policy learns afresh
         w.threshold = threshold
         w.walk_budget = walk_budget
         w.iteration_began = time.monotonic()
         w.checks, w.cuts, w.subtrees = [0, 0.0], {}, {}
-    w.root_depth = depth
+    # the task's state gets the check if its parent's depth was checked (else as the worker's
+    # own policy decides)
+    w.root_depth = depth if depth <= checked_depth + 1 else -1
     w.path = []
     w.began = time.monotonic()
     before = w.nodes
