@@ -210,7 +210,7 @@ def add_solve(p):
         "--workers",
         type=POSITIVE,
         default=1,
-        help="CP-SAT workers, or idastar processes (default 1)",
+        help="CP-SAT workers, or idastar processes (default 1; the portfolio: 1 a backend)",
     )
     p.add_argument(
         "--probe",
@@ -501,7 +501,7 @@ def add_bench(p):
         "--workers",
         type=POSITIVE,
         default=1,
-        help="CP-SAT workers, or idastar processes (default 1)",
+        help="CP-SAT workers, or idastar processes (default 1; the portfolio: 1 a backend)",
     )
     p.add_argument(
         "--known-solution",

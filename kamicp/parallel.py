@@ -41,6 +41,7 @@ Example::
 from __future__ import annotations
 
 import multiprocessing as mp
+import os
 import queue
 import signal
 import time
@@ -371,10 +372,16 @@ class _Worker(_Ida):
             return self.tripod_after is not None and self.g.rules == "free" and depth >= 1
         return super().tripods_due(depth)
 
+    parent = 0  # the process that farms the tasks out
+
     def tick(self) -> None:
         super().tick()
         if _idle[0].value and time.monotonic() - self.began >= TASK_SPLIT:
             raise _GiveWay
+        if os.getppid() != self.parent:
+            # the parent was killed (a portfolio stops a backend with SIGKILL, which gives
+            # the pool no chance to stop its workers): this task's answer has no reader
+            os._exit(0)
 
 
 def _start_worker(parent: _SplitIda) -> None:
@@ -383,6 +390,7 @@ def _start_worker(parent: _SplitIda) -> None:
     w.tripod_after = parent.tripod_after
     w.check_ratio = parent.check_ratio
     w.threshold = -1
+    w.parent = os.getppid()
     _worker.append(w)
 
 

@@ -117,7 +117,7 @@ def solve(
                     time_limit=clock.left(),
                     max_moves=max_moves,
                     final_colour=final_colour,
-                    workers=workers,
+                    workers=1,  # one process a backend already: no pool of its own
                     known=known,
                 )
             elif solver in EXACT_SOLVERS:

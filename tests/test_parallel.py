@@ -119,3 +119,20 @@ def test_solve_passes_workers_to_idastar(monkeypatch):
     one = solve(g, "idastar")
     assert r.status == one.status == "optimal" and r.moves == one.moves
     assert seen == [2]
+
+
+def test_portfolio_backends_get_one_process_each(monkeypatch):
+    # the portfolio already runs one process a backend: an idastar pool inside it would put
+    # three searches on two cores
+    from kamicp import portfolio
+
+    g = from_edges([0, 1, 2, 1, 0, 2, 1, 0], [(i, i + 1) for i in range(7)])
+    seen = []
+
+    def spy(g, **kwargs):
+        seen.append(kwargs["workers"])
+        return solve(g, "idastar")
+
+    monkeypatch.setattr(portfolio, "solve_portfolio", spy)
+    assert solve(g, "portfolio", workers=2).status == "optimal"
+    assert seen == [1]
