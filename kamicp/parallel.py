@@ -72,13 +72,13 @@ def parallel_idastar(
     tripod_after: float | None = TRIPOD_AFTER,
     check_ratio: float = CHECK_RATIO,
     on_bound: Callable[[int], None] | None = None,
-    split_after: float = SPLIT_AFTER,
+    split_after: float | None = None,
 ) -> SearchOutcome:
     """:func:`kamicp.astar.idastar` with ``workers`` processes; same contract and options.
 
     ``split_after``: seconds an iteration runs on one core before it is split (0: split
-    every iteration, as the tests do). ``node_limit`` is checked as the workers' answers
-    come in, so a run may expand a few more states than it.
+    every iteration, as the tests do; None: :data:`SPLIT_AFTER`). ``node_limit`` is checked
+    as the workers' answers come in, so a run may expand a few more states than it.
     """
     if not solvable(g, None, final_colour):
         return SearchOutcome(None, UNSOLVABLE, True, 0)
@@ -87,7 +87,7 @@ def parallel_idastar(
     ida.tripod_after = tripod_after
     ida.check_ratio = check_ratio
     ida.workers = workers
-    ida.split_after = split_after
+    ida.split_after = SPLIT_AFTER if split_after is None else split_after
     try:
         return ida.run(max_moves, lower or 0)
     finally:

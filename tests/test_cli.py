@@ -43,6 +43,30 @@ def test_max_moves_answers_yes_or_no(capsys, solver):
     assert code == 0 and data["status"] in ("optimal", "feasible") and data["moves"] <= 6
 
 
+def test_idastar_on_two_processes(capsys, monkeypatch):
+    from kamicp import parallel
+
+    monkeypatch.setattr(parallel, "SPLIT_AFTER", 0.0)  # split every iteration: the pool runs
+    pools = []
+    real = parallel._SplitIda.split
+
+    def split(self, root, threshold):
+        pools.append(self.workers)
+        return real(self, root, threshold)
+
+    monkeypatch.setattr(parallel._SplitIda, "split", split)
+    # holes.txt: start bound 4, optimum 5, so IDA* has to refute 4 moves
+    holes = str(ROOT / "puzzles/square/holes.txt")
+    argv = ["solve", holes, "--solver", "idastar", "--workers", "2", "--json"]
+    code, out, _ = run(capsys, *argv)
+    data = json.loads(out)
+    assert code == 0 and data["status"] == "optimal" and data["moves"] == 5
+    assert run(capsys, "check", holes, " ".join(data["solution"]))[0] == 0
+    code, out, _ = run(capsys, *argv, "--max-moves", "4")
+    assert code == 1 and json.loads(out)["status"] == "infeasible"
+    assert pools and set(pools) == {2}
+
+
 @pytest.mark.parametrize("strategy", ["up", "down", "bisect"])
 def test_every_strategy_proves_the_article_graph(capsys, strategy):
     argv = ["solve", ARTICLE, "--strategy", strategy, "--time-limit", "60", "--json"]
