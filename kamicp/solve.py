@@ -95,9 +95,9 @@ def solve(
     if known is not None:
         rules.verify_solution(g, known, final_colour)
     seen = Seen()  # the bounds told during this solve: kept if it is interrupted
-    if known is not None:
-        seen(None, known)
     with watched(seen), _noting_interrupts() as interrupts:
+        if known is not None:
+            tell(None, known)  # the first upper bound, to every listener (--progress too)
         try:
             if g.rules == "free" and solver != "bfs":
                 # The start's tripod bound (seconds on big boards) is computed once, within half
@@ -143,6 +143,10 @@ def solve(
             # catch it themselves, to keep theirs).
             result = _interrupted(g, final_colour, max_moves, seen)
             result.interrupted = True
+        if result.lower_bound < bounds.UNSOLVABLE:
+            # what the solver proved last (the refutation that closes an IDA* run is no new
+            # threshold, so it was not told): a listener's last bounds are the answer's
+            tell(result.lower_bound, result.solution)
     result.solver = solver
     result.seconds = clock.seconds()
     result.interrupted = result.interrupted or bool(interrupts)

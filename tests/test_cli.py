@@ -100,6 +100,23 @@ def test_progress_prints_each_bound_once_as_it_is_proved(solver):
     assert [low for low, _ in bounds] == sorted(low for low, _ in bounds)
     highs = [high for _, high in bounds if high is not None]
     assert highs and highs == sorted(highs, reverse=True) and highs[-1] == 5
+    assert bounds[-1] == (5, 5)  # the last line is the answer's bounds
+
+
+@pytest.mark.parametrize("solver", ["sat", "idastar", "portfolio"])
+def test_progress_starts_from_a_known_solution(solver):
+    holes = "puzzles/square/holes.txt"
+    argv = ["solve", holes, "--solver", solver, "--progress", "--known-solution"]
+    proc = subprocess.run(
+        [sys.executable, "-m", "kamicp", *argv, "0,4:R 0,4:G 0,4:Y 0,4:R 0,4:B"],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+    )
+    assert proc.returncode == 0
+    texts = [line.split(": ")[-1] for line in proc.stderr.strip().splitlines()]
+    assert texts[0] == "optimum <= 5"  # the given solution, before anything is proved
+    assert texts[-1] == "5 <= optimum <= 5"
 
 
 def test_portfolio_proves_the_article_graph(capsys):
