@@ -163,6 +163,19 @@ def _others_colour(cur: Current) -> int | None:
 by_bound = operator.itemgetter(0, 1)  # children's order: bound, then most regions merged
 
 
+def checkable(cur: Current) -> bool:
+    """Is the tripod check asked of this state? One piece of at most :data:`CHECK_NODES`
+    regions."""
+    return len(cur.islands) == 1 and len(cur.islands[0]) <= CHECK_NODES
+
+
+def tripod_value(cur: Current, budget: int, final_colour: int | None, deadline) -> int:
+    """The tripod bound of a :func:`checkable` state, exact up to ``budget``."""
+    finals = range(cur.k) if final_colour is None else (final_colour,)
+    piece = cur.islands[0]
+    return least_tripod_value(cur.pos, cur.adj, piece, cur.k, finals, budget, deadline)
+
+
 def _key(cur: Current, first: int) -> bytes:
     return cur.pos + first.to_bytes(4, "little")
 
@@ -540,7 +553,7 @@ class _Ida(_Search):
         are biased towards large subtrees. The start's children are checked even before one
         of them has been searched: they are few, and the first may run for minutes.
         """
-        if self.tripod_after is None or self.g.rules != "free" or depth < 1:
+        if not self.tripods_apply(depth):
             return False
         if time.monotonic() - self.iteration_began < self.tripod_after:
             return False
@@ -551,6 +564,11 @@ class _Ida(_Search):
         checks, check_time = self.checks
         cost = check_time / checks if checks else CHECK_GUESS
         return (cut + 1) / (asked + 2) * search_time / searched >= self.check_ratio * cost
+
+    def tripods_apply(self, depth: int) -> bool:
+        """May a state ``depth`` moves from the start get the tripod check at all (free
+        rules, checks not turned off, not the start)?"""
+        return self.tripod_after is not None and self.g.rules == "free" and depth >= 1
 
     def searched(self, depth: int, began: float) -> None:
         """A state ``depth`` moves from the start was searched without a check from
@@ -563,26 +581,28 @@ class _Ida(_Search):
         """The tripod bound of a one-piece state, exact up to ``budget`` (above it, some
         bound that exceeds ``budget``); None (not asked) on boards of several pieces or
         above :data:`CHECK_NODES` regions."""
-        if len(cur.islands) != 1 or len(cur.islands[0]) > CHECK_NODES:
+        if not checkable(cur):
             return None
         # the same position is met again after other last moves (the table's key differs)
         key = _key(cur, first)
         value, cap = self.tripod_values.get(key, (0, -1))
         if value <= cap or budget <= cap:  # exact, or above a cap at least the budget
             return value
-        finals = range(cur.k) if self.final_colour is None else (self.final_colour,)
         began = time.monotonic()
-        piece = cur.islands[0]
-        value = least_tripod_value(cur.pos, cur.adj, piece, cur.k, finals, budget, self.deadline)
+        value = tripod_value(cur, budget, self.final_colour, self.deadline)
+        self.checked(key, budget, value, time.monotonic() - began, depth)
+        return value
+
+    def checked(self, key: bytes, budget: int, value: int, seconds: float, depth: int) -> None:
+        """Keep a tripod check's value (capped at ``budget``) and what it cost and cut."""
         if len(self.tripod_values) >= TABLE_LIMIT:
             self.tripod_values.clear()
         self.tripod_values[key] = (value, budget)
         self.checks[0] += 1
-        self.checks[1] += time.monotonic() - began
+        self.checks[1] += seconds
         entry = self.cuts.setdefault(depth, [0, 0])
         entry[0] += 1
         entry[1] += value > budget
-        return value
 
     def dfs(self, cur: Current, first: int, budget: int, after: int | None) -> int:
         """A value <= ``budget`` when a solution within ``budget`` was found (its moves are

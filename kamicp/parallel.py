@@ -47,11 +47,19 @@ import signal
 import time
 from collections.abc import Callable, Iterator
 
-from kamicp.astar import CHECK_GUESS, CHECK_NODES, CHECK_RATIO, TRIPOD_AFTER, _Ida, _key, _Stop
+from kamicp.astar import (
+    CHECK_GUESS,
+    CHECK_RATIO,
+    TRIPOD_AFTER,
+    _Ida,
+    _key,
+    _Stop,
+    checkable,
+    tripod_value,
+)
 from kamicp.bounds import UNSOLVABLE, Current, solvable
 from kamicp.regions import RegionGraph
 from kamicp.result import SearchOutcome
-from kamicp.tripods import least_tripod_value
 
 SPLIT_AFTER = 1.0  # seconds an iteration runs on one core before it is split
 TASKS_PER_WORKER = 16  # the frontier is deepened until it has this many tasks a worker
@@ -274,21 +282,14 @@ class _SplitIda(_Ida):
     def prefetch(self, tasks: list, depth: int) -> None:
         """The tripod checks of ``tasks``' states, computed by the workers into the cache
         that :meth:`tripod_check` reads (the same values it would compute)."""
-        if self.tripod_after is None or self.g.rules != "free":
+        if not self.tripods_apply(depth):
             return
-        jobs = []
-        for _, cur, first, budget, _, _ in tasks:
-            if len(cur.islands) == 1 and len(cur.islands[0]) <= CHECK_NODES:
-                jobs.append((_key(cur, first), cur, budget))
+        jobs = [(_key(cur, first), cur, budget) for _, cur, first, budget, _, _ in tasks]
+        jobs = [job for job in jobs if checkable(job[1])]
         for key, budget, value, seconds in _each(self.pool.imap_unordered(_check, jobs)):
             if value is None:
                 raise _Stop
-            self.tripod_values[key] = (value, budget)
-            self.checks[0] += 1
-            self.checks[1] += seconds
-            entry = self.cuts.setdefault(depth, [0, 0])
-            entry[0] += 1
-            entry[1] += value > budget
+            self.checked(key, budget, value, seconds, depth)
 
     def frontier(self, key: bytes, cur: Current, first: int, budget: int, after) -> int | None:
         if self.tasks is not None:  # pass 1
@@ -309,11 +310,7 @@ class _SplitIda(_Ida):
 
     def tripods_due(self, depth: int) -> bool:
         if self.split_budget >= 0:  # above the frontier: where the workers computed it
-            return (
-                self.tripod_after is not None
-                and self.g.rules == "free"
-                and 1 <= depth <= self.checked_depth
-            )
+            return self.tripods_apply(depth) and depth <= self.checked_depth
         return super().tripods_due(depth)
 
 
@@ -366,13 +363,12 @@ _idle: list = []  # a flag shared with the workers: some worker waits for a task
 class _Worker(_Ida):
     root_depth = -1  # the depth of the task being searched: its root gets the tripod check
     began = 0.0  # when the task began
+    parent = 0  # the process that farms the tasks out
 
     def tripods_due(self, depth: int) -> bool:
         if depth == self.root_depth:
-            return self.tripod_after is not None and self.g.rules == "free" and depth >= 1
+            return self.tripods_apply(depth)
         return super().tripods_due(depth)
-
-    parent = 0  # the process that farms the tasks out
 
     def tick(self) -> None:
         super().tick()
@@ -399,11 +395,10 @@ def _check(job: tuple) -> tuple:
     ``_Ida.tripod_check`` computes it; value None at the deadline."""
     key, cur, budget = job
     w = _worker[0]
-    finals = range(cur.k) if w.final_colour is None else (w.final_colour,)
     began = time.monotonic()
     if w.deadline is not None and began >= w.deadline:
         return key, budget, None, 0.0
-    value = least_tripod_value(cur.pos, cur.adj, cur.islands[0], cur.k, finals, budget, w.deadline)
+    value = tripod_value(cur, budget, w.final_colour, w.deadline)
     return key, budget, value, time.monotonic() - began
 
 
