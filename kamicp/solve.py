@@ -143,15 +143,16 @@ def solve(
             # catch it themselves, to keep theirs).
             result = _interrupted(g, final_colour, max_moves, seen)
             result.interrupted = True
+        if result.solution is not None:
+            rules.verify_solution(g, result.solution, final_colour)
         if result.lower_bound < bounds.UNSOLVABLE:
             # what the solver proved last (the refutation that closes an IDA* run is no new
-            # threshold, so it was not told): a listener's last bounds are the answer's
+            # threshold, so it was not told), its solution replayed just above: a listener's
+            # last bounds are the answer's
             tell(result.lower_bound, result.solution)
     result.solver = solver
     result.seconds = clock.seconds()
     result.interrupted = result.interrupted or bool(interrupts)
-    if result.solution is not None:
-        rules.verify_solution(g, result.solution, final_colour)
     return result
 
 
