@@ -117,7 +117,9 @@ def _tripod_levels(colour, adj, piece, k: int, last: int, deadline=None) -> Iter
         yield (level == full).all(axis=(1, 2))
 
 
-def _packed_levels(colour, adj, piece, k: int, last: int, deadline=None) -> Iterator[np.ndarray]:
+def _packed_levels(
+    colour, adj, piece, k: int, last: int, deadline=None, every_join: bool = False
+) -> Iterator[np.ndarray]:
     """Yield level t = 0, 1, ..., ``last`` as bits: an array (k, n, n * words) of 64-bit
     words, row [d, x] holding, for each y, ``words`` words whose bit z is set when
     Y(x, y, z, d) <= t (x, y, z indexing ``piece``; :func:`unpack_level` gives booleans).
@@ -130,7 +132,9 @@ def _packed_levels(colour, adj, piece, k: int, last: int, deadline=None) -> Iter
     (M(x, u, d) <= a). A pair with cost a contributes Y[t - a](v, ., .) to row x at level t;
     with a larger a the contribution would come from an older, smaller level, already
     included. So each level ORs at most n^2 rows of n^2 bits per colour: O(k n^4 / 64) word
-    operations instead of the O(t k n^4) of matrix products.
+    operations instead of the O(t k n^4) of matrix products. The joins at a pair's least
+    cost over the colours are left out (:func:`least_costs`: they follow from the others),
+    about half, unless ``every_join`` (for the tests, which compare both).
     """
     n = len(piece)
     arrays = piece_arrays(colour, adj, piece)
@@ -142,7 +146,8 @@ def _packed_levels(colour, adj, piece, k: int, last: int, deadline=None) -> Iter
             return
         if t == len(levels):
             levels = np.concatenate([levels, np.zeros_like(levels)])
-        _fill(levels, t, cost, walks, node_colour, starts, neighbours, proper)
+        least = np.full((n, n), -1, dtype=cost.dtype) if every_join else least_costs(cost)
+        _fill(levels, t, cost, least, walks, node_colour, starts, neighbours, proper)
         yield levels[t]
 
 
@@ -152,7 +157,7 @@ def unpack_level(level: np.ndarray, n: int) -> np.ndarray:
 
 
 @njit(cache=True)
-def _fill(levels, t, cost, walks, node_colour, starts, neighbours, proper) -> None:
+def _fill(levels, t, cost, least, walks, node_colour, starts, neighbours, proper) -> None:
     """Compute level t in place from the levels before it: the start S (:func:`_start`),
     closed under the six permutations of the ends (a tripod has no first end) and under the
     splits with a cost-0 arm, J_x, J_y, J_z: a node x of colour d, an edge x-v and a tripod
@@ -171,7 +176,7 @@ def _fill(levels, t, cost, walks, node_colour, starts, neighbours, proper) -> No
     (x y)(x z) S + (y z) S) = J P(S), since (y z) S = S. Other graphs repeat the pass (S
     then symmetric) until nothing changes.
     """
-    _start(levels, t, cost, walks)
+    _start(levels, t, cost, least, walks)
     level = levels[t]
     flipped = np.zeros_like(level[0])
     while True:
@@ -188,9 +193,10 @@ def _fill(levels, t, cost, walks, node_colour, starts, neighbours, proper) -> No
 
 
 @njit(cache=True)
-def _start(levels, t, cost, walks) -> None:
+def _start(levels, t, cost, least, walks) -> None:
     """Level t before its closure: level t - 1 in any colour, the paths (x, y, y) with
-    M(x, y, d) <= t, and the joins with 0 < a < t, which use finished levels only."""
+    M(x, y, d) <= t, and the joins with 0 < a < t, which use finished levels only: only
+    those of a cost above the pair's least (:func:`least_costs`)."""
     level = levels[t]
     k, n, width = level.shape
     words = width // n
@@ -206,10 +212,29 @@ def _start(levels, t, cost, walks) -> None:
             row = level[d, x]
             for v in range(n):
                 a = cost[d, x, v]
-                if 1 <= a < t:
+                if 1 <= a < t and a > least[x, v]:  # the other joins follow (least_costs)
                     source = levels[t - a, d, v]
                     for i in range(width):
                         row[i] |= source[i]
+
+
+@njit(cache=True)
+def least_costs(cost) -> np.ndarray:
+    """least[x, v] = min over colours d of cost[d, x, v]. The joins of a pair (x, v) at
+    this least cost are left out: they follow from the closure and from joins of smaller
+    costs. (A walk from x to a neighbour u of v that floods in that least number of moves
+    in colour d cannot end by recolouring a walk flooded in fewer moves, which would cost
+    one more; so it splits at an edge into two walks of smaller costs, or is a single node
+    of colour d. Argument in ``encodings/bounds.md``, "Joins that end with a recolouring".)
+    Each cost is the least or one more (a walk flooded in m moves in some colour is flooded
+    in m + 1 in any), so about half of the joins are left out."""
+    k, n, _ = cost.shape
+    least = cost[0].copy()
+    for d in range(1, k):
+        for x in range(n):
+            for v in range(n):
+                least[x, v] = min(least[x, v], cost[d, x, v])
+    return least
 
 
 @njit(cache=True)

@@ -19,11 +19,12 @@ from kamicp.regions import from_edges
 from kamicp.tripods import (
     _flip,
     _packed_levels,
+    least_costs,
     least_tripod_value,
     tripod_values,
     unpack_level,
 )
-from kamicp.walks import walk_levels, walk_values
+from kamicp.walks import packed_walk_levels, piece_arrays, walk_levels, walk_values
 from tests.strategies import coloured_graphs, region_graphs, square_board_above_64_regions
 
 # --- the split recursion on trees, which the bound assumes exact -------------------------
@@ -222,6 +223,28 @@ def test_levels_of_pieces_above_64_regions(seed):
         assert (np.einsum("dxyy->dxy", level) == walks[t]).all()  # Y(x, y, y) = M(x, y)
         assert before is None or (level >= before).all()
         before = level
+
+
+@settings(max_examples=6, deadline=None)
+@given(st.integers(0, 2**32 - 1))
+def test_joins_at_the_least_cost_follow_from_the_others(seed):
+    # the levels without them (least_costs) are those with every join, on big pieces too
+    g = square_board_above_64_regions(seed)
+    piece = g.islands[0]
+    fast = _packed_levels(g.colour, g.adj, piece, g.k, 8)
+    every = _packed_levels(g.colour, g.adj, piece, g.k, 8, every_join=True)
+    for a, b in zip(fast, every, strict=True):
+        assert (a == b).all()
+
+
+def test_each_cost_is_the_least_or_one_more():
+    # what makes about half of the joins redundant: c(x, v, d) - least(x, v) is 0 or 1
+    g = square_board_above_64_regions(7)
+    arrays = piece_arrays(g.colour, g.adj, g.islands[0])
+    cost = list(packed_walk_levels(arrays, g.k, 40))[-1][1]  # the costs once all are reached
+    assert cost.max() <= 40
+    spread = cost - least_costs(cost)[None]
+    assert set(np.unique(spread)) == {0, 1}
 
 
 # --- admissibility ---------------------------------------------------------------------------
