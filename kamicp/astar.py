@@ -86,6 +86,14 @@ CHECK_NODES = 200
 # 10 (4,818 checks, 96 s of them) and took 176 s; at 5.0 it did not (94 s). Bud4's 14-move
 # iteration checks the same depths 1-3 at both (237 s and 242 s).
 CHECK_RATIO = 5.0
+# One-core IDA* checks every state this many moves deep or less (the cost model then decides
+# below): the model estimates a check's saving from the mean time of unchecked states, which
+# the many small subtrees pull down, and it left depth 3 unchecked where checking it paid.
+# Refutations, one core, 0 -> 3 (commit d4fef72, one after the other): Bud4 14 48.3 s /
+# 68,556 states -> 22.6 s / 8,060; Threegrid4 11 347 s / 75,731 -> 285 s / 8,793; Bud2 13 the
+# same 4,471 states (10.9 -> 12.6 s: noise). The parallel search keeps its own rule
+# (kamicp.parallel: the levels above its tasks are checked where the workers can afford it).
+FORCED_DEPTH = 3
 CHECK_GUESS = 0.25  # seconds a tripod check is assumed to take before one is measured
 
 
@@ -483,6 +491,7 @@ class _Ida(_Search):
         self.path: list[Move] = []
         self.tripod_after: float | None = None
         self.check_ratio = CHECK_RATIO
+        self.forced_depth = FORCED_DEPTH  # states this deep or less are always checked
         self.threshold = 0  # of the current iteration: a node's depth is threshold - budget
         self.split_budget = -1  # the budget of the states handed to workers (kamicp.parallel)
         self.iteration_began = 0.0
@@ -552,11 +561,14 @@ class _Ida(_Search):
         before the first). The times of states that a check failed to cut are not used: they
         are biased towards large subtrees. The start's children are checked even before one
         of them has been searched: they are few, and the first may run for minutes.
+        The states at most ``forced_depth`` moves deep are all checked (FORCED_DEPTH).
         """
         if not self.tripods_apply(depth):
             return False
         if time.monotonic() - self.iteration_began < self.tripod_after:
             return False
+        if depth <= self.forced_depth:
+            return True
         searched, search_time = self.subtrees.get(depth, (0, 0.0))
         if not searched:
             return depth == 1

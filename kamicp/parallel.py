@@ -94,6 +94,7 @@ def parallel_idastar(
     ida.on_bound = on_bound
     ida.tripod_after = tripod_after
     ida.check_ratio = check_ratio
+    ida.forced_depth = 0  # the parallel search has its own rule for the top levels (prefetch)
     ida.workers = workers
     ida.split_after = SPLIT_AFTER if split_after is None else split_after
     try:
@@ -385,6 +386,7 @@ def _start_worker(parent: _SplitIda) -> None:
     w = _Worker(parent.g, parent.final_colour, None, parent.deadline)
     w.tripod_after = parent.tripod_after
     w.check_ratio = parent.check_ratio
+    w.forced_depth = parent.forced_depth
     w.threshold = -1
     w.parent = os.getppid()
     _worker.append(w)

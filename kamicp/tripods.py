@@ -224,7 +224,7 @@ def least_costs(cost) -> np.ndarray:
     this least cost are left out: they follow from the closure and from joins of smaller
     costs. (A walk from x to a neighbour u of v that floods in that least number of moves
     in colour d cannot end by recolouring a walk flooded in fewer moves, which would cost
-    one more; so it splits at an edge into two walks of smaller costs, or is a single node
+    one more; so it splits at an edge into two walks whose moves add up to it, or is a node
     of colour d. Argument in ``encodings/bounds.md``, "Joins that end with a recolouring".)
     Each cost is the least or one more (a walk flooded in m moves in some colour is flooded
     in m + 1 in any), so about half of the joins are left out."""

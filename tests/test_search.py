@@ -288,9 +288,11 @@ def test_tripod_checks_cut_children_of_the_start():
 def test_tripod_check_rule_follows_the_measurements():
     # the rule itself, on made-up measurements: no check before tripod_after; the start's
     # children before any was searched; elsewhere share that cut x mean unchecked time
-    # against check_ratio (CHECK_RATIO by default) x mean check time
+    # against check_ratio (CHECK_RATIO by default) x mean check time; every state at most
+    # forced_depth deep (FORCED_DEPTH by default; 0 here, to see the rest)
     g = from_edges([0, 1, 0], [(0, 1), (1, 2)], k=2)
     ida = _Ida(g, None, None, None)
+    ida.forced_depth = 0
     ida.check_ratio = 2.0
     ida.tripod_after, ida.iteration_began = 30.0, time.monotonic()
     assert not ida.tripods_due(1)
@@ -304,3 +306,9 @@ def test_tripod_check_rule_follows_the_measurements():
     assert not ida.tripods_due(2)
     ida.check_ratio = 1.0
     assert ida.tripods_due(2)
+    ida.cuts[2] = [8, 0]  # no cut: not worth it by the model, but forced at depth <= 2
+    assert not ida.tripods_due(2)
+    ida.forced_depth = 2
+    assert ida.tripods_due(2) and not ida.tripods_due(3)
+    ida.iteration_began = time.monotonic()  # still nothing before tripod_after
+    assert not ida.tripods_due(1)
