@@ -40,6 +40,7 @@ Example::
 
 from __future__ import annotations
 
+import collections
 import multiprocessing as mp
 import os
 import queue
@@ -212,28 +213,42 @@ class _SplitIda(_Ida):
         """Answer every task of ``top`` (or stop at a solution), splitting tasks that run
         long while a worker waits."""
         done: queue.SimpleQueue = queue.SimpleQueue()
-        running = 0
+        running = 0  # tasks submitted and not answered
+        waiting: collections.deque = collections.deque()  # submitted, not yet in the pool
+        in_pool = 0
 
         def submit(group: _Group, task: tuple) -> None:
             nonlocal running
             group.open += 1
             running += 1
-            job = (*task, self.threshold, self.walk_budget, self.checked_depth)
-            self.pool.apply_async(
-                _search,
-                (job,),
-                callback=lambda r: done.put((group, task, r)),
-                error_callback=done.put,
-            )
+            waiting.append((group, task))
+
+        def feed() -> None:
+            # Only a few jobs in the pool at a time: Pool.terminate with many jobs queued
+            # can hang (its task handler blocks writing to the pipe the stopped workers no
+            # longer read; seen once in CI, when a solution ended a test's search early).
+            nonlocal in_pool
+            while waiting and in_pool < 2 * self.workers:
+                group, task = waiting.popleft()
+                in_pool += 1
+                job = (*task, self.threshold, self.walk_budget, self.checked_depth)
+                self.pool.apply_async(
+                    _search,
+                    (job,),
+                    callback=lambda r, g=group, t=task: done.put((g, t, r)),
+                    error_callback=done.put,
+                )
 
         for task in tasks:
             submit(top, task)
         while True:
+            feed()
             _idle[0].value = running < self.workers
             item = _next(done)
             if isinstance(item, BaseException):
                 raise item
             group, task, (value, path, nodes) = item
+            in_pool -= 1
             running -= 1
             self.nodes += nodes
             if value is None:
