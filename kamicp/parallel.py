@@ -213,14 +213,11 @@ class _SplitIda(_Ida):
         """Answer every task of ``top`` (or stop at a solution), splitting tasks that run
         long while a worker waits."""
         done: queue.SimpleQueue = queue.SimpleQueue()
-        running = 0  # tasks submitted and not answered
         waiting: collections.deque = collections.deque()  # submitted, not yet in the pool
-        in_pool = 0
+        in_pool = 0  # submitted to the pool, not answered
 
         def submit(group: _Group, task: tuple) -> None:
-            nonlocal running
             group.open += 1
-            running += 1
             waiting.append((group, task))
 
         def feed() -> None:
@@ -243,13 +240,12 @@ class _SplitIda(_Ida):
             submit(top, task)
         while True:
             feed()
-            _idle[0].value = running < self.workers
+            _idle[0].value = len(waiting) + in_pool < self.workers
             item = _next(done)
             if isinstance(item, BaseException):
                 raise item
             group, task, (value, path, nodes) = item
             in_pool -= 1
-            running -= 1
             self.nodes += nodes
             if value is None:
                 raise _Stop  # a worker reached the deadline
