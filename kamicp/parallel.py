@@ -46,7 +46,7 @@ import os
 import queue
 import signal
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 
 from kamicp.astar import (
     CHECK_GUESS,
@@ -212,40 +212,19 @@ class _SplitIda(_Ida):
     def farm(self, top: _Group, tasks: list) -> None:
         """Answer every task of ``top`` (or stop at a solution), splitting tasks that run
         long while a worker waits."""
-        done: queue.SimpleQueue = queue.SimpleQueue()
-        waiting: collections.deque = collections.deque()  # submitted, not yet in the pool
-        in_pool = 0  # submitted to the pool, not answered
+        jobs = _Throttle(self.pool, 2 * self.workers)
 
         def submit(group: _Group, task: tuple) -> None:
             group.open += 1
-            waiting.append((group, task))
-
-        def feed() -> None:
-            # Only a few jobs in the pool at a time: Pool.terminate with many jobs queued
-            # can hang (its task handler blocks writing to the pipe the stopped workers no
-            # longer read; seen once in CI, when a solution ended a test's search early).
-            nonlocal in_pool
-            while waiting and in_pool < 2 * self.workers:
-                group, task = waiting.popleft()
-                in_pool += 1
-                job = (*task, self.threshold, self.walk_budget, self.checked_depth)
-                self.pool.apply_async(
-                    _search,
-                    (job,),
-                    callback=lambda r, g=group, t=task: done.put((g, t, r)),
-                    error_callback=done.put,
-                )
+            job = (*task, self.threshold, self.walk_budget, self.checked_depth)
+            jobs.submit(_search, job, (group, task))
 
         for task in tasks:
             submit(top, task)
         while True:
-            feed()
-            _idle[0].value = len(waiting) + in_pool < self.workers
-            item = _next(done)
-            if isinstance(item, BaseException):
-                raise item
-            group, task, (value, path, nodes) = item
-            in_pool -= 1
+            jobs.feed()
+            _idle[0].value = jobs.pending() < self.workers
+            (group, task), (value, path, nodes) = jobs.next()
             self.nodes += nodes
             if value is None:
                 raise _Stop  # a worker reached the deadline
@@ -298,7 +277,11 @@ class _SplitIda(_Ida):
             return
         jobs = [(_key(cur, first), cur, budget) for _, cur, first, budget, _, _ in tasks]
         jobs = [job for job in jobs if checkable(job[1])]
-        for key, budget, value, seconds in _each(self.pool.imap_unordered(_check, jobs)):
+        throttle = _Throttle(self.pool, 2 * self.workers)
+        for job in jobs:
+            throttle.submit(_check, job, None)
+        while throttle.pending():
+            _, (key, budget, value, seconds) = throttle.next()
             if value is None:
                 raise _Stop
             self.checked(key, budget, value, seconds, depth)
@@ -326,6 +309,46 @@ class _SplitIda(_Ida):
         return super().tripods_due(depth)
 
 
+class _Throttle:
+    """Jobs handed to a pool at most ``limit`` at a time, each answer returned with its
+    job's tag. Why not all at once: ``Pool.terminate`` with many jobs queued can hang (its
+    task handler blocks writing to the pipe that the stopped workers no longer read; seen
+    once in CI, when a solution ended a test's search early)."""
+
+    def __init__(self, pool, limit: int):
+        self.pool, self.limit = pool, limit
+        self.waiting: collections.deque = collections.deque()  # (function, job, tag)
+        self.in_pool = 0  # handed to the pool, not answered
+        self.done: queue.SimpleQueue = queue.SimpleQueue()
+
+    def submit(self, function: Callable, job: tuple, tag) -> None:
+        self.waiting.append((function, job, tag))
+
+    def pending(self) -> int:
+        """Jobs submitted and not answered yet."""
+        return len(self.waiting) + self.in_pool
+
+    def feed(self) -> None:
+        while self.waiting and self.in_pool < self.limit:
+            function, job, tag = self.waiting.popleft()
+            self.in_pool += 1
+            self.pool.apply_async(
+                function,
+                (job,),
+                callback=lambda answer, tag=tag: self.done.put((tag, answer)),
+                error_callback=self.done.put,
+            )
+
+    def next(self) -> tuple:
+        """(tag, answer) of the next job answered; a job's exception is raised here."""
+        self.feed()
+        item = _next(self.done)
+        if isinstance(item, BaseException):
+            raise item
+        self.in_pool -= 1
+        return item
+
+
 def _next(done: queue.SimpleQueue):
     """The next answer; waiting in short slices, so that Ctrl-C is handled (a blocking
     ``get`` holds off the signal handler until an answer comes)."""
@@ -334,17 +357,6 @@ def _next(done: queue.SimpleQueue):
             return done.get(timeout=0.5)
         except queue.Empty:
             pass
-
-
-def _each(answers) -> Iterator:
-    """The answers of an ``imap_unordered``, waited for in short slices (see :func:`_next`)."""
-    while True:
-        try:
-            yield answers.next(timeout=0.5)
-        except mp.TimeoutError:
-            pass
-        except StopIteration:
-            return
 
 
 def _detached(cur: Current) -> Current:

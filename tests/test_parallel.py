@@ -136,3 +136,28 @@ def test_portfolio_backends_get_one_process_each(monkeypatch):
     monkeypatch.setattr(portfolio, "solve_portfolio", spy)
     assert solve(g, "portfolio", workers=2).status == "optimal"
     assert seen == [1]
+
+
+def _twice(x: int) -> int:
+    if x < 0:
+        raise ValueError(x)
+    return 2 * x
+
+
+def test_throttle_answers_every_job_with_at_most_limit_in_the_pool():
+    import multiprocessing as mp
+
+    with mp.get_context("fork").Pool(2) as pool:
+        jobs = parallel._Throttle(pool, 3)
+        for x in range(20):
+            jobs.submit(_twice, x, f"tag{x}")
+        answers = {}
+        while jobs.pending():
+            jobs.feed()
+            assert jobs.in_pool <= 3
+            tag, answer = jobs.next()
+            answers[tag] = answer
+        assert answers == {f"tag{x}": 2 * x for x in range(20)}
+        jobs.submit(_twice, -1, "bad")
+        with pytest.raises(ValueError):
+            jobs.next()
