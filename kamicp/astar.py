@@ -94,6 +94,11 @@ CHECK_RATIO = 5.0
 # same 4,471 states (10.9 -> 12.6 s: noise). The parallel search keeps its own rule
 # (kamicp.parallel: the levels above its tasks are checked where the workers can afford it).
 FORCED_DEPTH = 3
+# Only on boards of at most this many regions: a check's cost grows about as n^4, and on
+# Threegrid5 (173 regions, 0.2-0.4 s a check) the forced checks made the refutation of 12
+# 206 s / 147,506 states -> 894 s / 5,988 (commit fc7956b, one after the other); Threegrid4
+# (111) gained, as above. Threegrid6 (152) and old_Threegrid6 (172) are not measured.
+FORCED_NODES = 120
 CHECK_GUESS = 0.25  # seconds a tripod check is assumed to take before one is measured
 
 
@@ -491,7 +496,8 @@ class _Ida(_Search):
         self.path: list[Move] = []
         self.tripod_after: float | None = None
         self.check_ratio = CHECK_RATIO
-        self.forced_depth = FORCED_DEPTH  # states this deep or less are always checked
+        # states this deep or less are always checked (on boards where checks are cheap)
+        self.forced_depth = FORCED_DEPTH if g.n <= FORCED_NODES else 0
         self.threshold = 0  # of the current iteration: a node's depth is threshold - budget
         self.split_budget = -1  # the budget of the states handed to workers (kamicp.parallel)
         self.iteration_began = 0.0
@@ -561,7 +567,8 @@ class _Ida(_Search):
         before the first). The times of states that a check failed to cut are not used: they
         are biased towards large subtrees. The start's children are checked even before one
         of them has been searched: they are few, and the first may run for minutes.
-        The states at most ``forced_depth`` moves deep are all checked (FORCED_DEPTH).
+        The states at most ``forced_depth`` moves deep are all checked (FORCED_DEPTH, on
+        boards of at most FORCED_NODES regions).
         """
         if not self.tripods_apply(depth):
             return False

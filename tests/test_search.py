@@ -285,6 +285,17 @@ def test_tripod_checks_cut_children_of_the_start():
     assert len(everywhere.moves) == 5 and everywhere.nodes <= checked.nodes
 
 
+def test_forced_checks_only_on_boards_where_checks_are_cheap():
+    # a path of FORCED_NODES regions gets the forced depth, one region more does not
+    from kamicp.astar import FORCED_DEPTH, FORCED_NODES
+
+    def path(n):
+        return from_edges([i % 2 for i in range(n)], [(i, i + 1) for i in range(n - 1)], k=2)
+
+    assert _Ida(path(FORCED_NODES), None, None, None).forced_depth == FORCED_DEPTH > 0
+    assert _Ida(path(FORCED_NODES + 1), None, None, None).forced_depth == 0
+
+
 def test_tripod_check_rule_follows_the_measurements():
     # the rule itself, on made-up measurements: no check before tripod_after; the start's
     # children before any was searched; elsewhere share that cut x mean unchecked time
