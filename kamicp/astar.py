@@ -100,6 +100,15 @@ FORCED_DEPTH = 3
 # (111) gained, as above. Threegrid6 (152) and old_Threegrid6 (172) are not measured.
 FORCED_NODES = 120
 CHECK_GUESS = 0.25  # seconds a tripod check is assumed to take before one is measured
+# The rule trusts a depth's mean time of unchecked states only after this many of them: once
+# a depth is checked, no more unchecked states come in, so the first samples decide for the
+# whole iteration. Through solve(), Threegrid5's first unchecked state two moves deep took
+# 1.7 s (the others 0.014 s on average), every state at depth 2 was then checked (0.15 s
+# each), and the refutation of 12 expanded 6,067 states in 400 s, unfinished, against
+# 147,506 states in 206 s when called directly (README). Only on boards above FORCED_NODES,
+# where a check is costly: Bud4 (72 regions) refuting 14 gains from trusting the first sample
+# (8,060 states, 19-21 s; 20,413-26,324 states, 27-39 s with 2, 3, 4 or 8 samples).
+MIN_SAMPLES = 8
 
 
 class _Stop(Exception):
@@ -498,6 +507,8 @@ class _Ida(_Search):
         self.check_ratio = CHECK_RATIO
         # states this deep or less are always checked (on boards where checks are cheap)
         self.forced_depth = FORCED_DEPTH if g.n <= FORCED_NODES else 0
+        # unchecked states a depth needs before its mean time is trusted
+        self.min_samples = 1 if g.n <= FORCED_NODES else MIN_SAMPLES
         self.threshold = 0  # of the current iteration: a node's depth is threshold - budget
         self.split_budget = -1  # the budget of the states handed to workers (kamicp.parallel)
         self.iteration_began = 0.0
@@ -566,7 +577,9 @@ class _Ida(_Search):
         searched without a check) >= CHECK_RATIO x (the mean time of a check, CHECK_GUESS
         before the first). The times of states that a check failed to cut are not used: they
         are biased towards large subtrees. The start's children are checked even before one
-        of them has been searched: they are few, and the first may run for minutes.
+        of them has been searched: they are few, and the first may run for minutes. A
+        depth's mean time is trusted after ``min_samples`` unchecked states (MIN_SAMPLES on
+        boards above FORCED_NODES regions, else 1; before that, only the start's children).
         The states at most ``forced_depth`` moves deep are all checked (FORCED_DEPTH, on
         boards of at most FORCED_NODES regions).
         """
@@ -577,7 +590,7 @@ class _Ida(_Search):
         if depth <= self.forced_depth:
             return True
         searched, search_time = self.subtrees.get(depth, (0, 0.0))
-        if not searched:
+        if searched < self.min_samples:
             return depth == 1
         asked, cut = self.cuts.get(depth, (0, 0))
         checks, check_time = self.checks

@@ -18,7 +18,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from kamicp import bounds, rules
-from kamicp.astar import INF, _Ida, astar, idastar
+from kamicp.astar import INF, MIN_SAMPLES, _Ida, astar, idastar
 from kamicp.bfs import bfs
 from kamicp.greedy import greedy
 from kamicp.regions import from_edges
@@ -286,14 +286,20 @@ def test_tripod_checks_cut_children_of_the_start():
 
 
 def test_forced_checks_only_on_boards_where_checks_are_cheap():
-    # a path of FORCED_NODES regions gets the forced depth, one region more does not
+    # a path of FORCED_NODES regions gets the forced depth and trusts one sample; one region
+    # more gets neither
     from kamicp.astar import FORCED_DEPTH, FORCED_NODES
 
     def path(n):
         return from_edges([i % 2 for i in range(n)], [(i, i + 1) for i in range(n - 1)], k=2)
 
-    assert _Ida(path(FORCED_NODES), None, None, None).forced_depth == FORCED_DEPTH > 0
-    assert _Ida(path(FORCED_NODES + 1), None, None, None).forced_depth == 0
+    small, large = (
+        _Ida(path(FORCED_NODES), None, None, None),
+        _Ida(path(FORCED_NODES + 1), None, None, None),
+    )
+    assert (small.forced_depth, small.min_samples) == (FORCED_DEPTH, 1)
+    assert (large.forced_depth, large.min_samples) == (0, MIN_SAMPLES)
+    assert FORCED_DEPTH > 0 and MIN_SAMPLES > 1
 
 
 def test_tripod_check_rule_follows_the_measurements():
@@ -310,7 +316,11 @@ def test_tripod_check_rule_follows_the_measurements():
     ida.iteration_began -= 31.0
     assert ida.tripods_due(1) and not ida.tripods_due(2)
     ida.checks = [10, 1.0]  # 0.1 s a check
-    ida.subtrees[2] = [4, 1.0]  # 0.25 s a state searched without a check
+    ida.min_samples = MIN_SAMPLES  # as on boards above FORCED_NODES regions
+    ida.subtrees[2] = [MIN_SAMPLES - 1, 10.0]  # a large mean, from too few states: no check
+    ida.cuts[2] = [8, 8]
+    assert not ida.tripods_due(2)
+    ida.subtrees[2] = [2 * MIN_SAMPLES, 0.5 * MIN_SAMPLES]  # 0.25 s a state without a check
     ida.cuts[2] = [8, 8]  # share (8 + 1) / (8 + 2) = 0.9: 0.225 >= 2 x 0.1
     assert ida.tripods_due(2)
     ida.cuts[2] = [8, 6]  # share 0.7: 0.175 < 0.2
