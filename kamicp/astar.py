@@ -505,10 +505,11 @@ class _Ida(_Search):
         self.path: list[Move] = []
         self.tripod_after: float | None = None
         self.check_ratio = CHECK_RATIO
-        # states this deep or less are always checked (on boards where checks are cheap)
-        self.forced_depth = FORCED_DEPTH if g.n <= FORCED_NODES else 0
+        cheap_checks = g.n <= FORCED_NODES
+        # states this deep or less are always checked (where checks are cheap)
+        self.forced_depth = FORCED_DEPTH if cheap_checks else 0
         # unchecked states a depth needs before its mean time is trusted
-        self.min_samples = 1 if g.n <= FORCED_NODES else MIN_SAMPLES
+        self.min_samples = 1 if cheap_checks else MIN_SAMPLES
         self.threshold = 0  # of the current iteration: a node's depth is threshold - budget
         self.split_budget = -1  # the budget of the states handed to workers (kamicp.parallel)
         self.iteration_began = 0.0

@@ -222,7 +222,6 @@ class _SplitIda(_Ida):
         for task in tasks:
             submit(top, task)
         while True:
-            jobs.feed()
             _idle[0].value = jobs.pending() < self.workers
             (group, task), (value, path, nodes) = jobs.next()
             self.nodes += nodes
