@@ -443,8 +443,10 @@ def _reference(
         return _finish(known, lower, max_moves, why)
     out = _search(g, solver, max_moves, final_colour, node_limit, clock, workers)
     if out.complete and out.moves is None:
+        # a solution longer than max_moves (the beam's, replayed) still bounds the optimum
+        upper = None if known is None else len(known)
         return Result(
-            "infeasible", None, out.lower_bound, None, "", proof=f"{solver}: exhaustive search"
+            "infeasible", None, out.lower_bound, upper, "", proof=f"{solver}: exhaustive search"
         )
     if out.complete:
         return Result(

@@ -352,3 +352,14 @@ def test_idastar_starts_below_the_beams_solution(monkeypatch):
     r = solve(g, "idastar")
     assert asked == [len(beam) - 1]
     assert r.status == "optimal" and r.moves == len(bfs(g).moves)
+
+
+def test_a_refuted_horizon_keeps_the_beams_upper_bound():
+    # IDA* starts from the beam's solution; when it refutes max_moves, that (replayed)
+    # solution still bounds the optimum from above, and the answer says so
+    from tests.seed import article_board
+
+    g = region_graph(article_board())
+    r = solve(g, "idastar", max_moves=4)
+    assert r.status == "infeasible" and r.solution is None
+    assert r.lower_bound == 5 and r.upper_bound is not None and r.upper_bound >= 5
