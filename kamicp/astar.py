@@ -505,7 +505,7 @@ class _Ida(_Search):
         self.path: list[Move] = []
         self.tripod_after: float | None = None
         self.check_ratio = CHECK_RATIO
-        cheap_checks = g.n <= FORCED_NODES
+        self.cheap_checks = cheap_checks = g.n <= FORCED_NODES
         # states this deep or less are always checked (where checks are cheap)
         self.forced_depth = FORCED_DEPTH if cheap_checks else 0
         # unchecked states a depth needs before its mean time is trusted

@@ -161,3 +161,34 @@ def test_throttle_answers_every_job_with_at_most_limit_in_the_pool():
         jobs.submit(_twice, -1, "bad")
         with pytest.raises(ValueError):
             jobs.next()
+
+
+class _Flag:
+    value = False  # no worker waits: tasks never give way
+
+
+@pytest.mark.parametrize("nodes_limit, checks", [(1_000, 1), (0, 0)])
+def test_a_tasks_state_is_checked_first_only_where_checks_are_cheap(
+    monkeypatch, nodes_limit, checks
+):
+    # a task two moves deep whose parent's depth was checked gets the tripod check first on
+    # boards of at most FORCED_NODES regions; above, the worker's own rule decides, which
+    # needs MIN_SAMPLES unchecked states of a depth before it checks there (Threegrid5)
+    import os
+
+    from kamicp import astar
+    from kamicp.bounds import contract
+
+    monkeypatch.setattr(astar, "FORCED_NODES", nodes_limit)
+    g = from_edges([0, 1, 2, 0, 1, 2, 0, 1], [(i, i + 1) for i in range(7)])
+    w = parallel._Worker(g, None, None, soon())
+    w.tripod_after, w.threshold, w.parent = 0.0, -1, os.getppid()
+    w.forced_depth = 0  # as _start_worker sets it: the parallel search's own rule
+    monkeypatch.setattr(parallel, "_worker", [w])
+    monkeypatch.setattr(parallel, "_idle", [_Flag()])
+    cur = contract(g)
+    budget, threshold = 5, 7  # the task's state is 7 - 5 = 2 moves deep
+    job = (b"", cur, 0, budget, None, 2, threshold, astar.INF, 1)
+    value, _, _ = parallel._search(job)
+    assert w.cuts.get(2, [0, 0])[0] == checks  # the task's state is the only one that deep
+    assert (value <= budget) == (len(bfs(g).moves) <= budget)
