@@ -67,6 +67,7 @@ SPLIT_AFTER = 1.0  # seconds an iteration runs on one core before it is split
 TASKS_PER_WORKER = 16  # the frontier is deepened until it has this many tasks a worker
 MAX_SPLIT_DEPTH = 3  # nor deeper than this
 TASK_SPLIT = 0.2  # a task that has run this long gives way when a worker is idle
+QUIET_SECONDS = 10.0  # at most this long, at the end, for the workers to drop their jobs
 
 
 def parallel_idastar(
@@ -103,8 +104,11 @@ def parallel_idastar(
         return ida.run(max_moves, lower or 0)
     finally:
         if ida.pool is not None:
-            ida.pool.terminate()
-            ida.pool.join()
+            try:
+                ida.quiet()
+            finally:
+                ida.pool.terminate()
+                ida.pool.join()
 
 
 class _Soft(Exception):
@@ -134,6 +138,7 @@ class _SplitIda(_Ida):
     answers: dict  # pass 2: (key, budget) -> (value, path or None)
     solved = False  # a worker found a solution
     checked_depth = 0  # the states above the frontier get the tripod check to this depth
+    jobs: _Throttle | None = None  # the jobs in the pool
 
     def tick(self) -> None:
         super().tick()
@@ -149,7 +154,8 @@ class _SplitIda(_Ida):
                 self.path = []  # the table keeps what the iteration proved so far
             finally:
                 self.soft = None
-            _idle.append(mp.get_context("fork").Value("b", 0, lock=False))
+            _new_flag(_idle)
+            _new_flag(_stopping)
             self.pool = mp.get_context("fork").Pool(self.workers, _start_worker, (self,))
         return self.split(root, threshold)
 
@@ -213,7 +219,7 @@ class _SplitIda(_Ida):
     def farm(self, top: _Group, tasks: list) -> None:
         """Answer every task of ``top`` (or stop at a solution), splitting tasks that run
         long while a worker waits."""
-        jobs = _Throttle(self.pool, 2 * self.workers)
+        jobs = self.jobs = _Throttle(self.pool, 2 * self.workers)
 
         def submit(group: _Group, task: tuple) -> None:
             group.open += 1
@@ -277,7 +283,7 @@ class _SplitIda(_Ida):
             return
         jobs = [(_key(cur, first), cur, budget) for _, cur, first, budget, _, _ in tasks]
         jobs = [job for job in jobs if checkable(job[1])]
-        throttle = _Throttle(self.pool, 2 * self.workers)
+        throttle = self.jobs = _Throttle(self.pool, 2 * self.workers)
         for job in jobs:
             throttle.submit(_check, job, None)
         while throttle.pending():
@@ -302,6 +308,21 @@ class _SplitIda(_Ida):
         if path is not None:
             self.path.extend(path)  # last move first, as dfs builds it
         return value
+
+    def quiet(self) -> None:
+        """Have the workers drop their jobs, and wait (at most QUIET_SECONDS) for every job
+        in the pool to answer. ``Pool.terminate`` kills the workers; one killed while it
+        writes an answer holds the result queue's lock for ever, and the pool's task
+        handler, which writes to that queue as it stops, then waits for it: a hang in
+        ``terminate`` (seen twice in the tests, when a search ended with jobs in the pool).
+        Idle workers only wait for tasks."""
+        _stopping[0].value = 1
+        end = time.monotonic() + QUIET_SECONDS
+        while self.jobs is not None and self.jobs.in_pool and time.monotonic() < end:
+            try:
+                self.jobs.next(feed=False, timeout=end - time.monotonic())
+            except Exception:  # a job's error: answered all the same
+                pass
 
     def tripods_due(self, depth: int) -> bool:
         if self.split_budget >= 0:  # above the frontier: where the workers computed it
@@ -339,24 +360,40 @@ class _Throttle:
                 error_callback=self.done.put,
             )
 
-    def next(self) -> tuple:
-        """(tag, answer) of the next job answered; a job's exception is raised here."""
-        self.feed()
-        item = _next(self.done)
+    def next(self, feed: bool = True, timeout: float | None = None) -> tuple | None:
+        """(tag, answer) of the next job answered (None after ``timeout`` seconds); a job's
+        exception is raised here. ``feed=False``: no more jobs go to the pool."""
+        if feed:
+            self.feed()
+        item = _next(self.done, timeout)
+        if item is None:
+            return None
+        self.in_pool -= 1
         if isinstance(item, BaseException):
             raise item
-        self.in_pool -= 1
         return item
 
 
-def _next(done: queue.SimpleQueue):
-    """The next answer; waiting in short slices, so that Ctrl-C is handled (a blocking
-    ``get`` holds off the signal handler until an answer comes)."""
-    while True:
+def _next(done: queue.SimpleQueue, timeout: float | None = None):
+    """The next answer, None after ``timeout`` seconds; waiting in short slices, so that
+    Ctrl-C is handled (a blocking ``get`` holds off the signal handler until an answer
+    comes)."""
+    end = None if timeout is None else time.monotonic() + timeout
+    while end is None or time.monotonic() < end:
         try:
-            return done.get(timeout=0.5)
+            return done.get(
+                timeout=0.5 if end is None else max(0.0, min(0.5, end - time.monotonic()))
+            )
         except queue.Empty:
             pass
+    return None
+
+
+def _new_flag(flags: list) -> None:
+    """A flag shared with the workers forked after this (made once a process), cleared."""
+    if not flags:
+        flags.append(mp.get_context("fork").Value("b", 0, lock=False))
+    flags[0].value = 0
 
 
 def _detached(cur: Current) -> Current:
@@ -382,6 +419,7 @@ def _detached(cur: Current) -> Current:
 
 _worker: list = []  # this worker's search
 _idle: list = []  # a flag shared with the workers: some worker waits for a task
+_stopping: list = []  # a flag shared with the workers: drop the job at hand
 
 
 class _Worker(_Ida):
@@ -396,6 +434,8 @@ class _Worker(_Ida):
 
     def tick(self) -> None:
         super().tick()
+        if _stopping[0].value:
+            raise _Stop  # the search is over (_SplitIda.quiet)
         if _idle[0].value and time.monotonic() - self.began >= TASK_SPLIT:
             raise _GiveWay
         if os.getppid() != self.parent:

@@ -164,7 +164,7 @@ def test_throttle_answers_every_job_with_at_most_limit_in_the_pool():
 
 
 class _Flag:
-    value = False  # no worker waits: tasks never give way
+    value = False  # no worker waits (tasks never give way), the search is not over
 
 
 @pytest.mark.parametrize("nodes_limit, checks", [(1_000, 1), (0, 0)])
@@ -186,9 +186,40 @@ def test_a_tasks_state_is_checked_first_only_where_checks_are_cheap(
     w.forced_depth = 0  # as _start_worker sets it: the parallel search's own rule
     monkeypatch.setattr(parallel, "_worker", [w])
     monkeypatch.setattr(parallel, "_idle", [_Flag()])
+    monkeypatch.setattr(parallel, "_stopping", [_Flag()])
     cur = contract(g)
     budget, threshold = 5, 7  # the task's state is 7 - 5 = 2 moves deep
     job = (b"", cur, 0, budget, None, 2, threshold, astar.INF, 1)
     value, _, _ = parallel._search(job)
     assert w.cuts.get(2, [0, 0])[0] == checks  # the task's state is the only one that deep
     assert (value <= budget) == (len(bfs(g).moves) <= budget)
+
+
+def _until_stopped(seconds: float) -> str:
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        if parallel._stopping[0].value:
+            return "stopped"
+        time.sleep(0.01)
+    return "ran out"
+
+
+def test_quiet_has_every_job_in_the_pool_answer_before_the_pool_stops(monkeypatch):
+    # Pool.terminate can hang when it kills a worker that is writing an answer; so the
+    # search first has the workers drop their jobs and waits for every answer
+    import multiprocessing as mp
+
+    monkeypatch.setattr(parallel, "QUIET_SECONDS", 20.0)
+    parallel._new_flag(parallel._stopping)  # before the fork: the workers share it
+    with mp.get_context("fork").Pool(2) as pool:
+        search = parallel._SplitIda.__new__(parallel._SplitIda)
+        search.jobs = parallel._Throttle(pool, 3)
+        for i in range(5):
+            search.jobs.submit(_until_stopped, 60.0, i)
+        search.jobs.feed()
+        assert search.jobs.in_pool == 3
+        began = time.monotonic()
+        search.quiet()
+        assert search.jobs.in_pool == 0 and len(search.jobs.waiting) == 2  # none fed after
+        assert time.monotonic() - began < 20.0
+    assert search.jobs.next(feed=False, timeout=0.1) is None  # nothing left to answer
