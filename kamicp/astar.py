@@ -57,7 +57,7 @@ from kamicp.bounds import (
     pivot_layer_bound,
     radius_movers,
     solvable,
-    tripods_bound,
+    tetrapods_bound,
     walks_bound,
     walks_bound_capped,
 )
@@ -530,8 +530,9 @@ class _Ida(_Search):
             threshold = max(threshold, walks)
         if self.g.rules == "free":
             # the tripod bound (Bound 6) only at the root: it costs seconds on big pieces; it
-            # is cached, so a driver that computed it already pays nothing here
-            threshold = max(threshold, tripods_bound(root, self.final_colour))
+            # is cached, so a driver that computed it already pays nothing here; so is the
+            # tetrapod bound (Bound 7), which only a driver asks (kamicp.solve)
+            threshold = max(threshold, tetrapods_bound(root, self.final_colour, cached_only=True))
         while True:
             if threshold >= INF:
                 return SearchOutcome(None, UNSOLVABLE, True, self.nodes)

@@ -17,6 +17,11 @@ optimum from the given position, never a guess.
   (:mod:`kamicp.tripods`); at least ``walks``, one to three moves more on the deep KAMI 2
   levels, and costlier (O(n^4 / 64) word operations per level), so pieces above
   :data:`TRIPOD_NODES` regions keep their walk value;
+- ``tetrapods`` (free rules): the same with four nodes (:mod:`kamicp.tetrapods`); at
+  least ``tripods``, O(n^5 / 64) word operations per level, so it is computed only when
+  asked (:func:`tetrapods_bound`: the solve driver asks it where the tripods are below a
+  known solution) and on pieces of at most :data:`TETRAPOD_NODES` regions; once computed,
+  :func:`bound_report` and :func:`lower_bound` include it;
 - ``pivot_eccentricity`` and ``pivot_layers`` (pivot rules): the pivot's region grows by
   at most one step of distance per move, and every colour beyond distance ``d`` needs its
   own move after move ``d`` (the layered bound of Flood-It solvers; Clifford, Jalsenius,
@@ -36,6 +41,7 @@ import time
 
 from kamicp.regions import RegionGraph
 from kamicp.rules import Position, start
+from kamicp.tetrapods import tetrapod_values
 from kamicp.tripods import tripod_values
 from kamicp.walks import cheapest_final, least_walk_value, walk_bound, walk_values
 
@@ -44,6 +50,9 @@ UNSOLVABLE = 10**9  # the lower bound of a position that no sequence of moves so
 # levels cost O(n^4 / 64) word operations and O(n^3) bits each (11.6 s for all the levels of
 # Threegrid5's 173 regions).
 TRIPOD_NODES = 200
+# Pieces with more regions are left out of the tetrapod bound: O(n^4) bits a level and colour
+# (Threegrid4, 111 regions, 12 levels: 51 s and 1.6 GB; 173 regions would need about 9 GB).
+TETRAPOD_NODES = 120
 
 
 class Current:
@@ -660,15 +669,81 @@ def tripods_bound(
     """
     per_piece = []
     for piece, floor in zip(cur.islands, _piece_floors(cur), strict=True):
-        local = {v: j for j, v in enumerate(piece)}
-        key = (
-            cur.k,
-            tuple(cur.pos[v] for v in piece),
-            tuple((local[v], local[u]) for v in piece for u in cur.adj[v] if local[v] < local[u]),
-        )
-        values = _piece_tripods(key, deadline)
+        values = _piece_tripods(_piece_key(cur, piece), deadline)
         per_piece.append([max(a, b) for a, b in zip(values, floor, strict=True)])
     return cheapest_final(per_piece, cur.k, final_colour)
+
+
+def _piece_key(cur: Current, piece: list[int]) -> tuple:
+    """A piece as (k, colours, edges in local numbering): the key of the bound caches."""
+    local = {v: j for j, v in enumerate(piece)}
+    return (
+        cur.k,
+        tuple(cur.pos[v] for v in piece),
+        tuple((local[v], local[u]) for v in piece for u in cur.adj[v] if local[v] < local[u]),
+    )
+
+
+def tetrapods_bound(
+    cur: Current,
+    final_colour: int | None = None,
+    cap: int | None = None,
+    deadline: float | None = None,
+    cached_only: bool = False,
+) -> int:
+    """Free rules: :func:`tripods_bound` with each piece of at most :data:`TETRAPOD_NODES`
+    regions raised to its tetrapod value (:mod:`kamicp.tetrapods`, Bound 7 of
+    ``encodings/bounds.md``).
+
+    O(t k n^5 / 64) word operations for bound t: asked once, at a puzzle's start. ``cap``:
+    the levels stop there (a value above it counts as ``cap + 1``; enough to learn whether
+    a known solution of ``cap + 1`` moves is optimal); ``deadline``: no level is started
+    after it (the piece keeps the levels done). The values are cached per piece with the
+    cap they were computed to; ``cached_only`` computes nothing and uses the tripod values
+    where nothing is cached (so :func:`lower_bound` reuses what a solve computed).
+    """
+    per_piece = []
+    for piece, floor in zip(cur.islands, _piece_floors(cur), strict=True):
+        key = _piece_key(cur, piece)
+        values = list(_piece_tripods(key, deadline))
+        if len(piece) <= TETRAPOD_NODES:
+            quads = _piece_tetrapods(key, cap, deadline, cached_only)
+            values = [max(a, b) for a, b in zip(values, quads or values, strict=True)]
+        per_piece.append([max(a, b) for a, b in zip(values, floor, strict=True)])
+    return cheapest_final(per_piece, cur.k, final_colour)
+
+
+_TETRAPODS: dict[tuple, tuple[tuple[int, ...], int | None]] = {}  # piece -> (values, cap)
+
+
+def _piece_tetrapods(
+    key: tuple, cap: int | None, deadline: float | None, cached_only: bool
+) -> tuple[int, ...] | None:
+    """Tetrapod values of one piece (see :func:`tetrapods_bound`); None when not cached and
+    ``cached_only``. A cached entry serves any cap up to the one it was computed to (and
+    any cap if none of its values reached that cap)."""
+    if key in _TETRAPODS:
+        values, done = _TETRAPODS[key]
+        if cached_only or done is None or (cap is not None and cap <= done) or max(values) <= done:
+            return values
+    if cached_only:
+        return None
+    k, colours, edges = key
+    adj: list[list[int]] = [[] for _ in colours]
+    for a, b in edges:
+        adj[a].append(b)
+        adj[b].append(a)
+    values = tuple(tetrapod_values(colours, adj, range(len(colours)), k, cap, deadline))
+    if deadline is not None and time.monotonic() >= deadline:
+        cap = max(values) - 1  # maybe stopped early: good up to the levels done
+    if len(_TETRAPODS) >= _TRIPODS_KEPT:
+        _TETRAPODS.clear()
+    if key in _TETRAPODS:  # both are lower bounds, each exact up to its cap
+        old, done = _TETRAPODS[key]
+        values = tuple(max(a, b) for a, b in zip(values, old, strict=True))
+        cap = None if cap is None or done is None else max(cap, done)
+    _TETRAPODS[key] = (values, cap)
+    return values
 
 
 _TRIPODS: dict[tuple, tuple[int, ...]] = {}  # piece (k, colours, edges) -> its values
@@ -679,6 +754,7 @@ def forget_cached_bounds() -> None:
     """Empty the cache of :func:`tripods_bound` (a benchmark does, so that each solver run
     pays for its own start bound)."""
     _TRIPODS.clear()
+    _TETRAPODS.clear()
 
 
 def _piece_tripods(key: tuple, deadline: float | None) -> tuple[int, ...]:
@@ -703,6 +779,7 @@ def _piece_tripods(key: tuple, deadline: float | None) -> tuple[int, ...]:
             values = [max(a, b) for a, b in zip(values, walks, strict=True)]
     if len(_TRIPODS) >= _TRIPODS_KEPT:
         _TRIPODS.clear()
+    _TETRAPODS.clear()
     _TRIPODS[key] = tuple(values)
     return _TRIPODS[key]
 
@@ -778,6 +855,8 @@ def bound_report(
         if walks:
             report["walks"] = walks_bound(cur, final_colour)
             report["tripods"] = tripods_bound(cur, final_colour, deadline)
+            if any(_piece_key(cur, p) in _TETRAPODS for p in cur.islands):
+                report["tetrapods"] = tetrapods_bound(cur, final_colour, cached_only=True)
     if not solvable(g, pos, final_colour):
         report["unsolvable"] = UNSOLVABLE
     return report

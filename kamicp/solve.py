@@ -104,7 +104,9 @@ def solve(
                 # the time limit, and cached: every later lower bound of this solve (and of forked
                 # backends) reuses it. BFS, the oracle, uses no bound.
                 half = None if time_limit is None else clock.start + time_limit / 2
-                tell(bounds.lower_bound(g, final_colour=final_colour, deadline=half), None)
+                lower = bounds.lower_bound(g, final_colour=final_colour, deadline=half)
+                tell(lower, None)
+                _tetrapods(g, final_colour, lower, known, max_moves, half)
             if solver in REFERENCE_SOLVERS:
                 result = _reference(
                     g, solver, max_moves, final_colour, node_limit, clock, known, workers
@@ -154,6 +156,23 @@ def solve(
     result.seconds = clock.seconds()
     result.interrupted = result.interrupted or bool(interrupts)
     return result
+
+
+def _tetrapods(g, final_colour, lower, known, max_moves, deadline) -> None:
+    """The tetrapod bound (Bound 7) of the start, where it can matter: below a solution at
+    hand (the quick beam's or ``known``) and up to ``max_moves``. It costs seconds (Bud5,
+    78 regions: 13 s), so it is not asked where the tripods already meet that solution;
+    once computed, every later lower bound of this solve (and of forked backends) has it."""
+    quick = _greedy_solution(g, final_colour, WIDTH)
+    lengths = [len(m) for m in (quick, known) if m is not None]
+    if not lengths or lower >= min(lengths):
+        return
+    cap = min(lengths) - 1 if max_moves is None else min(min(lengths) - 1, max_moves)
+    if lower > cap:
+        return
+    value = bounds.tetrapods_bound(bounds.contract(g), final_colour, cap, deadline)
+    if value > lower:
+        tell(value, None)
 
 
 @contextmanager

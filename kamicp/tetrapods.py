@@ -1,0 +1,279 @@
+"""The tetrapod bound: the tripod bound's argument with four ends instead of three.
+
+Meeks and Scott ("Spanning trees and the complexity of flood-filling games", Theory of
+Computing Systems 54, 2014; arXiv:1203.2538) proved that flooding a connected graph G with
+colour d takes exactly as many moves as flooding the best spanning tree T of G, and a
+subtree of T never needs more moves than T (Lemma 3 of ``encodings/bounds.md``). The walk
+bound (:mod:`kamicp.walks`) looks at the path of T between two nodes, the tripod bound
+(:mod:`kamicp.tripods`) at the subtree joining three; here we take the subtree of T that
+joins *four* nodes x, y, z, w (a tetrapod: a tree whose leaves are among the four ends), so
+
+    m(G, d) >= Q(x, y, z, w, d) = min over tetrapods H of G with ends x, y, z, w of m(H, d),
+
+with arms that may be walks of G (a larger set, a smaller minimum). On a tree, m obeys the
+split recursion m(H, d) = min(min over edges e of m(H1, d) + m(H2, d), 1 + min over d' of
+m(H, d')). Cutting an edge u-v of a tetrapod leaves, on each side, a subtree whose leaves
+are the ends on that side and the cut node: one end and u (a walk) and a tetrapod with ends
+v and the other three, or two ends and u (a tripod) and two ends and v (a tripod). So Q is
+the least solution of
+
+    Q(x, y, z, w, d) = min( min over edges u-v of M(x, u, d) + Q(v, y, z, w, d),
+                            min over edges u-v of Y(x, y, u, d) + Y(v, z, w, d),
+                            1 + min over d' of Q(x, y, z, w, d') ),
+    Q(x, y, z, z, d) <= Y(x, y, z, d)   (a tetrapod with two ends in one node is a tripod),
+
+over every order of the ends (a tetrapod has no first end; M the walk values, Y the tripod
+values). Full argument in ``encodings/bounds.md`` (Bound 7); ``tests/test_tetrapods.py``
+checks it against BFS (exact on trees with at most four leaves, at most the optimum on
+other graphs, at least the tripod bound).
+
+Computed level by level: ``Q[t][d]`` is the boolean 4-cube of the ends with Q <= t. Level t
+starts from level t - 1 in any colour, the tripods with two ends in one node, the joins with
+a walk of cost 1 .. t - 1 (pair by pair, at the pair's least cost, as for tripods) and the
+joins of two tripods (per end pair and node v at the least cost c of a tripod (x, y, u)
+with u next to v, taken for c <= t / 2 only: the join of cost t - c is the same join seen
+from the other side, which the permutations supply). It is then closed: on a proper graph
+(every region graph) the joins with a cost-0 walk along each end are idempotent and commute
+with each other and with the permutations of the ends, so one pass of "union over the 24
+permutations, then the join along each end" is the closure (the argument of
+:func:`kamicp.tripods._fill`, with one more end).
+
+Cost: O(t k n^5 / 64) word operations and O(t k n^4) bits for bound t, k colours and n
+nodes: 0.1-1.7 s on KAMI 2 levels of 25-52 regions, 8.5-12.8 s on Bud4-6 (68-78 regions),
+51 s and 1.6 GB on Threegrid4 (111). So it is asked once, at a puzzle's start, only where
+the tripod bound is below a known solution (:func:`kamicp.solve.solve`), and only on pieces
+of at most :data:`kamicp.bounds.TETRAPOD_NODES` regions.
+
+Example (a tree with four leaves: 2, 5, 6 and 8)::
+
+    >>> from kamicp.regions import from_edges
+    >>> edges = [(0, 1), (0, 2), (1, 3), (3, 4), (4, 5), (3, 6), (0, 7), (7, 8)]
+    >>> tree = from_edges([2, 0, 0, 1, 2, 1, 0, 1, 2], edges)
+    >>> from kamicp.tripods import tripod_values
+    >>> tripod_values(tree.colour, tree.adj, range(9), 3)
+    [4, 4, 4]
+    >>> tetrapod_values(tree.colour, tree.adj, range(9), 3)  # BFS: [4, 5, 5]
+    [4, 5, 5]
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator, Sequence
+
+import numpy as np
+from numba import njit
+
+from kamicp.bits import full_row, transpose_block
+from kamicp.tripods import _packed_levels as packed_tripod_levels
+from kamicp.walks import LEVELS, first_full, packed_walk_levels, piece_arrays
+
+
+def tetrapod_values(
+    colour: Sequence[int],
+    adj: Sequence[Sequence[int]],
+    piece: Sequence[int],
+    k: int,
+    cap: int | None = None,
+    deadline: float | None = None,
+) -> list[int]:
+    """For each final colour d (0..k-1): max over quadruples of the piece of Q(x, y, z, w, d).
+
+    Same contract as :func:`kamicp.tripods.tripod_values`: each value is a lower bound on
+    the moves that bring the piece to colour d, at least the tripod value when complete;
+    with ``cap``, a value above ``cap`` is reported as ``cap + 1``; with ``deadline``, no
+    level is started after it and the values not reached are reported as the first level
+    not computed.
+    """
+    last = LEVELS if cap is None else cap
+    levels = _tetrapod_levels(colour, adj, piece, k, last, deadline)
+    return first_full(levels, k, cap is not None or deadline is not None)
+
+
+def _tetrapod_levels(colour, adj, piece, k: int, last: int, deadline=None) -> Iterator:
+    """Yield, for level t = 0, 1, ..., ``last``, a boolean vector over the colours d: true
+    when every quadruple of the piece has Q(x, y, z, w, d) <= t."""
+    n = len(piece)
+    full = np.tile(full_row(n, (n + 63) // 64), n * n).reshape(n, n, -1)
+    for level in _packed_levels(colour, adj, piece, k, last, deadline):
+        yield np.array([(level[d] == full).all() for d in range(k)])
+
+
+def _packed_levels(colour, adj, piece, k: int, last: int, deadline=None) -> Iterator:
+    """Yield level t = 0, 1, ..., ``last`` as bits: an array (k, n, n, n, words) of 64-bit
+    words whose bit w of [d, x, y, z] is set when Q(x, y, z, w, d) <= t (indices into
+    ``piece``). A view of the levels the next ones are built from: read it only."""
+    n = len(piece)
+    arrays = piece_arrays(colour, adj, piece)
+    node_colour, starts, neighbours, proper = arrays
+    words = (n + 63) // 64
+    # levels kept: all up to a cap (each join may reach back to any of them), else doubled
+    # when needed; each is k n^3 words: a copy too many is hundreds of MB on 78 regions
+    size = last + 1 if last < LEVELS else 16
+    tripods = np.zeros((size, k, n, n * words), dtype=np.uint64)
+    levels = np.zeros((size, k, n, n, n, words), dtype=np.uint64)
+    bar = np.full((k, n, n, n), LEVELS + 1, dtype=np.int32)  # least cost of a tripod join
+    walks = packed_walk_levels(arrays, k, last)
+    for t, tripod_level in enumerate(packed_tripod_levels(colour, adj, piece, k, last, deadline)):
+        if deadline is not None and time.monotonic() >= deadline:
+            return
+        if t == len(levels):
+            tripods = np.concatenate([tripods, np.zeros_like(tripods)])
+            levels = np.concatenate([levels, np.zeros_like(levels)])
+        tripods[t] = tripod_level
+        _, cost = next(walks)  # the walk costs below t are final
+        _level(levels, t, tripods, bar, cost, node_colour, starts, neighbours, proper)
+        yield levels[t]
+
+
+@njit(cache=True)
+def _level(levels, t, tripods, bar, cost, node_colour, starts, neighbours, proper) -> None:
+    """Compute level t in place: level t - 1 in any colour, the tripods with two ends in
+    one node, the joins, then the closure (:func:`_symmetrise`, :func:`_join_ends`)."""
+    k, n, words = levels.shape[1], levels.shape[2], levels.shape[5]
+    _new_bar_costs(bar, t, tripods, starts, neighbours)
+    if t > 0:
+        _one_more_move(levels, t)
+    for d in range(k):
+        q = levels[t, d]
+        _tripods_in(q, tripods[t, d], n, words)
+        for x in range(n):  # a tripod (x, y, u) within c, an edge u-v, a tripod (v, z, w)
+            for y in range(n):
+                for v in range(n):
+                    c = bar[d, x, y, v]
+                    if 2 * c <= t:
+                        source = tripods[t - c, d, v]
+                        for z in range(n):
+                            for i in range(words):
+                                q[x, y, z, i] |= source[z * words + i]
+        for x in range(n):  # a walk (x, u) within c, an edge u-v, a tetrapod (v, y, z, w)
+            for v in range(n):
+                c = cost[d, x, v]
+                if 1 <= c < t:
+                    source = levels[t - c, d, v]
+                    for y in range(n):
+                        for z in range(n):
+                            for i in range(words):
+                                q[x, y, z, i] |= source[y, z, i]
+        while True:
+            before = q if proper else q.copy()
+            _symmetrise(q)
+            _join_ends(q, d, node_colour, starts, neighbours)
+            if proper or (q == before).all():
+                break
+
+
+@njit(cache=True)
+def _one_more_move(levels, t) -> None:
+    """levels[t][d] = the union over d' of levels[t - 1][d'] (one more move recolours it)."""
+    k, n, words = levels.shape[1], levels.shape[2], levels.shape[5]
+    for x in range(n):
+        for y in range(n):
+            for z in range(n):
+                for i in range(words):
+                    any_colour = np.uint64(0)
+                    for d in range(k):
+                        any_colour |= levels[t - 1, d, x, y, z, i]
+                    for d in range(k):
+                        levels[t, d, x, y, z, i] = any_colour
+
+
+@njit(cache=True)
+def _tripods_in(q, tripod, n, words) -> None:
+    """(x, y, z, z) is within t when the tripod (x, y, z) is."""
+    one = np.uint64(1)
+    for x in range(n):
+        for y in range(n):
+            for z in range(n):
+                if (tripod[x, y * words + z // 64] >> np.uint64(z % 64)) & one:
+                    q[x, y, z, z // 64] |= one << np.uint64(z % 64)
+
+
+@njit(cache=True)
+def _new_bar_costs(bar, t, tripods, starts, neighbours) -> None:
+    """bar[d, x, y, v] = t for the triples with none yet where a neighbour u of v has
+    Y(x, y, u, d) <= t."""
+    k, n = bar.shape[0], bar.shape[1]
+    words = tripods.shape[3] // n
+    one = np.uint64(1)
+    for d in range(k):
+        for x in range(n):
+            for y in range(n):
+                for u in range(n):
+                    if (tripods[t, d, x, y * words + u // 64] >> np.uint64(u % 64)) & one:
+                        for j in range(starts[u], starts[u + 1]):
+                            v = neighbours[j]
+                            if bar[d, x, y, v] > t:
+                                bar[d, x, y, v] = t
+
+
+@njit(cache=True)
+def _or_swapped(q, a, which) -> None:
+    """q |= s a for the swap s of two of the first three ends: 0 (x y), 1 (x z), 2 (y z)."""
+    n, words = q.shape[0], q.shape[3]
+    for x in range(n):
+        for y in range(n):
+            for z in range(n):
+                if which == 0:
+                    source = a[y, x, z]
+                elif which == 1:
+                    source = a[z, y, x]
+                else:
+                    source = a[x, z, y]
+                for i in range(words):
+                    q[x, y, z, i] |= source[i]
+
+
+@njit(cache=True)
+def _flip(a, out) -> None:
+    """out = (z w) a: each (x, y) block is an n x n bit matrix, transposed."""
+    n = a.shape[0]
+    for x in range(n):
+        for y in range(n):
+            transpose_block(a[x, y], 0, out[x, y], n)
+
+
+@njit(cache=True)
+def _symmetrise(q) -> None:
+    """q = the union of its images under the 24 orders of the ends. The group is the
+    product of the coset representatives {id, (x w), (y w), (z w)} {id, (x z), (y z)}
+    {id, (x y)}, so three rounds, each applying one factor to a snapshot, give the union.
+    The swaps with w (the bits) go through a flip: (x w) = (x z)(z w)(x z)."""
+    a = q.copy()
+    _or_swapped(q, a, 0)
+    a = q.copy()
+    _or_swapped(q, a, 1)
+    _or_swapped(q, a, 2)
+    a = q.copy()
+    flipped = np.zeros_like(a)
+    _flip(a, flipped)
+    q |= flipped
+    swapped = np.zeros_like(a)
+    for which in (1, 2):
+        swapped[:] = 0
+        _or_swapped(swapped, a, which)
+        _flip(swapped, flipped)
+        _or_swapped(q, flipped, which)
+
+
+@njit(cache=True)
+def _join_ends(q, d, node_colour, starts, neighbours) -> None:
+    """The joins with a cost-0 walk at each end: a node x of colour d next to v takes the
+    tetrapods of v, as any of its four ends."""
+    n = q.shape[0]
+    one = np.uint64(1)
+    for x in range(n):
+        if node_colour[x] != d:
+            continue
+        for j in range(starts[x], starts[x + 1]):
+            v = neighbours[j]
+            q[x] |= q[v]
+            q[:, x] |= q[:, v]
+            q[:, :, x] |= q[:, :, v]
+            word_v, shift_v = v // 64, np.uint64(v % 64)
+            word_x, bit_x = x // 64, one << np.uint64(x % 64)
+            for a in range(n):
+                for b in range(n):
+                    for c in range(n):
+                        if (q[a, b, c, word_v] >> shift_v) & one:
+                            q[a, b, c, word_x] |= bit_x
