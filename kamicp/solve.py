@@ -80,6 +80,7 @@ def solve(
     probe: float = 0.0,
     strategy: str = DEFAULT_STRATEGY,
     known: list[Move] | None = None,
+    tetrapods: bool = True,
 ) -> Result:
     """Solve ``g`` with ``solver``; with ``max_moves``, decide "solvable in at most N?".
 
@@ -90,6 +91,8 @@ def solve(
     ``known`` is a solution the caller already has (a designer's, say): it is replayed
     (:class:`kamicp.errors.IllegalMove` if it does not solve the board) and is the first
     upper bound, so what is left is to beat it or to prove that nothing shorter exists.
+    ``tetrapods``: ask the tetrapod bound at the start where it can matter (:func:`_tetrapods`;
+    the portfolio leaves it to its ``sat`` backend, so that ``idastar`` starts at once).
     """
     clock = Clock(time_limit)
     if known is not None:
@@ -106,7 +109,8 @@ def solve(
                 half = None if time_limit is None else clock.start + time_limit / 2
                 lower = bounds.lower_bound(g, final_colour=final_colour, deadline=half)
                 tell(lower, None)
-                _tetrapods(g, final_colour, lower, known, max_moves, half)
+                if tetrapods and solver != "portfolio":
+                    _tetrapods(g, final_colour, lower, known, max_moves, half)
             if solver in REFERENCE_SOLVERS:
                 result = _reference(
                     g, solver, max_moves, final_colour, node_limit, clock, known, workers

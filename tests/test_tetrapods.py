@@ -208,3 +208,23 @@ def test_solve_asks_it_where_the_tripods_are_below_a_solution(monkeypatch):
     asked.clear()
     path = from_edges([0, 1, 0, 1], [(0, 1), (1, 2), (2, 3)])  # tripods meet the beam's 2
     assert solve(path, "idastar").moves == 2 and not asked
+
+
+def test_in_the_portfolio_sat_asks_it_and_idastar_starts_at_once(monkeypatch, tmp_path):
+    from kamicp import portfolio
+    from kamicp.result import Result
+
+    record = tmp_path / "backends.txt"
+
+    def run(conn, g, backend, kwargs):  # in the backend's process: note what it was given
+        with record.open("a") as out:
+            out.write(f"{backend} {kwargs['tetrapods']}\n")
+        conn.send(("result", Result("unknown", None, 0, None, backend)))
+        conn.close()
+
+    monkeypatch.setattr(portfolio, "_run", run)
+    portfolio.solve_portfolio(from_edges(*TREE), time_limit=30)
+    assert sorted(record.read_text().split("\n")[:-1]) == ["idastar False", "sat True"]
+    record.unlink()
+    portfolio.solve_portfolio(from_edges(*TREE), time_limit=30, backends=("idastar",))
+    assert record.read_text() == "idastar True\n"  # alone, it asks it itself
