@@ -11,7 +11,7 @@ import pytest
 from pysat.formula import CNF
 from pysat.solvers import Solver
 
-from kamicp import formats
+from kamicp import bounds, formats
 from kamicp.certificate import verify, write_certificate
 from kamicp.cli import main
 from kamicp.regions import region_graph
@@ -147,3 +147,18 @@ def test_export_cpsat_proto(tmp_path, capsys):
     model.proto.parse_text_format(text)
     solver = cp_model.CpSolver()
     assert solver.solve(model) in (cp_model.OPTIMAL, cp_model.FEASIBLE)
+
+
+def test_a_certificate_resting_on_the_tetrapod_bound_verifies(tmp_path, capsys):
+    # the tetrapod bound is only asked where it can matter; the checker recomputes it
+    tree = ROOT / "puzzles" / "graph" / "tetrapod.json"
+    out = tmp_path / "c"
+    assert main(["solve", str(tree), "--certificate", str(out)]) == 0
+    manifest = json.loads((out / "manifest.json").read_text())
+    assert manifest["lower_bound"]["kind"] == "bound"
+    assert manifest["lower_bound"]["bounds"]["tripods"] == 4
+    assert manifest["lower_bound"]["bounds"]["tetrapods"] == manifest["optimum"] == 5
+    capsys.readouterr()
+    bounds.forget_cached_bounds()  # as a fresh checker starts: nothing computed yet
+    assert main(["verify", str(out)]) == 0
+    assert "certificate verified" in capsys.readouterr().out
