@@ -127,11 +127,18 @@ def add_info(p):
         help="solve exactly, then list which first moves still allow an optimal finish",
     )
     p.add_argument("--time-limit", type=SECONDS, metavar="S", help="seconds per exact solve")
+    p.add_argument(
+        "--tetrapods",
+        action="store_true",
+        help="also the tetrapod bound (pieces of at most 120 regions; seconds on 70 regions)",
+    )
     p.set_defaults(run=run_info)
 
 
-def info(board: Board) -> dict:
+def info(board: Board, tetrapods: bool = False) -> dict:
     g = region_graph(board)
+    if tetrapods and g.rules == "free":
+        bounds.tetrapods_bound(bounds.contract(g))  # cached: the report below includes it
     out = {
         "name": board.name,
         "geometry": board.geometry,
@@ -171,7 +178,7 @@ def first_moves(board: Board, time_limit: float | None) -> dict:
 
 def run_info(args) -> int:
     for board in load_boards(args):
-        data = info(board)
+        data = info(board, args.tetrapods)
         if args.first_moves:
             data.update(first_moves(board, args.time_limit))
         if args.json:

@@ -154,6 +154,19 @@ def test_info_lists_bounds(capsys):
     assert data["lower_bound"] == max(bounds.values())
 
 
+def test_info_with_tetrapods(capsys):
+    from kamicp import bounds
+
+    tree = str(ROOT / "puzzles" / "graph" / "tetrapod.json")
+    bounds.forget_cached_bounds()
+    code, out, _ = run(capsys, "info", tree, "--json")
+    assert code == 0 and "tetrapods" not in json.loads(out)["lower_bounds"]
+    code, out, _ = run(capsys, "info", tree, "--json", "--tetrapods")
+    data = json.loads(out)
+    assert code == 0 and data["lower_bounds"]["tripods"] == 4
+    assert data["lower_bounds"]["tetrapods"] == data["lower_bound"] == 5
+
+
 def test_bad_input_is_one_line_and_exit_2(tmp_path):
     bad = tmp_path / "bad.txt"
     bad.write_text("geometry: square\nab\nabc\n")
