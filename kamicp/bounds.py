@@ -53,6 +53,10 @@ TRIPOD_NODES = 200
 # Pieces with more regions are left out of the tetrapod bound: O(n^4) bits a level and colour
 # (Threegrid4, 111 regions, 12 levels: 51 s and 1.6 GB; 173 regions would need about 9 GB).
 TETRAPOD_NODES = 120
+# Nor where its levels would need more than this many bytes ((levels) x k x n^3 words of 64
+# bits; Bud5's 17 levels: 0.65 GB, Threegrid4's 13: 1.4 GB); the levels are counted to the
+# cap, or to the tripod value + 2 without one.
+TETRAPOD_BYTES = 2 * 1024**3
 
 
 class Current:
@@ -695,7 +699,8 @@ def tetrapods_bound(
     regions raised to its tetrapod value (:mod:`kamicp.tetrapods`, Bound 7 of
     ``encodings/bounds.md``).
 
-    O(t k n^5 / 64) word operations for bound t: asked once, at a puzzle's start. ``cap``:
+    O(t k n^5 / 64) word operations and O(t k n^4) bits for bound t: asked once, at a
+    puzzle's start, and only where the levels fit in :data:`TETRAPOD_BYTES`. ``cap``:
     the levels stop there (a value above it counts as ``cap + 1``; enough to learn whether
     a known solution of ``cap + 1`` moves is optimal); ``deadline``: no level is started
     after it (the piece keeps the levels done). The values are cached per piece with the
@@ -706,7 +711,11 @@ def tetrapods_bound(
     for piece, floor in zip(cur.islands, _piece_floors(cur), strict=True):
         key = _piece_key(cur, piece)
         values = list(_piece_tripods(key, deadline))
-        if len(piece) <= TETRAPOD_NODES:
+        levels = 1 + (max(values) + 1 if cap is None else cap)
+        words = (len(piece) + 63) // 64
+        if len(piece) <= TETRAPOD_NODES and levels * cur.k * len(piece) ** 3 * words * 8 <= (
+            TETRAPOD_BYTES
+        ):
             quads = _piece_tetrapods(key, cap, deadline, cached_only)
             values = [max(a, b) for a, b in zip(values, quads or values, strict=True)]
         per_piece.append([max(a, b) for a, b in zip(values, floor, strict=True)])

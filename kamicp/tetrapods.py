@@ -107,8 +107,8 @@ def _packed_levels(colour, adj, piece, k: int, last: int, deadline=None) -> Iter
     arrays = piece_arrays(colour, adj, piece)
     node_colour, starts, neighbours, proper = arrays
     words = (n + 63) // 64
-    # levels kept: all up to a cap (each join may reach back to any of them), else doubled
-    # when needed; each is k n^3 words: a copy too many is hundreds of MB on 78 regions
+    # levels kept: all up to a cap (each join may reach back to any of them), else 4 more
+    # when needed; each is k n^3 words: a level too many is 38 MB on 78 regions
     size = last + 1 if last < LEVELS else 16
     tripods = np.zeros((size, k, n, n * words), dtype=np.uint64)
     levels = np.zeros((size, k, n, n, n, words), dtype=np.uint64)
@@ -118,8 +118,8 @@ def _packed_levels(colour, adj, piece, k: int, last: int, deadline=None) -> Iter
         if deadline is not None and time.monotonic() >= deadline:
             return
         if t == len(levels):
-            tripods = np.concatenate([tripods, np.zeros_like(tripods)])
-            levels = np.concatenate([levels, np.zeros_like(levels)])
+            tripods = np.concatenate([tripods, np.zeros_like(tripods[:4])])
+            levels = np.concatenate([levels, np.zeros_like(levels[:4])])
         tripods[t] = tripod_level
         _, cost = next(walks)  # the walk costs below t are final
         _level(levels, t, tripods, bar, cost, node_colour, starts, neighbours, proper)

@@ -228,3 +228,22 @@ def test_in_the_portfolio_sat_asks_it_and_idastar_starts_at_once(monkeypatch, tm
     record.unlink()
     portfolio.solve_portfolio(from_edges(*TREE), time_limit=30, backends=("idastar",))
     assert record.read_text() == "idastar True\n"  # alone, it asks it itself
+
+
+def test_more_than_sixteen_levels_on_a_long_path():
+    # without a cap the levels grow past the first 16; on a path every tetrapod is a path
+    from kamicp.walks import walk_values
+
+    n = 40
+    colour = [i % 3 for i in range(n)]
+    adj = [[j for j in (i - 1, i + 1) if 0 <= j < n] for i in range(n)]
+    values = tetrapod_values(colour, adj, range(n), 3)
+    assert values == walk_values(colour, adj, range(n), 3) and min(values) > 16
+
+
+def test_pieces_whose_levels_would_not_fit_keep_their_tripods(monkeypatch):
+    monkeypatch.setattr(bounds, "_TETRAPODS", {})
+    cur = bounds.contract(from_edges(*TREE))
+    monkeypatch.setattr(bounds, "TETRAPOD_BYTES", 11**3 * 4 * 8 * 5)  # 5 levels, 4 colours
+    assert bounds.tetrapods_bound(cur, cap=5) == 4  # 6 levels: left out
+    assert bounds.tetrapods_bound(cur, cap=4) == 5  # 5 levels: computed
