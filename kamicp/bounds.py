@@ -788,7 +788,6 @@ def _piece_tripods(key: tuple, deadline: float | None) -> tuple[int, ...]:
             values = [max(a, b) for a, b in zip(values, walks, strict=True)]
     if len(_TRIPODS) >= _TRIPODS_KEPT:
         _TRIPODS.clear()
-    _TETRAPODS.clear()
     _TRIPODS[key] = tuple(values)
     return _TRIPODS[key]
 

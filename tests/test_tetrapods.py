@@ -247,3 +247,17 @@ def test_pieces_whose_levels_would_not_fit_keep_their_tripods(monkeypatch):
     monkeypatch.setattr(bounds, "TETRAPOD_BYTES", 11**3 * 4 * 8 * 5)  # 5 levels, 4 colours
     assert bounds.tetrapods_bound(cur, cap=5) == 4  # 6 levels: left out
     assert bounds.tetrapods_bound(cur, cap=4) == 5  # 5 levels: computed
+
+
+def test_every_piece_keeps_its_tetrapods_in_the_cache(monkeypatch):
+    # the tree and a path as two pieces: computing the second piece's bounds must not drop
+    # the first piece's tetrapod values, which later start bounds read from the cache (the
+    # path, cheapest in the tree's cheapest tripod colour, lets the tree's tetrapods count)
+    monkeypatch.setattr(bounds, "_TETRAPODS", {})
+    monkeypatch.setattr(bounds, "_TRIPODS", {})
+    colours, edges = TREE
+    cur = bounds.contract(from_edges([*colours, 3, 0, 3], [*edges, (11, 12), (12, 13)]))
+    assert len(cur.islands) == 2
+    computed = bounds.tetrapods_bound(cur, cap=8)
+    assert bounds.tetrapods_bound(cur, cached_only=True) == computed
+    assert computed > bounds.tripods_bound(cur)
