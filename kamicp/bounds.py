@@ -688,6 +688,16 @@ def _piece_key(cur: Current, piece: list[int]) -> tuple:
     )
 
 
+def _piece_lists(key: tuple) -> tuple[int, tuple[int, ...], list[list[int]]]:
+    """A piece from its cache key (:func:`_piece_key`): k, colours, adjacency lists."""
+    k, colours, edges = key
+    adj: list[list[int]] = [[] for _ in colours]
+    for a, b in edges:
+        adj[a].append(b)
+        adj[b].append(a)
+    return k, colours, adj
+
+
 def tetrapods_bound(
     cur: Current,
     final_colour: int | None = None,
@@ -737,11 +747,7 @@ def _piece_tetrapods(
             return values
     if cached_only:
         return None
-    k, colours, edges = key
-    adj: list[list[int]] = [[] for _ in colours]
-    for a, b in edges:
-        adj[a].append(b)
-        adj[b].append(a)
+    k, colours, adj = _piece_lists(key)
     values = tuple(tetrapod_values(colours, adj, range(len(colours)), k, cap, deadline))
     if deadline is not None and time.monotonic() >= deadline:
         cap = max(values) - 1  # maybe stopped early: good up to the levels done
@@ -772,11 +778,7 @@ def _piece_tripods(key: tuple, deadline: float | None) -> tuple[int, ...]:
     :func:`tripods_bound`."""
     if key in _TRIPODS:
         return _TRIPODS[key]
-    k, colours, edges = key
-    adj: list[list[int]] = [[] for _ in colours]
-    for a, b in edges:
-        adj[a].append(b)
-        adj[b].append(a)
+    k, colours, adj = _piece_lists(key)
     nodes = range(len(colours))
     if len(colours) > TRIPOD_NODES:
         values = walk_values(colours, adj, nodes, k)
