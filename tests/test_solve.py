@@ -328,7 +328,7 @@ def test_the_wide_beam_runs_only_where_the_quick_one_falls_short(monkeypatch):
     assert widths == [driver.WIDTH]  # the quick beam meets the bound: nothing more to find
     widths.clear()
     moves = driver._greedy_solution(g, None, lower=0)
-    assert widths == [driver.WIDTH, driver.UPPER_WIDTH]
+    assert widths == [driver.UPPER_WIDTH]  # the quick beam's solution is remembered
     assert len(moves) <= len(quick)
     rules.verify_solution(g, moves)
 
@@ -363,3 +363,33 @@ def test_a_refuted_horizon_keeps_the_beams_upper_bound():
     r = solve(g, "idastar", max_moves=4)
     assert r.status == "infeasible" and r.solution is None
     assert r.lower_bound == 5 and r.upper_bound is not None and r.upper_bound >= 5
+
+
+def test_one_solve_runs_the_quick_beam_once(monkeypatch):
+    # the tetrapods' cap and IDA*'s first solution both come from the quick beam: one run
+    from kamicp import formats
+    from kamicp import solve as driver
+
+    widths = []
+    real = driver.greedy
+
+    def counted(g, final_colour, width):
+        widths.append(width)
+        return real(g, final_colour, width)
+
+    monkeypatch.setattr(driver, "greedy", counted)
+    monkeypatch.setattr(driver, "_tetrapods", spy_on(driver._tetrapods, asked := []))
+    g = region_graph(formats.load("puzzles/graph/tetrapod.json")[0])
+    r = solve(g, "idastar")
+    assert asked and r.status == "optimal" and r.moves == 5
+    assert widths.count(driver.WIDTH) == 1
+
+
+def spy_on(function, calls: list):
+    """``function``, noting each call in ``calls``."""
+
+    def spy(*args, **kwargs):
+        calls.append(args)
+        return function(*args, **kwargs)
+
+    return spy
