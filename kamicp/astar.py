@@ -109,6 +109,13 @@ CHECK_GUESS = 0.25  # seconds a tripod check is assumed to take before one is me
 # where a check is costly: Bud4 (72 regions) refuting 14 gains from trusting the first sample
 # (8,060 states, 19-21 s; 20,413-26,324 states, 27-39 s with 2, 3, 4 or 8 samples).
 MIN_SAMPLES = 8
+# IDA* asks the tetrapod bound (Bound 7) of the states at most this many moves deep whose
+# tripod check did not cut them (``tetrapod_depth``): none by default. A check costs seconds
+# (5.4-9.2 s on the children of Bud6's start, 68 regions), where a tripod check costs
+# hundredths, so it only pays for proofs that run for many minutes: refuting 14 on Bud6, the
+# tripod check cuts 12 of the start's 272 children and the tetrapod check about 96% of the
+# others (README, "IDA* tetrapod checks").
+TETRAPOD_DEPTH = 0
 
 
 class _Stop(Exception):
@@ -436,6 +443,7 @@ def idastar(
     check_ratio: float = CHECK_RATIO,
     on_bound: Callable[[int], None] | None = None,
     workers: int = 1,
+    tetrapod_depth: int = TETRAPOD_DEPTH,
 ) -> SearchOutcome:
     """An optimal solution by IDA* with a transposition table, or what was proved.
 
@@ -467,6 +475,11 @@ def idastar(
     ``on_bound``, if given, is called with every threshold an iteration starts with: each is
     a proved lower bound on the optimum (a portfolio uses them before the search ends).
 
+    ``tetrapod_depth`` (free rules, one piece of at most :data:`kamicp.bounds.TETRAPOD_NODES`
+    regions): a state at most this many moves from the start that gets the tripod check
+    and is not cut by it also gets the tetrapod check (Bound 7, seconds on 70 regions; only
+    the time changes, never a value). 0 (:data:`TETRAPOD_DEPTH`): none.
+
     ``workers`` > 1: iterations that run over a second are split over that many processes
     (:func:`kamicp.parallel.parallel_idastar`).
     """
@@ -485,6 +498,7 @@ def idastar(
             tripod_after=tripod_after,
             check_ratio=check_ratio,
             on_bound=on_bound,
+            tetrapod_depth=tetrapod_depth,
         )
     if not solvable(g, None, final_colour):
         return SearchOutcome(None, UNSOLVABLE, True, 0)
@@ -492,6 +506,7 @@ def idastar(
     ida.on_bound = on_bound
     ida.tripod_after = tripod_after
     ida.check_ratio = check_ratio
+    ida.tetrapod_depth = tetrapod_depth
     return ida.run(max_moves, lower or 0)
 
 
@@ -516,6 +531,9 @@ class _Ida(_Search):
         self.checks = [0, 0.0]  # tripod checks asked, seconds they took
         self.cuts: dict[int, list] = {}  # depth -> [tripod checks asked, states they cut]
         self.tripod_values: dict[bytes, tuple[int, int]] = {}  # state -> (value, its cap)
+        self.tetrapod_depth = TETRAPOD_DEPTH
+        self.tetrapod_values: dict[bytes, tuple[int, int]] = {}  # state -> (value, its cap)
+        self.tetrapod_checks = [0, 0, 0.0]  # tetrapod checks asked, states cut, seconds
         # depth -> [states searched without a check, seconds they took]
         self.subtrees: dict[int, list] = {}
 
@@ -620,11 +638,30 @@ class _Ida(_Search):
         # the same position is met again after other last moves (the table's key differs)
         key = _key(cur, first)
         value, cap = self.tripod_values.get(key, (0, -1))
-        if value <= cap or budget <= cap:  # exact, or above a cap at least the budget
+        if value > cap and budget > cap:  # neither exact nor above a cap at least the budget
+            began = time.monotonic()
+            value = tripod_value(cur, budget, self.final_colour, self.deadline)
+            self.checked(key, budget, value, time.monotonic() - began, depth)
+        if value <= budget and depth <= self.tetrapod_depth:
+            value = max(value, self.tetrapod_check(cur, key, budget))
+        return value
+
+    def tetrapod_check(self, cur: Current, key: bytes, budget: int) -> int:
+        """The tetrapod bound (Bound 7) of a one-piece state, exact up to ``budget`` (above
+        it, some bound that exceeds ``budget``); kept per state, as the tripod checks."""
+        value, cap = self.tetrapod_values.get(key, (0, -1))
+        if value <= cap or budget <= cap:
             return value
         began = time.monotonic()
-        value = tripod_value(cur, budget, self.final_colour, self.deadline)
-        self.checked(key, budget, value, time.monotonic() - began, depth)
+        value = tetrapods_bound(cur, self.final_colour, budget, self.deadline)
+        if self.deadline is not None and time.monotonic() >= self.deadline:
+            return value  # maybe from the levels done before the deadline: not kept
+        if len(self.tetrapod_values) >= TABLE_LIMIT:
+            self.tetrapod_values.clear()
+        self.tetrapod_values[key] = (value, budget)
+        self.tetrapod_checks[0] += 1
+        self.tetrapod_checks[1] += value > budget
+        self.tetrapod_checks[2] += time.monotonic() - began
         return value
 
     def checked(self, key: bytes, budget: int, value: int, seconds: float, depth: int) -> None:

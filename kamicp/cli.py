@@ -220,6 +220,15 @@ def add_solve(p):
         help="CP-SAT workers, or idastar processes (default 1; the portfolio: 1 a backend)",
     )
     p.add_argument(
+        "--tetrapod-depth",
+        type=COUNT,
+        default=0,
+        metavar="N",
+        help="idastar: the tetrapod check also at the states at most N moves deep that the "
+        "tripod check does not cut (seconds each on 70 regions; for runs of many minutes; "
+        "default 0: none)",
+    )
+    p.add_argument(
         "--probe",
         type=SECONDS_OR_NONE,
         default=0.0,
@@ -318,6 +327,8 @@ def describe(board: Board, g, result: Result) -> str:
 
 
 def run_solve(args) -> int:
+    if args.tetrapod_depth and args.solver != "idastar":
+        raise KamicpError(f"--tetrapod-depth: only with --solver idastar, not {args.solver}")
     boards = load_boards(args)
     if args.certificate:
         from kamicp.certificate import certificate_path_ok
@@ -350,6 +361,7 @@ def run_solve(args) -> int:
                 probe=args.probe,
                 strategy=args.strategy,
                 known=known,
+                tetrapod_depth=args.tetrapod_depth,
             )
         data = result_json(board, g, result)
         text = describe(board, g, result)

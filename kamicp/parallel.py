@@ -52,6 +52,7 @@ from collections.abc import Callable
 from kamicp.astar import (
     CHECK_GUESS,
     CHECK_RATIO,
+    TETRAPOD_DEPTH,
     TRIPOD_AFTER,
     _Ida,
     _key,
@@ -84,6 +85,7 @@ def parallel_idastar(
     check_ratio: float = CHECK_RATIO,
     on_bound: Callable[[int], None] | None = None,
     split_after: float | None = None,
+    tetrapod_depth: int = TETRAPOD_DEPTH,
 ) -> SearchOutcome:
     """:func:`kamicp.astar.idastar` with ``workers`` processes; same contract and options.
 
@@ -97,6 +99,7 @@ def parallel_idastar(
     ida.on_bound = on_bound
     ida.tripod_after = tripod_after
     ida.check_ratio = check_ratio
+    ida.tetrapod_depth = tetrapod_depth
     ida.forced_depth = 0  # the parallel search has its own rule for the top levels (prefetch)
     ida.workers = workers
     ida.split_after = SPLIT_AFTER if split_after is None else split_after
@@ -449,6 +452,7 @@ def _start_worker(parent: _SplitIda) -> None:
     w = _Worker(parent.g, parent.final_colour, None, parent.deadline)
     w.tripod_after = parent.tripod_after
     w.check_ratio = parent.check_ratio
+    w.tetrapod_depth = parent.tetrapod_depth
     w.forced_depth = parent.forced_depth
     w.threshold = -1
     w.parent = os.getppid()

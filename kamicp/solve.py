@@ -82,6 +82,7 @@ def solve(
     strategy: str = DEFAULT_STRATEGY,
     known: list[Move] | None = None,
     tetrapods: bool = True,
+    tetrapod_depth: int = 0,
 ) -> Result:
     """Solve ``g`` with ``solver``; with ``max_moves``, decide "solvable in at most N?".
 
@@ -94,6 +95,8 @@ def solve(
     upper bound, so what is left is to beat it or to prove that nothing shorter exists.
     ``tetrapods``: ask the tetrapod bound at the start where it can matter (:func:`_tetrapods`;
     the portfolio leaves it to its ``sat`` backend, so that ``idastar`` starts at once).
+    ``tetrapod_depth`` (``idastar``): the tetrapod check also at the states at most that
+    many moves deep (:func:`kamicp.astar.idastar`; for proofs that run for many minutes).
     """
     clock = Clock(time_limit)
     if known is not None:
@@ -113,8 +116,9 @@ def solve(
                 if tetrapods and solver != "portfolio":
                     _tetrapods(g, final_colour, lower, known, max_moves, half)
             if solver in REFERENCE_SOLVERS:
+                options = {"workers": workers, "tetrapod_depth": tetrapod_depth}
                 result = _reference(
-                    g, solver, max_moves, final_colour, node_limit, clock, known, workers
+                    g, solver, max_moves, final_colour, node_limit, clock, known, options
                 )
             elif solver == "portfolio":
                 from kamicp.portfolio import solve_portfolio
@@ -454,7 +458,7 @@ def _never(g: RegionGraph, final_colour: int | None) -> Result:
 
 
 def _reference(
-    g, solver, max_moves, final_colour, node_limit, clock, known=None, workers=1
+    g, solver, max_moves, final_colour, node_limit, clock, known=None, options=None
 ) -> Result:
     if not bounds.solvable(g, rules.start(g), final_colour):
         return _never(g, final_colour)
@@ -473,13 +477,13 @@ def _reference(
         if known is not None:
             tell(None, known)
     if known is not None and max_moves is None:
-        return _beat(g, solver, known, final_colour, node_limit, clock, workers)
+        return _beat(g, solver, known, final_colour, node_limit, clock, options)
     if known is not None and len(known) <= max_moves:
         if lower is None:
             lower = bounds.lower_bound(g, final_colour=final_colour)
         why = "lower bound equals the given solution's length"
         return _finish(known, lower, max_moves, why)
-    out = _search(g, solver, max_moves, final_colour, node_limit, clock, workers)
+    out = _search(g, solver, max_moves, final_colour, node_limit, clock, options)
     if out.complete and out.moves is None:
         # a solution longer than max_moves (the beam's, replayed) still bounds the optimum
         upper = None if known is None else len(known)
@@ -513,7 +517,8 @@ def _reference(
     )
 
 
-def _search(g, solver, max_moves, final_colour, node_limit, clock, workers=1) -> SearchOutcome:
+def _search(g, solver, max_moves, final_colour, node_limit, clock, options=None) -> SearchOutcome:
+    """Run a reference search; ``options`` (``workers``, ``tetrapod_depth``) go to IDA*."""
     from kamicp.astar import astar, idastar
     from kamicp.bfs import bfs
 
@@ -521,7 +526,7 @@ def _search(g, solver, max_moves, final_colour, node_limit, clock, workers=1) ->
     extra = {}
     if solver == "idastar":  # every threshold it passes is a proved lower bound
         extra["on_bound"] = lambda lower: tell(lower, None)
-        extra["workers"] = workers  # processes (kamicp.parallel)
+        extra.update(options or {})  # processes (kamicp.parallel), deep checks
     return search(
         g,
         final_colour=final_colour,
@@ -532,13 +537,13 @@ def _search(g, solver, max_moves, final_colour, node_limit, clock, workers=1) ->
     )
 
 
-def _beat(g, solver, known, final_colour, node_limit, clock, workers=1) -> Result:
+def _beat(g, solver, known, final_colour, node_limit, clock, options=None) -> Result:
     """A search asked for fewer moves than ``known``: a solution it finds is optimal (the
     searches find a shortest one first); a complete search without one proves ``known``
     optimal."""
     if not known:
         return Result("optimal", known, 0, 0, "", proof="already solved")
-    out = _search(g, solver, len(known) - 1, final_colour, node_limit, clock, workers)
+    out = _search(g, solver, len(known) - 1, final_colour, node_limit, clock, options)
     if out.moves is not None and out.complete:
         n = len(out.moves)
         return Result("optimal", out.moves, n, n, "", proof=f"{solver}: exhaustive search")

@@ -209,6 +209,8 @@ def test_a_board_no_moves_solve_says_so(capsys, tmp_path):
         ["--index", "0"],
         ["--max-moves", "x"],
         ["--solver", "nope"],
+        ["--tetrapod-depth", "-1"],
+        ["--tetrapod-depth", "1"],  # with the default solver, sat: only idastar asks it
     ],
 )
 def test_bad_arguments_are_one_line_and_exit_2(option):
@@ -294,3 +296,11 @@ def test_a_known_solution_that_does_not_solve_is_one_line(capsys):
         capsys, "solve", ARTICLE, "--final-colour", other, "--known-solution", " ".join(best)
     )
     assert code == 2 and f"not the final colour {other}" in err
+
+
+def test_idastar_with_tetrapod_checks_proves_the_article_graph(capsys):
+    code, out, _ = run(
+        capsys, "solve", ARTICLE, "--solver", "idastar", "--tetrapod-depth", "2", "--json"
+    )
+    data = json.loads(out)
+    assert code == 0 and data["status"] == "optimal" and data["moves"] == 5

@@ -30,9 +30,9 @@ def soon() -> float:
     return time.monotonic() + 60
 
 
-def check_against_bfs(g, final):
+def check_against_bfs(g, final, **options):
     ref = bfs(g, final_colour=final)
-    out = parallel_idastar(g, final_colour=final, split_after=0.0, deadline=soon())
+    out = parallel_idastar(g, final_colour=final, split_after=0.0, deadline=soon(), **options)
     assert out.complete
     if ref.moves is None:
         assert out.moves is None
@@ -42,7 +42,7 @@ def check_against_bfs(g, final):
     rules.verify_solution(g, out.moves, final)
     if opt:
         below = parallel_idastar(
-            g, final_colour=final, max_moves=opt - 1, split_after=0.0, deadline=soon()
+            g, final_colour=final, max_moves=opt - 1, split_after=0.0, deadline=soon(), **options
         )
         assert below.complete and below.moves is None and below.lower_bound >= opt
 
@@ -51,6 +51,13 @@ def check_against_bfs(g, final):
 @given(region_graphs(max_cells=20, max_colours=4), FINALS)
 def test_same_optimum_as_bfs(g, choice):
     check_against_bfs(g, None if choice is None else choice % g.k)
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=list(HealthCheck))
+@given(region_graphs(max_cells=20, max_colours=4, rules=("free",)), FINALS)
+def test_same_optimum_with_tetrapod_checks(g, choice):
+    # the parent's levels and the workers' tasks (three moves deep or more) get them
+    check_against_bfs(g, None if choice is None else choice % g.k, tetrapod_depth=4)
 
 
 def always_give_way(self):
@@ -111,14 +118,14 @@ def test_solve_passes_workers_to_idastar(monkeypatch):
     real = parallel.parallel_idastar
 
     def spy(*args, **kwargs):
-        seen.append(kwargs["workers"])
+        seen.append((kwargs["workers"], kwargs["tetrapod_depth"]))
         return real(*args, **kwargs)
 
     monkeypatch.setattr(parallel, "parallel_idastar", spy)
-    r = solve(g, "idastar", workers=2)
+    r = solve(g, "idastar", workers=2, tetrapod_depth=1)
     one = solve(g, "idastar")
     assert r.status == one.status == "optimal" and r.moves == one.moves
-    assert seen == [2]
+    assert seen == [(2, 1)]
 
 
 def test_portfolio_backends_get_one_process_each(monkeypatch):
