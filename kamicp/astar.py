@@ -656,13 +656,17 @@ class _Ida(_Search):
         value = tetrapods_bound(cur, self.final_colour, budget, self.deadline)
         if self.deadline is not None and time.monotonic() >= self.deadline:
             return value  # maybe from the levels done before the deadline: not kept
+        self.kept_tetrapods(key, budget, value, time.monotonic() - began)
+        return value
+
+    def kept_tetrapods(self, key: bytes, budget: int, value: int, seconds: float) -> None:
+        """Keep a tetrapod check's value (capped at ``budget``) and what it cost and cut."""
         if len(self.tetrapod_values) >= TABLE_LIMIT:
             self.tetrapod_values.clear()
         self.tetrapod_values[key] = (value, budget)
         self.tetrapod_checks[0] += 1
         self.tetrapod_checks[1] += value > budget
-        self.tetrapod_checks[2] += time.monotonic() - began
-        return value
+        self.tetrapod_checks[2] += seconds
 
     def checked(self, key: bytes, budget: int, value: int, seconds: float, depth: int) -> None:
         """Keep a tripod check's value (capped at ``budget``) and what it cost and cut."""

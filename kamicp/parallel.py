@@ -60,7 +60,7 @@ from kamicp.astar import (
     checkable,
     tripod_value,
 )
-from kamicp.bounds import UNSOLVABLE, Current, solvable
+from kamicp.bounds import UNSOLVABLE, Current, solvable, tetrapods_bound
 from kamicp.regions import RegionGraph
 from kamicp.result import SearchOutcome
 
@@ -284,16 +284,18 @@ class _SplitIda(_Ida):
         that :meth:`tripod_check` reads (the same values it would compute)."""
         if not self.tripods_apply(depth):
             return
-        jobs = [(_key(cur, first), cur, budget) for _, cur, first, budget, _, _ in tasks]
+        jobs = [(_key(cur, first), cur, budget, depth) for _, cur, first, budget, _, _ in tasks]
         jobs = [job for job in jobs if checkable(job[1])]
         throttle = self.jobs = _Throttle(self.pool, 2 * self.workers)
         for job in jobs:
             throttle.submit(_check, job, None)
         while throttle.pending():
-            _, (key, budget, value, seconds) = throttle.next()
+            _, (key, budget, value, seconds, tetrapods) = throttle.next()
             if value is None:
                 raise _Stop
             self.checked(key, budget, value, seconds, depth)
+            if tetrapods is not None:
+                self.kept_tetrapods(key, budget, *tetrapods)
 
     def frontier(self, key: bytes, cur: Current, first: int, budget: int, after) -> int | None:
         if self.tasks is not None:  # pass 1
@@ -460,15 +462,23 @@ def _start_worker(parent: _SplitIda) -> None:
 
 
 def _check(job: tuple) -> tuple:
-    """(key, budget, tripod value capped at budget, seconds) of one state, as
-    ``_Ida.tripod_check`` computes it; value None at the deadline."""
-    key, cur, budget = job
+    """(key, budget, tripod value capped at budget, seconds, tetrapods) of one state
+    ``depth`` moves deep, as ``_Ida.tripod_check`` computes it; value None at the deadline.
+    ``tetrapods``: (tetrapod value capped at budget, seconds) where the tripods leave the
+    state and the depth is within ``tetrapod_depth``, else None."""
+    key, cur, budget, depth = job
     w = _worker[0]
     began = time.monotonic()
     if w.deadline is not None and began >= w.deadline:
-        return key, budget, None, 0.0
+        return key, budget, None, 0.0, None
     value = tripod_value(cur, budget, w.final_colour, w.deadline)
-    return key, budget, value, time.monotonic() - began
+    seconds = time.monotonic() - began
+    if value > budget or depth > w.tetrapod_depth:
+        return key, budget, value, seconds, None
+    quads = tetrapods_bound(cur, w.final_colour, budget, w.deadline)
+    if w.deadline is not None and time.monotonic() >= w.deadline:
+        return key, budget, None, 0.0, None  # maybe from the levels done before it
+    return key, budget, value, seconds, (quads, time.monotonic() - began - seconds)
 
 
 def _search(job: tuple) -> tuple:

@@ -14,7 +14,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from kamicp import parallel, rules
+from kamicp import astar, bounds, parallel, rules
 from kamicp.bfs import bfs
 from kamicp.parallel import parallel_idastar
 from kamicp.regions import from_edges
@@ -58,6 +58,36 @@ def test_same_optimum_as_bfs(g, choice):
 def test_same_optimum_with_tetrapod_checks(g, choice):
     # the parent's levels and the workers' tasks (three moves deep or more) get them
     check_against_bfs(g, None if choice is None else choice % g.k, tetrapod_depth=4)
+
+
+def test_the_workers_ask_the_tetrapods_of_the_starts_children(monkeypatch):
+    # the 9-region board of test_search: the tetrapod check cuts children of the start
+    # that the tripod check leaves; with workers, they ask both checks of those children
+    colour = [1, 3, 1, 2, 3, 0, 2, 0, 0]
+    edges = [(0, 1), (0, 7), (1, 2), (1, 7), (2, 3), (3, 4), (4, 5), (4, 8), (5, 6), (6, 7)]
+    g = from_edges(colour, edges, k=4)
+    kept = []
+    real = parallel._SplitIda.kept_tetrapods
+
+    def spy(self, key, budget, value, seconds):
+        kept.append(value > budget)
+        return real(self, key, budget, value, seconds)
+
+    here = []  # tetrapod levels computed in this process (the workers' calls are theirs)
+    computed = astar.tetrapods_bound
+
+    def counted(*args, **kwargs):
+        if not kwargs.get("cached_only"):
+            here.append(args)
+        return computed(*args, **kwargs)
+
+    monkeypatch.setattr(parallel._SplitIda, "kept_tetrapods", spy)
+    monkeypatch.setattr(astar, "tetrapods_bound", counted)
+    bounds.forget_cached_bounds()  # the start's tetrapods not cached: threshold 4, not 5
+    out = parallel_idastar(g, split_after=0.0, deadline=soon(), tetrapod_depth=1)
+    assert out.complete and len(out.moves) == len(bfs(g).moves) == 5
+    rules.verify_solution(g, out.moves)
+    assert any(kept) and not here  # the workers' values, some of them cuts
 
 
 def always_give_way(self):
