@@ -51,7 +51,7 @@ UNSOLVABLE = 10**9  # the lower bound of a position that no sequence of moves so
 # Threegrid5's 173 regions).
 TRIPOD_NODES = 200
 # Pieces with more regions are left out of the tetrapod bound: O(n^4) bits a level and colour
-# (Threegrid4, 111 regions, 12 levels: 51 s and 1.6 GB; 173 regions would need about 9 GB).
+# (Threegrid4, 111 regions, 12 levels: 28 s and 1.6 GB; 173 regions would need about 9 GB).
 TETRAPOD_NODES = 120
 # Nor where its levels would need more than this many bytes ((levels) x k x n^3 words of 64
 # bits; Bud5's 17 levels: 0.65 GB, Threegrid4's 13: 1.4 GB); the levels are counted to the
