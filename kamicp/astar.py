@@ -47,6 +47,7 @@ import time
 from collections.abc import Callable
 
 from kamicp.bounds import (
+    TETRAPOD_NODES,
     UNSOLVABLE,
     Current,
     _radius_after,
@@ -197,6 +198,14 @@ def checkable(cur: Current) -> bool:
     """Is the tripod check asked of this state? One piece of at most :data:`CHECK_NODES`
     regions."""
     return len(cur.islands) == 1 and len(cur.islands[0]) <= CHECK_NODES
+
+
+def tetrapods_apply(cur: Current, depth: int, tetrapod_depth: int) -> bool:
+    """Does a :func:`checkable` state ``depth`` moves deep that its tripod check leaves get
+    the tetrapod check? Within ``tetrapod_depth``, and on pieces of at most
+    :data:`kamicp.bounds.TETRAPOD_NODES` regions (above, :func:`tetrapods_bound` would only
+    give the tripod value back)."""
+    return depth <= tetrapod_depth and len(cur.islands[0]) <= TETRAPOD_NODES
 
 
 def tripod_value(cur: Current, budget: int, final_colour: int | None, deadline) -> int:
@@ -643,7 +652,7 @@ class _Ida(_Search):
             began = time.monotonic()
             value = tripod_value(cur, budget, self.final_colour, self.deadline)
             self.checked(key, budget, value, time.monotonic() - began, depth)
-        if value <= budget and depth <= self.tetrapod_depth:
+        if value <= budget and tetrapods_apply(cur, depth, self.tetrapod_depth):
             value = max(value, self.tetrapod_check(cur, key, budget))
         return value
 

@@ -58,6 +58,7 @@ from kamicp.astar import (
     _key,
     _Stop,
     checkable,
+    tetrapods_apply,
     tripod_value,
 )
 from kamicp.bounds import UNSOLVABLE, Current, solvable, tetrapods_bound
@@ -473,7 +474,7 @@ def _check(job: tuple) -> tuple:
         return key, budget, None, 0.0, None
     value = tripod_value(cur, budget, w.final_colour, w.deadline)
     seconds = time.monotonic() - began
-    if value > budget or depth > w.tetrapod_depth:
+    if value > budget or not tetrapods_apply(cur, depth, w.tetrapod_depth):
         return key, budget, value, seconds, None
     quads = tetrapods_bound(cur, w.final_colour, budget, w.deadline)
     if w.deadline is not None and time.monotonic() >= w.deadline:

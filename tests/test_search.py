@@ -359,3 +359,23 @@ def test_tripod_check_rule_follows_the_measurements():
     assert ida.tripods_due(2) and not ida.tripods_due(3)
     ida.iteration_began = time.monotonic()  # still nothing before tripod_after
     assert not ida.tripods_due(1)
+
+
+def test_no_tetrapod_check_above_the_tetrapod_pieces_size(monkeypatch):
+    # a path of TETRAPOD_NODES + 1 regions is checkable (tripods) but too big for the
+    # tetrapods: the check is not asked, where it would only give the tripod value back
+    from kamicp import astar
+
+    def path(n):
+        return from_edges([i % 3 for i in range(n)], [(i, i + 1) for i in range(n - 1)], k=3)
+
+    asked = []
+    monkeypatch.setattr(_Ida, "tetrapod_check", lambda self, cur, key, budget: asked.append(1) or 0)
+    for n, expected in ((bounds.TETRAPOD_NODES + 1, 0), (9, 1)):
+        asked.clear()
+        cur = bounds.contract(path(n))
+        ida = _Ida(path(n), None, None, None)
+        ida.tetrapod_depth = 1
+        assert astar.checkable(cur)
+        ida.tripod_check(cur, 0, 99, 1)  # budget 99: the tripods cut neither
+        assert len(asked) == expected
