@@ -29,7 +29,8 @@ other graphs, at least the tripod bound).
 
 Computed level by level: ``Q[t][d]`` is the boolean 4-cube of the ends with Q <= t. Level t
 starts from level t - 1 in any colour, the tripods with two ends in one node, the joins with
-a walk of cost 1 .. t - 1 (pair by pair, at the pair's least cost, as for tripods) and the
+a walk of cost 1 .. t - 1 (pair by pair, at the pair's least cost, as for tripods;
+not those that another join implies, :func:`_dominated`) and the
 joins of two tripods (per end pair and node v at the least cost c of a tripod (x, y, u)
 with u next to v, taken for c <= t / 2 only: the join of cost t - c is the same join seen
 from the other side, which the permutations supply). It is then closed: on a proper graph
