@@ -26,7 +26,7 @@ floor. A child's balls grow from its parent's (``Balls.after``). Both together: 
 
 Walk checks: the walk bound (Bound 5) costs milliseconds, against a tenth of one for a
 node, so IDA* asks it only at the states at most ``WALK_DEPTH`` moves from the start, and
-only where it beats the cheap bound at the start. Measured (README, "IDA* walk checks"):
+only where it beats the cheap bound at the start. Measured (BENCHMARKS.md, "IDA* walk checks"):
 refuting 16 moves on Bud3 takes 53 s with the check at the start only, 37 s at depth <= 1,
 39 s at 2, 56 s at 3, 105 s at 4; where the walk bound does not beat the cheap one at the
 start (Bud1, Bud2) the checks only cost.
@@ -106,7 +106,7 @@ CHECK_GUESS = 0.25  # seconds a tripod check is assumed to take before one is me
 # whole iteration. Through solve(), Threegrid5's first unchecked state two moves deep took
 # 1.7 s (the others 0.014 s on average), every state at depth 2 was then checked (0.15 s
 # each), and the refutation of 12 expanded 6,067 states in 400 s, unfinished, against
-# 147,506 states in 206 s when called directly (README). Only on boards above FORCED_NODES,
+# 147,506 states in 206 s when called directly (BENCHMARKS.md). Only on boards above FORCED_NODES,
 # where a check is costly: Bud4 (72 regions) refuting 14 gains from trusting the first sample
 # (8,060 states, 19-21 s; 20,413-26,324 states, 27-39 s with 2, 3, 4 or 8 samples).
 MIN_SAMPLES = 8
@@ -115,8 +115,8 @@ MIN_SAMPLES = 8
 # (3-4 s on the children of Bud6's start, 68 regions), where a tripod check costs
 # hundredths, so it only pays for proofs that run for many minutes: refuting 14 on Bud6, the
 # tripod check cuts 12 of the start's 272 children and the tetrapod check 251 of the other
-# 260; with it, two processes prove Bud6 in 1,177 s instead of 1,911-1,955 s (README, "IDA*
-# tetrapod checks").
+# 260; with it, two processes prove Bud6 in 1,177 s instead of 1,911-1,955 s (BENCHMARKS.md,
+# "IDA* tetrapod checks").
 TETRAPOD_DEPTH = 0
 
 

@@ -27,7 +27,7 @@ Pass 1 answers each task with ``budget + 1``, a placeholder; the table it writes
 thrown away (a placeholder is a lower bound only if its subtree holds no solution).
 
 Cost: pass 1 and pass 2 repeat the states above the frontier (their tripod checks are
-cached); tasks are sent pickled, without the cached balls. Measured in the README
+cached); tasks are sent pickled, without the cached balls. Measured in BENCHMARKS.md
 ("Parallel IDA*").
 
 Example::

@@ -6,7 +6,7 @@ proves the deep KAMI 2 levels the models do not (Threed5, Threegrid2, Bud2: 11-3
 time-outs of SAT at 60 s), SAT because it proves the wide ones and every Flood-It board.
 CP-SAT is left out by default: on 2 cores a third process only time-slices, and CP-SAT was
 3.3x slower than SAT (median, KAMI 2 levels needing over 0.5 s) and proved 10 of 21
-Flood-It boards to SAT's 21 (README); ``backends`` puts it back. The first
+Flood-It boards to SAT's 21 (BENCHMARKS.md); ``backends`` puts it back. The first
 process to finish with a proved status (optimal or infeasible) wins and the others are
 stopped. While they run, the backends also report every lower bound they prove (IDA*: each
 threshold it passes; SAT: each refuted horizon) and every solution they find; as soon as one

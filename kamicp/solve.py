@@ -34,7 +34,7 @@ EXACT_SOLVERS = ("cpsat", "sat", "portfolio")
 SOLVERS = EXACT_SOLVERS + REFERENCE_SOLVERS
 DEFAULT_SOLVER = "sat"
 STRATEGIES = ("bisect", "up", "down")
-DEFAULT_STRATEGY = "bisect"  # measured fastest: see README, "Horizon strategies"
+DEFAULT_STRATEGY = "bisect"  # measured fastest: see BENCHMARKS.md, "Horizon strategies"
 
 
 class Clock:
@@ -216,7 +216,9 @@ def _noting_interrupts() -> Iterator[list]:
 # --- a hard time limit for backends that cannot be interrupted -----------------------------
 
 CONTAINED = ("sat",)  # CaDiCaL runs in conflict slices; one slice overran a 40 s limit by 10 s
-UPPER_WIDTH = 32  # beam width of the exact searches' first solution (README: Bud4 17 -> 15)
+# Beam width of the exact searches' first solution: par or better on 7 of the 8 hardest
+# KAMI 2 levels, width 4 on 3 (README, "Solvers").
+UPPER_WIDTH = 32
 GRACE = 1.0  # seconds past the time limit before a contained run is stopped
 _progress: list = []  # in a contained child: where Horizons reports its bounds
 _portfolio: list = []  # in a portfolio backend: where every proved bound is reported
