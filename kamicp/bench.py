@@ -26,7 +26,8 @@ def solve_row(board, solver: str, time_limit: float, options: dict | None = None
     """Solve one puzzle; the fields of a bench row (run in a child process).
 
     ``options`` go to :func:`kamicp.solve.solve` as they are (``probe``, ``strategy``,
-    ``workers``), so every option the bench command takes reaches the solver.
+    ``workers``, ``known``, ``tetrapod_depth``), so every option the bench command takes
+    reaches the solver.
     """
     r = solve(region_graph(board), solver, time_limit=time_limit, **(options or {}))
     return {
@@ -112,11 +113,13 @@ def bench(
     strategy: str = DEFAULT_STRATEGY,
     workers: int = 1,
     known: str | None = None,
+    tetrapod_depth: int = 0,
 ) -> int:
     """Run every solver on every puzzle; print the table, totals and medians.
 
     ``known="file"``: each solver starts from the solution stored in the puzzle's file, where
-    there is one (see ``kamicp solve --known-solution``).
+    there is one (see ``kamicp solve --known-solution``). ``tetrapod_depth`` goes to the
+    ``idastar`` rows only (see ``kamicp solve --tetrapod-depth``).
 
     Returns 1 when two solvers disagree on a proved optimum or a proved optimum differs from
     the one the file lists (``Board.optimum``), else 3 if Ctrl-C stopped the run (the rows
@@ -137,7 +140,8 @@ def bench(
                 row = describe_board(board)
                 given = {"known": _stored_solution(board)} if known == "file" else {}
                 for solver in solvers:
-                    row[solver] = run_one(board, solver, time_limit, {**options, **given})
+                    extra = {"tetrapod_depth": tetrapod_depth} if solver == "idastar" else {}
+                    row[solver] = run_one(board, solver, time_limit, {**options, **given, **extra})
                 row["disagreement"] = _disagreement(row, solvers)
                 rows.append(row)
                 _print_bench_row(out, row, solvers, sep, markdown)

@@ -523,6 +523,13 @@ def add_bench(p):
         help="CP-SAT workers, or idastar processes (default 1; the portfolio: 1 a backend)",
     )
     p.add_argument(
+        "--tetrapod-depth",
+        type=COUNT,
+        default=0,
+        metavar="N",
+        help="as for solve, on the idastar rows (default 0: none)",
+    )
+    p.add_argument(
         "--known-solution",
         choices=("file",),
         help="start each puzzle from the solution stored in its file (where there is one)",
@@ -543,6 +550,10 @@ def run_bench(args) -> int:
     from kamicp.bench import bench
 
     solvers = solver_list(args.solver, "--solver")
+    if args.tetrapod_depth and "idastar" not in solvers:
+        raise KamicpError(
+            f"--tetrapod-depth: only with idastar among the solvers, not {args.solver}"
+        )
     for out in (args.csv, args.json):
         if out is not None:
             ensure_not_input(out, formats.iter_paths(args.paths))
@@ -558,6 +569,7 @@ def run_bench(args) -> int:
         strategy=args.strategy,
         workers=args.workers,
         known=args.known_solution,
+        tetrapod_depth=args.tetrapod_depth,
     )
 
 

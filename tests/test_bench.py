@@ -28,6 +28,19 @@ def test_every_bench_option_reaches_solve(monkeypatch):
     assert seen == {"time_limit": 30.0, **options}
 
 
+def test_tetrapod_depth_reaches_the_idastar_rows_only(monkeypatch):
+    seen = {}
+
+    def spy(board, solver, time_limit, options):
+        seen[solver] = options
+        return {"status": "unknown", "moves": None, "lower": 0, "upper": None, "seconds": 0.0}
+
+    monkeypatch.setattr(bench, "run_one", spy)
+    first = str(ROOT_PUZZLES / "square" / "first.txt")
+    bench.bench([first], ["sat", "idastar"], out=io.StringIO(), tetrapod_depth=2)
+    assert seen["idastar"]["tetrapod_depth"] == 2 and "tetrapod_depth" not in seen["sat"]
+
+
 def test_bench_table_csv_and_json(tmp_path):
     out = io.StringIO()
     csv_path, json_path = tmp_path / "rows.csv", tmp_path / "rows.json"

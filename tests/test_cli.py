@@ -257,6 +257,12 @@ def test_an_unknown_solver_is_one_line_and_exit_2(capsys, argv):
     assert err.strip().count("\n") == 0 and "unknown solver 'nope'" in err
 
 
+def test_bench_tetrapod_depth_needs_idastar(capsys):
+    code, out, err = run(capsys, "bench", ARTICLE, "--solver", "sat", "--tetrapod-depth", "1")
+    assert code == 2 and not out
+    assert err.strip().count("\n") == 0 and "--tetrapod-depth" in err
+
+
 @pytest.mark.parametrize("solver", ["idastar", "sat", "portfolio"])
 def test_a_known_solution_is_beaten_or_proved_optimal(capsys, solver):
     code, out, _ = run(capsys, "solve", ARTICLE, "--solver", "idastar", "--json")
