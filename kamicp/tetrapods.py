@@ -149,21 +149,52 @@ def _level(levels, t, tripods, bar, cost, node_colour, starts, neighbours, prope
                         for z in range(n):
                             for i in range(words):
                                 q[x, y, z, i] |= source[z * words + i]
-        for x in range(n):  # a walk (x, u) within c, an edge u-v, a tetrapod (v, y, z, w)
-            for v in range(n):
-                c = cost[d, x, v]
-                if 1 <= c < t and not (proper and _dominated(x, v, c, d, cost, arrays)):
-                    source = levels[t - c, d, v]
-                    for y in range(n):
-                        for z in range(n):
-                            for i in range(words):
-                                q[x, y, z, i] |= source[y, z, i]
+        _walk_joins(levels, t, d, _walk_join_list(t, d, cost, arrays, proper))
         while True:
             before = q if proper else q.copy()
             _symmetrise(q, triples)
             _join_ends(q, d, node_colour, starts, neighbours)
             if proper or (q == before).all():
                 break
+
+
+@njit(cache=True)
+def _walk_join_list(t, d, cost, arrays, proper):
+    """The walk joins of level t, colour d: rows (x, v, c), a walk (x, u) within c, an edge
+    u-v, a tetrapod (v, y, z, w) of level t - c; without those another implies."""
+    n = cost.shape[1]
+    out = np.empty((n * n, 3), dtype=np.int64)
+    m = 0
+    for x in range(n):
+        for v in range(n):
+            c = cost[d, x, v]
+            if 1 <= c < t and not (proper and _dominated(x, v, c, d, cost, arrays)):
+                out[m, 0], out[m, 1], out[m, 2] = x, v, c
+                m += 1
+    return out[:m]
+
+
+CHUNK = 64  # words of a row chunk in the walk joins: every join's chunk stays in the caches
+
+
+@njit(cache=True)
+def _walk_joins(levels, t, d, joins) -> None:
+    """Level t, colour d, |= the walk joins: block x takes block v of level t - c.
+
+    Chunk by chunk of the blocks: one chunk of every source is read once for all the joins
+    that need it, where block by block each source came back from memory for every x that
+    joins it (n times a level; about 40% of the levels' time on Bud6)."""
+    k, n = levels.shape[1], levels.shape[2]
+    flat = levels.reshape(levels.shape[0], k, n, -1)
+    q = flat[t, d]
+    size = q.shape[1]
+    for start in range(0, size, CHUNK):
+        end = min(start + CHUNK, size)
+        for j in range(len(joins)):
+            x, v, c = joins[j, 0], joins[j, 1], joins[j, 2]
+            source = flat[t - c, d, v]
+            for i in range(start, end):
+                q[x, i] |= source[i]
 
 
 @njit(cache=True)
@@ -185,17 +216,22 @@ def _dominated(x, v, c, d, cost, arrays) -> bool:
 
 @njit(cache=True)
 def _one_more_move(levels, t) -> None:
-    """levels[t][d] = the union over d' of levels[t - 1][d'] (one more move recolours it)."""
-    k, n, words = levels.shape[1], levels.shape[2], levels.shape[5]
-    for x in range(n):
-        for y in range(n):
-            for z in range(n):
-                for i in range(words):
-                    any_colour = np.uint64(0)
-                    for d in range(k):
-                        any_colour |= levels[t - 1, d, x, y, z, i]
-                    for d in range(k):
-                        levels[t, d, x, y, z, i] = any_colour
+    """levels[t][d] = the union over d' of levels[t - 1][d'] (one more move recolours it).
+
+    Colour by colour over flat rows, which the compiler vectorises: a loop over the quadruples
+    with the colours innermost took about 4x longer."""
+    k = levels.shape[1]
+    before = levels[t - 1].reshape(k, -1)
+    now = levels[t].reshape(k, -1)
+    size = before.shape[1]
+    for j in range(size):
+        now[0, j] = before[0, j]
+    for d in range(1, k):
+        for j in range(size):
+            now[0, j] |= before[d, j]
+    for d in range(1, k):
+        for j in range(size):
+            now[d, j] = now[0, j]
 
 
 @njit(cache=True)
@@ -292,20 +328,51 @@ def _write_six(q, x, y, z, i, row) -> None:
 @njit(cache=True)
 def _join_ends(q, d, node_colour, starts, neighbours) -> None:
     """The joins with a cost-0 walk at each end: a node x of colour d next to v takes the
-    tetrapods of v, as any of its four ends."""
-    n = q.shape[0]
-    one = np.uint64(1)
+    tetrapods of v, as any of its four ends.
+
+    The first two ends are block ORs; the last two are done in one pass over the blocks
+    q[a, b] (n rows of a few words), all nodes x at once: row x takes row v, then bit x of
+    each row is set where the row meets x's neighbours. Pair by pair, the last end was a pass
+    over the whole cube each, from memory on large pieces (Threegrid4: a third of the
+    levels' time). The joins commute (on a proper graph; otherwise the caller repeats them
+    until nothing changes), so their order does not matter."""
+    n, words = q.shape[0], q.shape[3]
+    targets = np.zeros(n, dtype=np.int64)
+    masks = np.zeros((n, words), dtype=np.uint64)
+    m = 0
     for x in range(n):
-        if node_colour[x] != d:
+        if node_colour[x] != d or starts[x] == starts[x + 1]:
             continue
+        targets[m] = x
         for j in range(starts[x], starts[x + 1]):
             v = neighbours[j]
             q[x] |= q[v]
             q[:, x] |= q[:, v]
-            q[:, :, x] |= q[:, :, v]
-            word_v, shift_v = v // 64, np.uint64(v % 64)
-            word_x, shift_x = x // 64, np.uint64(x % 64)
-            for a in range(n):
-                for b in range(n):
-                    for c in range(n):  # without a branch: the compiler vectorises it
-                        q[a, b, c, word_x] |= ((q[a, b, c, word_v] >> shift_v) & one) << shift_x
+            masks[m, v // 64] |= np.uint64(1) << np.uint64(v % 64)
+        m += 1
+    _join_inner_ends(q, targets[:m], masks[:m], starts, neighbours)
+
+
+@njit(cache=True)
+def _join_inner_ends(q, targets, masks, starts, neighbours) -> None:
+    """The third and fourth ends' joins of :func:`_join_ends`, block by block."""
+    n, words = q.shape[0], q.shape[3]
+    one, zero = np.uint64(1), np.uint64(0)
+    for a in range(n):
+        for b in range(n):
+            block = q[a, b]
+            for p in range(len(targets)):
+                x = targets[p]
+                for j in range(starts[x], starts[x + 1]):
+                    v = neighbours[j]
+                    for i in range(words):
+                        block[x, i] |= block[v, i]
+            for p in range(len(targets)):
+                x = targets[p]
+                word, bit = x // 64, one << np.uint64(x % 64)
+                for c in range(n):
+                    meets = zero
+                    for i in range(words):
+                        meets |= block[c, i] & masks[p, i]
+                    if meets != zero:
+                        block[c, word] |= bit
