@@ -142,8 +142,11 @@ def _level(levels, t, tripods, bar, cost, node_colour, starts, neighbours, prope
     for d in range(k):
         q = levels[t, d]
         _tripods_in(q, tripods[t, d], n, words)
-        for x in range(n):  # a tripod (x, y, u) within c, an edge u-v, a tripod (v, z, w)
-            for y in range(n):
+        # a tripod (x, y, u) within c, an edge u-v, a tripod (v, z, w); x <= y only: the
+        # join of (y, x) is the same (both tripods are symmetric), and row (y, x, z) gets it
+        # from row (x, y, z) when the rows are closed under the orders of the ends
+        for x in range(n):
+            for y in range(x, n):
                 for v in range(n):
                     c = bar[d, x, y, v]
                     if 2 * c <= t:
@@ -183,20 +186,24 @@ CHUNK = 64  # words of a row chunk in the walk joins: every join's chunk stays i
 def _walk_joins(levels, t, d, joins) -> None:
     """Level t, colour d, |= the walk joins: block x takes block v of level t - c.
 
-    Chunk by chunk of the blocks: one chunk of every source is read once for all the joins
-    that need it, where block by block each source came back from memory for every x that
-    joins it (n times a level; about 40% of the levels' time on Bud6)."""
-    k, n = levels.shape[1], levels.shape[2]
+    Only the rows (x, y, z) with y <= z: a finished level is symmetric in its ends, so row
+    (x, z, y) would get the same bits, and the closure's union over the orders of the ends
+    (:func:`_symmetrise`) gives them to it. Chunk by chunk of the blocks: one chunk of every
+    source is read once for all the joins that need it, where block by block each source
+    came back from memory for every x that joins it (n times a level; about 40% of the
+    levels' time on Bud6)."""
+    k, n, words = levels.shape[1], levels.shape[2], levels.shape[5]
     flat = levels.reshape(levels.shape[0], k, n, -1)
     q = flat[t, d]
-    size = q.shape[1]
-    for start in range(0, size, CHUNK):
-        end = min(start + CHUNK, size)
-        for j in range(len(joins)):
-            x, v, c = joins[j, 0], joins[j, 1], joins[j, 2]
-            source = flat[t - c, d, v]
-            for i in range(start, end):
-                q[x, i] |= source[i]
+    for y in range(n):
+        row_end = (y * n + n) * words
+        for start in range((y * n + y) * words, row_end, CHUNK):
+            end = min(start + CHUNK, row_end)
+            for j in range(len(joins)):
+                x, v, c = joins[j, 0], joins[j, 1], joins[j, 2]
+                source = flat[t - c, d, v]
+                for i in range(start, end):
+                    q[x, i] |= source[i]
 
 
 @njit(cache=True)
