@@ -336,39 +336,45 @@ def _write_six(q, x, y, z, i, row) -> None:
 
 @njit(cache=True)
 def _join_ends(q, d, node_colour, starts, neighbours) -> None:
-    """The joins with a cost-0 walk at each end: a node x of colour d next to v takes the
-    tetrapods of v, as any of its four ends.
+    """The joins with a cost-0 walk at each end of a q symmetric in its ends (it comes from
+    :func:`_symmetrise`): a node x of colour d next to v takes the tetrapods of v, as any of
+    its four ends.
 
-    The first two ends are block ORs; the last two are done in one pass over the blocks
-    q[a, b] (n rows of a few words), all nodes x at once: row x takes row v, then bit x of
-    each row is set where the row meets x's neighbours. Pair by pair, the last end was a pass
-    over the whole cube each, from memory on large pieces (Threegrid4: a third of the
-    levels' time). The joins commute (on a proper graph; otherwise the caller repeats them
-    until nothing changes), so their order does not matter."""
+    The last two ends first, in one pass over the blocks q[a, b] with a <= b (n rows of a
+    few words), all nodes x at once: row x takes row v, then bit x of each row is set where
+    the row meets x's neighbours; block (b, a) equals block (a, b) before, so it gets a copy
+    after. Then the first two ends, as block ORs. Pair by pair, the last end was a pass over
+    the whole cube each, from memory on large pieces (Threegrid4: a third of the levels'
+    time). The joins commute (on a proper graph; otherwise the caller repeats them until
+    nothing changes), so their order does not matter."""
     n, words = q.shape[0], q.shape[3]
     targets = np.zeros(n, dtype=np.int64)
     masks = np.zeros((n, words), dtype=np.uint64)
     m = 0
     for x in range(n):
-        if node_colour[x] != d or starts[x] == starts[x + 1]:
-            continue
-        targets[m] = x
+        if node_colour[x] == d and starts[x] < starts[x + 1]:
+            targets[m] = x
+            for j in range(starts[x], starts[x + 1]):
+                v = neighbours[j]
+                masks[m, v // 64] |= np.uint64(1) << np.uint64(v % 64)
+            m += 1
+    _join_inner_ends(q, targets[:m], masks[:m], starts, neighbours)
+    for p in range(m):
+        x = targets[p]
         for j in range(starts[x], starts[x + 1]):
             v = neighbours[j]
             q[x] |= q[v]
             q[:, x] |= q[:, v]
-            masks[m, v // 64] |= np.uint64(1) << np.uint64(v % 64)
-        m += 1
-    _join_inner_ends(q, targets[:m], masks[:m], starts, neighbours)
 
 
 @njit(cache=True)
 def _join_inner_ends(q, targets, masks, starts, neighbours) -> None:
-    """The third and fourth ends' joins of :func:`_join_ends`, block by block."""
+    """The third and fourth ends' joins of :func:`_join_ends`, block by block (a <= b,
+    block (b, a) a copy)."""
     n, words = q.shape[0], q.shape[3]
     one, zero = np.uint64(1), np.uint64(0)
     for a in range(n):
-        for b in range(n):
+        for b in range(a, n):
             block = q[a, b]
             for p in range(len(targets)):
                 x = targets[p]
@@ -385,3 +391,5 @@ def _join_inner_ends(q, targets, masks, starts, neighbours) -> None:
                         meets |= block[c, i] & masks[p, i]
                     if meets != zero:
                         block[c, word] |= bit
+            if b > a:
+                q[b, a] = block
