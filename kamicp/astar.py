@@ -112,7 +112,8 @@ CHECK_GUESS = 0.25  # seconds a tripod check is assumed to take before one is me
 MIN_SAMPLES = 8
 # IDA* asks the tetrapod bound (Bound 7) of the states at most this many moves deep whose
 # tripod check did not cut them (``tetrapod_depth``): none by default. A check costs seconds
-# (3-4 s on the children of Bud6's start, 68 regions), where a tripod check costs
+# (2.4-2.7 s on the children of Bud6's start, 68 regions, both cores busy; 13-14 s on
+# Threegrid4's, 111), where a tripod check costs
 # hundredths, so it only pays for proofs that run for many minutes: refuting 14 on Bud6, the
 # tripod check cuts 12 of the start's 272 children and the tetrapod check 251 of the other
 # 260; with it, two processes prove Bud6 in 1,177 s instead of 1,911-1,955 s (BENCHMARKS.md,
