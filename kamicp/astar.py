@@ -65,6 +65,7 @@ from kamicp.bounds import (
 from kamicp.regions import RegionGraph
 from kamicp.result import SearchOutcome
 from kamicp.rules import Move
+from kamicp.tetrapods import keep_levels_memory
 from kamicp.tripods import least_tripod_value
 
 INF = UNSOLVABLE
@@ -518,7 +519,11 @@ def idastar(
     ida.tripod_after = tripod_after
     ida.check_ratio = check_ratio
     ida.tetrapod_depth = tetrapod_depth
-    return ida.run(max_moves, lower or 0)
+    keep_levels_memory(tetrapod_depth > 0)  # the checks come one after another
+    try:
+        return ida.run(max_moves, lower or 0)
+    finally:
+        keep_levels_memory(False)
 
 
 class _Ida(_Search):

@@ -64,6 +64,7 @@ from kamicp.astar import (
 from kamicp.bounds import UNSOLVABLE, Current, solvable, tetrapods_bound
 from kamicp.regions import RegionGraph
 from kamicp.result import SearchOutcome
+from kamicp.tetrapods import keep_levels_memory
 
 SPLIT_AFTER = 1.0  # seconds an iteration runs on one core before it is split
 TASKS_PER_WORKER = 16  # the frontier is deepened until it has this many tasks a worker
@@ -456,6 +457,7 @@ def _start_worker(parent: _SplitIda) -> None:
     w.tripod_after = parent.tripod_after
     w.check_ratio = parent.check_ratio
     w.tetrapod_depth = parent.tetrapod_depth
+    keep_levels_memory(w.tetrapod_depth > 0)  # the worker's checks come one after another
     w.forced_depth = parent.forced_depth
     w.threshold = -1
     w.parent = os.getppid()

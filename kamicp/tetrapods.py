@@ -114,7 +114,7 @@ def _packed_levels(colour, adj, piece, k: int, last: int, deadline=None) -> Iter
     # when needed; each is k n^3 words: a level too many is 38 MB on 78 regions
     size = last + 1 if last < LEVELS else 16
     tripods = np.zeros((size, k, n, n * words), dtype=np.uint64)
-    levels = np.zeros((size, k, n, n, n, words), dtype=np.uint64)
+    levels = _zeros((size, k, n, n, n, words))
     bar = np.full((k, n, n, n), LEVELS + 1, dtype=np.int32)  # least cost of a tripod join
     walks = packed_walk_levels(arrays, k, last)
     for t, tripod_level in enumerate(packed_tripod_levels(colour, adj, piece, k, last, deadline)):
@@ -127,6 +127,38 @@ def _packed_levels(colour, adj, piece, k: int, last: int, deadline=None) -> Iter
         _, cost = next(walks)  # the walk costs below t are final
         _level(levels, t, tripods, bar, cost, node_colour, starts, neighbours, proper)
         yield levels[t]
+
+
+_KEPT: dict[str, np.ndarray | None] = {}  # "levels": memory kept for the next levels
+
+
+def keep_levels_memory(keep: bool) -> None:
+    """Keep the levels' memory from one computation to the next (``keep``), or let it go.
+
+    For callers that compute many tetrapod bounds in a row (IDA*'s tetrapod checks): fresh
+    memory costs a page fault per page at its first write: checks on children of
+    Threegrid4's start took 13.5-14.0 s each with their 1.3 GB of levels new each time,
+    11.9-12.1 s reusing them (one after the other in one process, both cores busy; the fill
+    with zeros is 0.13 s of it). The memory stays held between computations, so it is off
+    unless asked."""
+    _KEPT.clear()
+    if keep:
+        _KEPT["levels"] = None
+
+
+def _zeros(shape: tuple) -> np.ndarray:
+    """A zero array of 64-bit words: from the kept memory when it is kept and large enough
+    (:func:`keep_levels_memory`), else new."""
+    if "levels" not in _KEPT:
+        return np.zeros(shape, dtype=np.uint64)
+    size = int(np.prod(np.array(shape, dtype=np.int64)))
+    memory = _KEPT["levels"]
+    if memory is None or memory.size < size:
+        _KEPT["levels"] = None  # let the smaller one go first
+        memory = _KEPT["levels"] = np.empty(size, dtype=np.uint64)
+    out = memory[:size].reshape(shape)
+    out.fill(0)
+    return out
 
 
 @njit(cache=True)

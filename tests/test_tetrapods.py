@@ -11,12 +11,13 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from kamicp import bounds
+from kamicp import bounds, tetrapods
+from kamicp.astar import idastar
 from kamicp.bfs import bfs
 from kamicp.bits import unpack_bits
 from kamicp.regions import from_edges
 from kamicp.solve import solve
-from kamicp.tetrapods import _packed_levels, tetrapod_values
+from kamicp.tetrapods import _KEPT, _packed_levels, keep_levels_memory, tetrapod_values
 from kamicp.tripods import _packed_levels as packed_tripod_levels
 from kamicp.tripods import tripod_values, unpack_level
 from tests.strategies import coloured_graphs, region_graphs, square_board_above_64_regions
@@ -95,6 +96,47 @@ def test_levels_of_pieces_above_64_regions(seed):
         assert (np.einsum("dxyzz->dxyz", level) == tripods[t]).all()  # two ends in one node
         assert before is None or (level >= before).all()
         before = level
+
+
+@settings(max_examples=10, deadline=None, suppress_health_check=list(HealthCheck))
+@given(st.lists(region_graphs(max_cells=9, max_colours=4), min_size=3, max_size=3))
+def test_kept_memory_gives_the_same_levels(graphs):
+    # kept memory holds the previous computation's bits: each one must start from zeros, and
+    # a larger one gets new memory
+    def levels(g):
+        piece = g.islands[0]
+        return [lv.copy() for lv in _packed_levels(g.colour, g.adj, piece, g.k, 4)]
+
+    fresh = [levels(g) for g in graphs]
+    keep_levels_memory(True)
+    try:
+        for g, expected in zip(graphs + graphs, fresh + fresh, strict=True):
+            kept = levels(g)
+            assert len(kept) == len(expected)
+            assert all((a == b).all() for a, b in zip(kept, expected, strict=True))
+        memory = _KEPT["levels"]
+        smallest = min(graphs, key=lambda g: len(g.islands[0]))
+        levels(smallest)
+        assert _KEPT["levels"] is memory  # reused, not new
+    finally:
+        keep_levels_memory(False)
+    assert not _KEPT
+
+
+def test_idastar_keeps_the_memory_only_while_it_checks(monkeypatch):
+    sizes = []
+    real = tetrapods._zeros
+
+    def spy(shape):
+        sizes.append("levels" in _KEPT)
+        return real(shape)
+
+    monkeypatch.setattr(tetrapods, "_zeros", spy)
+    g = from_edges(*TREE)
+    bounds.forget_cached_bounds()
+    out = idastar(g, tripod_after=0.0, tetrapod_depth=1)
+    assert out.complete and len(out.moves) == 5
+    assert sizes and all(sizes) and not _KEPT  # every check kept it; let go at the end
 
 
 # --- exactness on trees, admissibility ----------------------------------------------------
