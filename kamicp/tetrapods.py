@@ -41,8 +41,9 @@ permutations, then the join along each end" is the closure (the argument of
 
 Cost: O(t k n^5 / 64) word operations and O(t k n^4) bits for bound t, k colours and n
 nodes: 0.0-1.0 s on KAMI 2 levels of 7-53 regions, 4.0-7.4 s on Bud4-6 (68-78 regions),
-28 s and 1.6 GB on Threegrid4 (111), before the joins were ordered for the memory
-(:func:`_walk_joins`, :func:`_join_ends`: 0.6-0.8x that time since). So it is asked once,
+28 s and 1.6 GB on Threegrid4 (111), before the joins were ordered for the memory and
+half of them left to the closure (:func:`_walk_joins`, :func:`_join_ends`: 0.45-0.6x that
+time since). So it is asked once,
 at a puzzle's start, only where the tripod bound is below a known solution
 (:func:`kamicp.solve.solve`), and only on pieces of at most
 :data:`kamicp.bounds.TETRAPOD_NODES` regions.
