@@ -43,9 +43,8 @@ Cost: O(t k n^5 / 64) word operations and O(t k n^4) bits for bound t, k colours
 nodes: 0.0-1.0 s on KAMI 2 levels of 7-53 regions, 4.0-7.4 s on Bud4-6 (68-78 regions),
 28 s and 1.6 GB on Threegrid4 (111), before the joins were ordered for the memory and
 half of them left to the closure (:func:`_walk_joins`, :func:`_join_ends`: 0.45-0.6x that
-time since). So it is asked once,
-at a puzzle's start, only where the tripod bound is below a known solution
-(:func:`kamicp.solve.solve`), and only on pieces of at most
+time since). So it is asked once, at a puzzle's start, only where the tripod bound is below
+a known solution (:func:`kamicp.solve.solve`), and only on pieces of at most
 :data:`kamicp.bounds.TETRAPOD_NODES` regions.
 
 Example (a tree with four leaves: 2, 5, 6 and 8)::
@@ -62,6 +61,7 @@ Example (a tree with four leaves: 2, 5, 6 and 8)::
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Iterator, Sequence
 
@@ -152,7 +152,7 @@ def _zeros(shape: tuple) -> np.ndarray:
     (:func:`keep_levels_memory`), else new."""
     if "levels" not in _KEPT:
         return np.zeros(shape, dtype=np.uint64)
-    size = int(np.prod(np.array(shape, dtype=np.int64)))
+    size = math.prod(shape)
     memory = _KEPT["levels"]
     if memory is None or memory.size < size:
         _KEPT["levels"] = None  # let the smaller one go first
