@@ -120,6 +120,9 @@ MIN_SAMPLES = 8
 # 260; with it, two processes prove Bud6 in 1,177 s instead of 1,911-1,955 s (BENCHMARKS.md,
 # "IDA* tetrapod checks").
 TETRAPOD_DEPTH = 0
+# IDA* tells its ``on_status`` watcher how it stands (iteration, states, checks, tasks) at most
+# this often; the watcher decides what to print (``kamicp solve --progress-every``).
+STATUS_EVERY = 1.0
 
 
 class _Stop(Exception):
@@ -456,6 +459,7 @@ def idastar(
     on_bound: Callable[[int], None] | None = None,
     workers: int = 1,
     tetrapod_depth: int = TETRAPOD_DEPTH,
+    on_status: Callable[[str], None] | None = None,
 ) -> SearchOutcome:
     """An optimal solution by IDA* with a transposition table, or what was proved.
 
@@ -494,6 +498,11 @@ def idastar(
 
     ``workers`` > 1: iterations that run over a second are split over that many processes
     (:func:`kamicp.parallel.parallel_idastar`).
+
+    ``on_status``, if given, is called at most every :data:`STATUS_EVERY` seconds with one
+    line on how the search stands (``_Ida.status``): the iteration's threshold and time,
+    states expanded, checks asked and what they cut, and with ``workers`` the tasks
+    answered. Only a report: it changes nothing the search does.
     """
     if workers > 1:
         from kamicp.parallel import parallel_idastar
@@ -511,6 +520,7 @@ def idastar(
             check_ratio=check_ratio,
             on_bound=on_bound,
             tetrapod_depth=tetrapod_depth,
+            on_status=on_status,
         )
     if not solvable(g, None, final_colour):
         return SearchOutcome(None, UNSOLVABLE, True, 0)
@@ -519,6 +529,7 @@ def idastar(
     ida.tripod_after = tripod_after
     ida.check_ratio = check_ratio
     ida.tetrapod_depth = tetrapod_depth
+    ida.on_status = on_status
     keep_levels_memory(tetrapod_depth > 0)  # the checks come one after another
     try:
         return ida.run(max_moves, lower or 0)
@@ -552,6 +563,8 @@ class _Ida(_Search):
         self.tetrapod_checks = [0, 0, 0.0]  # tetrapod checks asked, states cut, seconds
         # depth -> [states searched without a check, seconds they took]
         self.subtrees: dict[int, list] = {}
+        self.on_status: Callable[[str], None] | None = None
+        self.next_status = time.monotonic() + STATUS_EVERY
 
     def run(self, max_moves: int | None, lower: int = 0) -> SearchOutcome:
         root = contract(self.g)
@@ -590,6 +603,33 @@ class _Ida(_Search):
     def iterate(self, root: Current, threshold: int) -> int:
         """One iteration: :meth:`dfs` from the start (:mod:`kamicp.parallel` splits it)."""
         return self.dfs(root, 0, threshold, None)
+
+    def tick(self) -> None:
+        super().tick()
+        if self.on_status is not None and time.monotonic() >= self.next_status:
+            self.report()
+
+    def report(self) -> None:
+        """Tell ``on_status`` how the search stands, and when to tell it next."""
+        self.next_status = time.monotonic() + STATUS_EVERY
+        self.on_status(self.status())
+
+    def status(self) -> str:
+        """How the search stands, in one line: the iteration (its threshold, the moves it
+        looks for a solution within, and how long it has run), the states expanded since the
+        start, the tripod checks of the iteration and the tetrapod checks of the run, each
+        with the states it cut."""
+        seconds = time.monotonic() - self.iteration_began
+        cut = sum(entry[1] for entry in self.cuts.values())
+        parts = [
+            f"searching {self.threshold} moves for {seconds:.0f} s",
+            f"{self.nodes:,} states",
+            f"tripod checks {self.checks[0]:,} ({cut:,} cut)",
+        ]
+        if self.tetrapod_depth > 0:
+            asked, cut, spent = self.tetrapod_checks
+            parts.append(f"tetrapod checks {asked:,} ({cut:,} cut, {spent:.0f} s)")
+        return "; ".join(parts)
 
     def frontier(self, key: bytes, cur: Current, first: int, budget: int, after) -> int | None:
         """Where :mod:`kamicp.parallel` hands a state to a worker: its value, or None to

@@ -23,8 +23,10 @@ from kamicp.solve import (
     DEFAULT_SOLVER,
     DEFAULT_STRATEGY,
     SOLVERS,
+    STATUS_EVERY,
     STRATEGIES,
     Progress,
+    Seen,
     solve,
     watched,
 )
@@ -255,6 +257,13 @@ def add_solve(p):
         help="print each bound to stderr as it is proved (a lower bound, a shorter solution)",
     )
     p.add_argument(
+        "--progress-every",
+        type=SECONDS_OR_NONE,
+        metavar="S",
+        help="with --progress (implied): also, at most every S seconds, a line on how an "
+        "idastar search stands: its threshold, states, checks, tasks (default 60)",
+    )
+    p.add_argument(
         "--all-optimal", action="store_true", help="list every distinct optimal solution"
     )
     p.add_argument("--cap", type=POSITIVE, default=100, help="at most N solutions (--all-optimal)")
@@ -348,7 +357,10 @@ def run_solve(args) -> int:
                 raise KamicpError(f"{args.file}: --final-colour: {err}") from None
         known = known_solution(args.file, board, g, args.known_solution, final)
         name = board.name or args.file
-        watch = Progress(sys.stderr, name) if args.progress else lambda lower, best: None
+        watch = Seen()  # prints nothing
+        if args.progress or args.progress_every is not None:
+            every = STATUS_EVERY if args.progress_every is None else args.progress_every
+            watch = Progress(sys.stderr, name, every)
         with watched(watch):
             result = solve(
                 g,

@@ -88,6 +88,7 @@ def parallel_idastar(
     on_bound: Callable[[int], None] | None = None,
     split_after: float | None = None,
     tetrapod_depth: int = TETRAPOD_DEPTH,
+    on_status: Callable[[str], None] | None = None,
 ) -> SearchOutcome:
     """:func:`kamicp.astar.idastar` with ``workers`` processes; same contract and options.
 
@@ -102,6 +103,7 @@ def parallel_idastar(
     ida.tripod_after = tripod_after
     ida.check_ratio = check_ratio
     ida.tetrapod_depth = tetrapod_depth
+    ida.on_status = on_status
     ida.forced_depth = 0  # the parallel search has its own rule for the top levels (prefetch)
     ida.workers = workers
     ida.split_after = SPLIT_AFTER if split_after is None else split_after
@@ -144,6 +146,7 @@ class _SplitIda(_Ida):
     solved = False  # a worker found a solution
     checked_depth = 0  # the states above the frontier get the tripod check to this depth
     jobs: _Throttle | None = None  # the jobs in the pool
+    doing = ""  # what the workers are doing, with counts (status)
 
     def tick(self) -> None:
         super().tick()
@@ -164,6 +167,19 @@ class _SplitIda(_Ida):
             self.pool = mp.get_context("fork").Pool(self.workers, _start_worker, (self,))
         return self.split(root, threshold)
 
+    def status(self) -> str:
+        line = super().status()
+        return f"{line}; {self.doing}" if self.doing else line
+
+    def answer(self, jobs: _Throttle) -> tuple | None:
+        """The next job's (tag, answer), or None if none came before ``on_status`` was due
+        (told first whenever it is due)."""
+        if self.on_status is None:
+            return jobs.next()
+        if time.monotonic() >= self.next_status:
+            self.report()
+        return jobs.next(timeout=max(0.0, self.next_status - time.monotonic()))
+
     def split(self, root: Current, threshold: int) -> int:
         """One iteration: pass 1 to a frontier, the tasks farmed out (split further where
         one runs long while a worker is idle), pass 2."""
@@ -178,6 +194,7 @@ class _SplitIda(_Ida):
             # the states at this depth get their checks in the next pass 1: ask them here
             if self.affordable(tasks, depth):
                 self.prefetch(tasks, depth)
+                self.doing = ""
                 self.checked_depth = depth
             elif enough:
                 break
@@ -188,6 +205,7 @@ class _SplitIda(_Ida):
         top = _Group(None, None, threshold - depth)
         if tasks:
             self.farm(top, tasks)
+            self.doing = ""
         return self.finish(top)[0]
 
     def collect(self, task: tuple, depth: int) -> list | None:
@@ -233,9 +251,17 @@ class _SplitIda(_Ida):
 
         for task in tasks:
             submit(top, task)
+        answered = given_way = 0
         while True:
             _idle[0].value = jobs.pending() < self.workers
-            (group, task), (value, path, nodes) = jobs.next()
+            item = self.answer(jobs)
+            if item is None:
+                continue
+            (group, task), (value, path, nodes) = item
+            answered += 1
+            given_way += value == "split"
+            left = jobs.pending()
+            self.doing = f"tasks {answered:,} answered ({given_way:,} split), {left:,} to go"
             self.nodes += nodes
             if value is None:
                 raise _Stop  # a worker reached the deadline
@@ -292,7 +318,12 @@ class _SplitIda(_Ida):
         for job in jobs:
             throttle.submit(_check, job, None)
         while throttle.pending():
-            _, (key, budget, value, seconds, tetrapods) = throttle.next()
+            item = self.answer(throttle)
+            if item is None:
+                continue
+            _, (key, budget, value, seconds, tetrapods) = item
+            done = len(jobs) - throttle.pending()
+            self.doing = f"checks at depth {depth}: {done:,} of {len(jobs):,} done"
             if value is None:
                 raise _Stop
             self.checked(key, budget, value, seconds, depth)
@@ -386,14 +417,14 @@ def _next(done: queue.SimpleQueue, timeout: float | None = None):
     Ctrl-C is handled (a blocking ``get`` holds off the signal handler until an answer
     comes)."""
     end = None if timeout is None else time.monotonic() + timeout
-    while end is None or time.monotonic() < end:
+    while True:  # at least one try, so that an answer already there is taken even at timeout 0
         try:
             return done.get(
                 timeout=0.5 if end is None else max(0.0, min(0.5, end - time.monotonic()))
             )
         except queue.Empty:
-            pass
-    return None
+            if end is not None and time.monotonic() >= end:
+                return None
 
 
 def _new_flag(flags: list) -> None:

@@ -23,7 +23,7 @@ from multiprocessing.connection import wait
 
 from kamicp.regions import RegionGraph
 from kamicp.result import Result
-from kamicp.solve import tell
+from kamicp.solve import say, tell
 
 BACKENDS = ("sat", "idastar")
 PROVED = ("optimal", "infeasible")
@@ -82,6 +82,9 @@ def solve_portfolio(
                 except EOFError:
                     kind, answer = "gone", None
                 name = conns[conn]
+                if kind == "status":
+                    say(answer)  # how a backend's search stands, passed on as it is
+                    continue
                 if kind == "progress":
                     tell(*answer)  # to whoever watches this solve (``kamicp solve --progress``)
                     met = told.add(name, *answer)

@@ -238,6 +238,20 @@ def tell(lower: int | None, best: list | None) -> None:
             watch(lower, best)
 
 
+def say(text: str) -> None:
+    """Report how a long search stands (one line, no bound in it) to whoever listens, as
+    :func:`tell` does bounds: the portfolio, which passes it on, else the callbacks of
+    :func:`watched` that have a ``status`` method (``kamicp solve --progress``)."""
+    if _progress:
+        _progress[0].send(("status", text))
+    elif _portfolio:
+        _portfolio[0].send(("status", text))
+    else:
+        for watch in _watchers:
+            if hasattr(watch, "status"):
+                watch.status(text)
+
+
 @contextmanager
 def watched(callback: Callable[[int | None, list | None], object]) -> Iterator[None]:
     """Within the block, ``callback(lower, best)`` hears every bound a solve proves as it is
@@ -268,15 +282,31 @@ class Seen:
         return better_lower or better_best
 
 
+STATUS_EVERY = 60.0  # seconds between two lines on how a search stands (--progress-every)
+
+
 class Progress(Seen):
     """A :class:`Seen` that also prints the bounds to ``stream`` whenever one improves, one
-    line each: ``NAME: SECONDS s: LOWER <= optimum <= UPPER`` (``--progress``)."""
+    line each: ``NAME: SECONDS s: LOWER <= optimum <= UPPER`` (``--progress``); and, at most
+    every ``every`` seconds, the line a long search reports on how it stands (:func:`say`):
+    ``NAME: SECONDS s: SOLVER: TEXT``."""
 
-    def __init__(self, stream, name: str):
+    def __init__(self, stream, name: str, every: float = STATUS_EVERY):
         super().__init__()
         self.stream = stream
         self.name = name
         self.start = time.monotonic()
+        self.every = every
+        self.next_status = self.start + every
+
+    def status(self, text: str) -> None:
+        now = time.monotonic()
+        if now >= self.next_status:
+            self.next_status = now + self.every
+            self.print(f"{now - self.start:.1f} s: {text}")
+
+    def print(self, text: str) -> None:
+        print(f"{self.name}: {text}", file=self.stream, flush=True)
 
     def __call__(self, lower: int | None, best: list | None) -> bool:
         if not super().__call__(lower, best):
@@ -284,7 +314,7 @@ class Progress(Seen):
         seconds = time.monotonic() - self.start
         low = "" if self.lower is None else f"{self.lower} <= "
         high = "" if self.best is None else f" <= {len(self.best)}"
-        print(f"{self.name}: {seconds:.1f} s: {low}optimum{high}", file=self.stream, flush=True)
+        self.print(f"{seconds:.1f} s: {low}optimum{high}")
         return True
 
 
@@ -354,6 +384,8 @@ def _listen(conn, state: dict, deadline: float) -> None:
             if kind == "progress":
                 state["lower"], state["best"] = value
                 tell(*value)  # passed on to a portfolio, if this run is one of its backends
+            elif kind == "status":
+                say(value)
             elif kind == "error":
                 raise value
             else:
@@ -528,6 +560,7 @@ def _search(g, solver, max_moves, final_colour, node_limit, clock, options=None)
     extra = {}
     if solver == "idastar":  # every threshold it passes is a proved lower bound
         extra["on_bound"] = lambda lower: tell(lower, None)
+        extra["on_status"] = lambda text: say(f"{solver}: {text}")
         extra.update(options or {})  # processes (kamicp.parallel), deep checks
     return search(
         g,

@@ -9,7 +9,12 @@ from pathlib import Path
 
 import pytest
 
+from kamicp import astar
 from kamicp.cli import main
+from kamicp.formats import load
+from kamicp.portfolio import solve_portfolio
+from kamicp.regions import region_graph
+from kamicp.solve import Seen, watched
 from tests.seed import DATA
 
 ARTICLE = str(DATA / "kami2-article-graph.json")
@@ -210,6 +215,7 @@ def test_a_board_no_moves_solve_says_so(capsys, tmp_path):
         ["--max-moves", "x"],
         ["--solver", "nope"],
         ["--tetrapod-depth", "-1"],
+        ["--progress-every", "-1"],
         ["--tetrapod-depth", "1"],  # with the default solver, sat: only idastar asks it
     ],
 )
@@ -310,3 +316,35 @@ def test_idastar_with_tetrapod_checks_proves_the_article_graph(capsys):
     )
     data = json.loads(out)
     assert code == 0 and data["status"] == "optimal" and data["moves"] == 5
+
+
+def test_progress_every_adds_how_the_search_stands(capsys, monkeypatch):
+    # idastar tells at every state (STATUS_EVERY 0), --progress-every 0 prints every line:
+    # the bound lines as before, and between them "SOLVER: searching N moves ..." lines
+    monkeypatch.setattr(astar, "STATUS_EVERY", 0.0)
+    holes = str(ROOT / "puzzles/square/holes.txt")  # start bound 4, optimum 5
+    argv = ["solve", holes, "--solver", "idastar", "--progress-every", "0", "--json"]
+    code, out, err = run(capsys, *argv)
+    assert code == 0 and json.loads(out)["moves"] == 5
+    status = [line for line in err.splitlines() if ": idastar: " in line]
+    told = [line for line in err.splitlines() if ": idastar: " not in line]
+    assert status and told and told[-1].endswith(": 5 <= optimum <= 5")
+    for line in status:
+        name, seconds, solver, text = line.split(": ", 3)
+        assert seconds.endswith(" s") and solver == "idastar"
+        assert text.startswith("searching ") and " states; tripod checks " in text
+
+
+def test_the_portfolio_passes_on_how_idastar_stands(monkeypatch):
+    monkeypatch.setattr(astar, "STATUS_EVERY", 0.0)  # the forked backend inherits it
+    heard = []
+
+    class Listener(Seen):
+        def status(self, text):
+            heard.append(text)
+
+    g = region_graph(load(str(ROOT / "puzzles/square/holes.txt"))[0])  # bound 4, optimum 5
+    with watched(Listener()):
+        result = solve_portfolio(g, time_limit=60, backends=("idastar",))
+    assert result.status == "optimal" and result.upper_bound == 5
+    assert heard and all(text.startswith("idastar: searching ") for text in heard)

@@ -8,6 +8,7 @@ Same optimum as BFS, every solution replays, one move fewer is refuted.
 
 from __future__ import annotations
 
+import re
 import time
 
 import pytest
@@ -260,3 +261,31 @@ def test_quiet_has_every_job_in_the_pool_answer_before_the_pool_stops(monkeypatc
         assert search.jobs.in_pool == 0 and len(search.jobs.waiting) == 2  # none fed after
         assert time.monotonic() - began < 20.0
     assert search.jobs.next(feed=False, timeout=0.1) is None  # nothing left to answer
+
+
+def test_status_lines_count_the_workers_checks_and_tasks(monkeypatch):
+    # a path of 9 nodes in 3 colours (optimum 6), split at once, a line whenever one is due
+    # (STATUS_EVERY 0): the workers check the start's children, then answer the tasks; the
+    # lines count both, in each iteration, up to their totals; the answer is the same
+    g = from_edges([0, 1, 2, 0, 1, 2, 0, 1, 2], [(i, i + 1) for i in range(8)])
+    monkeypatch.setattr(astar, "STATUS_EVERY", 0.0)
+    lines: list[str] = []
+    bounds.forget_cached_bounds()
+    out = parallel_idastar(
+        g, split_after=0.0, deadline=soon(), tetrapod_depth=1, on_status=lines.append
+    )
+    assert out.complete and len(out.moves) == len(bfs(g).moves) == 6
+    assert all(line.startswith("searching ") for line in lines)
+    checks, answered = {}, {}  # threshold -> counts in the order told (each iteration anew)
+    for line in lines:
+        threshold = int(line.split()[1])
+        if m := re.search(r"checks at depth 1: (\d+) of (\d+) done", line):
+            checks.setdefault(threshold, []).append((int(m[1]), int(m[2])))
+        if m := re.search(r"tasks (\d+) answered \((\d+) split\), (\d+) to go", line):
+            answered.setdefault(threshold, []).append(int(m[1]))
+    assert checks and answered
+    for counts in checks.values():
+        assert counts == sorted(counts) and all(done <= of for done, of in counts)
+        assert len({of for _, of in counts}) == 1
+    assert all(counts == sorted(counts) for counts in answered.values())
+    assert max(answered) == max(checks) == 6  # up to the iteration that finds the solution
