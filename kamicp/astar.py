@@ -117,7 +117,8 @@ MIN_SAMPLES = 8
 # Threegrid4's, 111), where a tripod check costs
 # hundredths, so it only pays for proofs that run for many minutes: refuting 14 on Bud6, the
 # tripod check cuts 12 of the start's 272 children and the tetrapod check 251 of the other
-# 260; with it, two processes prove Bud6 in 1,177 s instead of 1,911-1,955 s (BENCHMARKS.md,
+# 260; with it, two processes prove Bud6 in 615 s (1,177 s before the tetrapod levels got 2.5x
+# faster) instead of 1,911-1,955 s (BENCHMARKS.md,
 # "IDA* tetrapod checks").
 TETRAPOD_DEPTH = 0
 # IDA* tells its ``on_status`` watcher how it stands (iteration, states, checks, tasks) at most
