@@ -22,8 +22,8 @@ from kamicp.result import Result
 from kamicp.solve import (
     DEFAULT_SOLVER,
     DEFAULT_STRATEGY,
+    PROGRESS_EVERY,
     SOLVERS,
-    STATUS_EVERY,
     STRATEGIES,
     Progress,
     Seen,
@@ -360,7 +360,7 @@ def run_solve(args) -> int:
         name = board.name or args.file
         watch = Seen()  # prints nothing
         if args.progress or args.progress_every is not None:
-            every = STATUS_EVERY if args.progress_every is None else args.progress_every
+            every = PROGRESS_EVERY if args.progress_every is None else args.progress_every
             watch = Progress(sys.stderr, name, every)
         with watched(watch):
             result = solve(

@@ -282,7 +282,7 @@ class Seen:
         return better_lower or better_best
 
 
-STATUS_EVERY = 60.0  # seconds between two lines on how a search stands (--progress-every)
+PROGRESS_EVERY = 60.0  # seconds between two status lines by default (--progress-every)
 
 
 class Progress(Seen):
@@ -291,7 +291,7 @@ class Progress(Seen):
     every ``every`` seconds, the line a long search reports on how it stands (:func:`say`):
     ``NAME: SECONDS s: SOLVER: TEXT``."""
 
-    def __init__(self, stream, name: str, every: float = STATUS_EVERY):
+    def __init__(self, stream, name: str, every: float = PROGRESS_EVERY):
         super().__init__()
         self.stream = stream
         self.name = name
