@@ -261,8 +261,8 @@ def add_solve(p):
         type=SECONDS_OR_NONE,
         metavar="S",
         help="with --progress (implied): also, at most every S seconds, a line on how an "
-        "idastar search stands: the moves it searches within, states, checks, tasks "
-        "(default 60)",
+        "idastar search (the moves it searches within, states, checks, tasks) or a sat "
+        "horizon (conflicts, decisions) stands (default 60)",
     )
     p.add_argument(
         "--all-optimal", action="store_true", help="list every distinct optimal solution"

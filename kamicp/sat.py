@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Callable
 
 from pysat.formula import CNF
 from pysat.solvers import Solver, SolverNames
@@ -33,6 +34,10 @@ from kamicp.sat_encoding import describe, encoding
 DEFAULT_SOLVER = "cadical195"
 PROOF_SOLVER = "cadical153"
 SLICE = 2.0  # seconds: the longest conflict-budget slice of a time-limited CaDiCaL run
+# A CaDiCaL run that someone watches (``kamicp solve --progress-every``) reports how it stands
+# at most this often. It then runs in conflict-budget slices of at most this length even
+# without a time limit (each slice ends with a restart; everything learnt is kept).
+STATUS_EVERY = 10.0
 BUDGETED = ("cadical103", "cadical153", "cadical195", "cadical300")
 INTERRUPTIBLE = (
     "ergo",
@@ -79,16 +84,26 @@ def canonical_solver(name: str) -> str:
     raise ValueError(f"unknown SAT solver {name!r}")
 
 
-def run_limited(solver: Solver, canon: str, assumptions: list[int], time_limit: float | None):
+def run_limited(
+    solver: Solver,
+    canon: str,
+    assumptions: list[int],
+    time_limit: float | None,
+    on_status: Callable[[dict], None] | None = None,
+):
     """``solver.solve`` within ``time_limit`` seconds: True, False, or None (out of time).
 
     CaDiCaL cannot be interrupted through pysat, so it runs in conflict-budget slices sized
     from the measured conflict rate to end near the deadline; the others get a timer that
-    calls ``interrupt``. Both keep everything learnt.
+    calls ``interrupt``. Both keep everything learnt. ``on_status`` (CaDiCaL only) is called
+    between slices, at most every :data:`STATUS_EVERY` seconds, with the solver's counts
+    (``accum_stats``: conflicts, decisions, ...); with it, CaDiCaL runs in slices even
+    without a time limit.
     """
-    if time_limit is None:
+    watched = on_status is not None and canon in BUDGETED
+    if time_limit is None and not watched:
         return solver.solve(assumptions=assumptions)
-    deadline = time.monotonic() + time_limit
+    deadline = None if time_limit is None else time.monotonic() + time_limit
     if canon in INTERRUPTIBLE:
         timer = threading.Timer(max(0.0, time_limit), solver.interrupt)
         timer.start()
@@ -101,22 +116,29 @@ def run_limited(solver: Solver, canon: str, assumptions: list[int], time_limit: 
         raise ValueError(f"solver {canon} cannot be stopped: no time limit possible")
     budget = 1000
     slowest = None  # the lowest conflict rate seen: rates fall as clauses are learnt
+    next_status = time.monotonic() + STATUS_EVERY
     while True:
-        left = deadline - time.monotonic()
-        if left <= 0:
-            return None
         began = time.monotonic()
+        if deadline is not None and began >= deadline:
+            return None
+        if watched and began >= next_status:
+            on_status(solver.accum_stats())
+            next_status = began + STATUS_EVERY
         solver.conf_budget(budget)
         answer = solver.solve_limited(assumptions=assumptions)
         if answer is not None:
             return answer
         # Slices of at most SLICE seconds, and at most half the time left, at the slowest
         # rate seen: a slice planned from a faster rate overshot the deadline by 15 s
-        # (floodit 16x16, 60 s limit) before this.
-        rate = budget / max(time.monotonic() - began, 1e-3)
+        # (floodit 16x16, 60 s limit) before this. A watched run's slices end by its next
+        # report.
+        now = time.monotonic()
+        rate = budget / max(now - began, 1e-3)
         slowest = rate if slowest is None else min(slowest, rate)
-        left = min(SLICE, 0.5 * (deadline - time.monotonic()))
-        budget = max(100, min(2 * budget, int(slowest * left)))
+        room = STATUS_EVERY if deadline is None else min(SLICE, 0.5 * (deadline - now))
+        if watched:
+            room = min(room, max(next_status - now, 0.1))
+        budget = max(100, min(2 * budget, int(slowest * room)))
 
 
 class SatHorizon:
@@ -143,6 +165,8 @@ class SatHorizon:
             raise ValueError("Kissat ignores assumptions: it cannot run incrementally")
         self.encoding = encoding(g, final_colour, guarded=True, **options)
         self.solver = new_solver(self.canon)
+        # told how a long horizon stands (kamicp.solve.Horizons sets it when someone watches)
+        self.on_status: Callable[[str], None] | None = None
 
     def decide(self, horizon: int, time_limit: float | None = None) -> Decision:
         """Solvable in at most ``horizon`` moves (ending in the final colour, if given)?"""
@@ -155,7 +179,7 @@ class SatHorizon:
         if left is not None and left <= 0:
             return Decision(UNKNOWN, horizon, seconds=time.monotonic() - began)
         try:
-            answer = run_limited(self.solver, self.canon, [guard], left)
+            answer = run_limited(self.solver, self.canon, [guard], left, self._status(horizon))
         except Exception as err:  # pysat turns Ctrl-C inside a solver into its own error
             if "keyboard interrupt" in str(err).lower():
                 raise KeyboardInterrupt from err
@@ -168,6 +192,24 @@ class SatHorizon:
         moves = self.encoding.moves(self.solver.get_model(), horizon)
         verify_solution(self.g, moves, self.final_colour)
         return Decision(SAT, horizon, moves, seconds)
+
+    def _status(self, horizon: int) -> Callable[[dict], None] | None:
+        """What :func:`run_limited` calls to report how this horizon stands, one line to
+        ``on_status``: the seconds and the solver's conflicts and decisions on it so far."""
+        if self.on_status is None:
+            return None
+        began = time.monotonic()
+        before = self.solver.accum_stats() or {}
+
+        def status(stats: dict) -> None:
+            counts = {key: stats.get(key, 0) - before.get(key, 0) for key in stats}
+            self.on_status(
+                f"deciding {horizon} moves for {time.monotonic() - began:.0f} s; "
+                f"{counts.get('conflicts', 0):,} conflicts, {counts.get('decisions', 0):,} "
+                "decisions"
+            )
+
+        return status
 
     def close(self) -> None:
         self.solver.delete()

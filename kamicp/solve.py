@@ -252,6 +252,12 @@ def say(text: str) -> None:
                 watch.status(text)
 
 
+def listening() -> bool:
+    """Does anyone hear :func:`say`? A ``kamicp solve --progress`` watcher, in this process
+    or (a forked backend or contained run inherits the list) in the one that started it."""
+    return any(hasattr(watch, "status") for watch in _watchers)
+
+
 @contextmanager
 def watched(callback: Callable[[int | None, list | None], object]) -> Iterator[None]:
     """Within the block, ``callback(lower, best)`` hears every bound a solve proves as it is
@@ -288,8 +294,9 @@ PROGRESS_EVERY = 60.0  # seconds between two status lines by default (--progress
 class Progress(Seen):
     """A :class:`Seen` that also prints the bounds to ``stream`` whenever one improves, one
     line each: ``NAME: SECONDS s: LOWER <= optimum <= UPPER`` (``--progress``); and, at most
-    every ``every`` seconds, the line a long search reports on how it stands (:func:`say`):
-    ``NAME: SECONDS s: SOLVER: TEXT``."""
+    every ``every`` seconds per solver, the line a long search reports on how it stands
+    (:func:`say`): ``NAME: SECONDS s: SOLVER: TEXT`` (a portfolio's two backends each get
+    theirs)."""
 
     def __init__(self, stream, name: str, every: float = PROGRESS_EVERY):
         super().__init__()
@@ -297,12 +304,13 @@ class Progress(Seen):
         self.name = name
         self.start = time.monotonic()
         self.every = every
-        self.next_status = self.start + every
+        self.next_status: dict[str, float] = {}  # solver -> when its next line is due
 
     def status(self, text: str) -> None:
         now = time.monotonic()
-        if now >= self.next_status:
-            self.next_status = now + self.every
+        solver = text.split(":", 1)[0]
+        if now >= self.next_status.get(solver, self.start + self.every):
+            self.next_status[solver] = now + self.every
             self.print(f"{now - self.start:.1f} s: {text}")
 
     def print(self, text: str) -> None:
@@ -640,6 +648,8 @@ class Horizons:
     def decide(self, horizon: int, clock: Clock) -> Decision:
         if self.model is None:
             self.model = self.factory(self.g, self.final_colour)
+            if listening() and hasattr(self.model, "on_status"):
+                self.model.on_status = self._say
         d = self.model.decide(horizon, clock.left())
         self.decisions.append(d)
         if d.status == SAT:
@@ -651,6 +661,11 @@ class Horizons:
             self.refuted = max(horizon, self.refuted or -1)
         self.report()
         return d
+
+    def _say(self, text: str) -> None:
+        """How the model's current horizon stands, named after the model (and the piece)."""
+        piece = "" if self.whole else f" (a piece of {self.g.n} regions)"
+        say(f"{self.model.name}: {text}{piece}")
 
     def report(self) -> None:
         """Send the bounds to the parent of a contained run (see :func:`_contained`)."""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 import subprocess
 import sys
@@ -9,12 +10,12 @@ from pathlib import Path
 
 import pytest
 
-from kamicp import astar
+from kamicp import astar, sat
 from kamicp.cli import main
 from kamicp.formats import load
 from kamicp.portfolio import solve_portfolio
 from kamicp.regions import region_graph
-from kamicp.solve import Seen, watched
+from kamicp.solve import Progress, Seen, watched
 from tests.seed import DATA
 
 ARTICLE = str(DATA / "kami2-article-graph.json")
@@ -333,6 +334,30 @@ def test_progress_every_adds_how_the_search_stands(capsys, monkeypatch):
         name, seconds, solver, text = line.split(": ", 3)
         assert seconds.endswith(" s") and solver == "idastar"
         assert text.startswith("searching ") and " states; tripod checks " in text
+
+
+def test_progress_every_says_which_horizon_sat_decides(capsys, monkeypatch):
+    monkeypatch.setattr(sat, "STATUS_EVERY", 0.0)  # a report before every conflict slice
+    holes = str(ROOT / "puzzles/square/holes.txt")  # start bound 4, optimum 5
+    argv = ["solve", holes, "--solver", "sat", "--progress-every", "0", "--json"]
+    code, out, err = run(capsys, *argv)
+    assert code == 0 and json.loads(out)["moves"] == 5
+    status = [line.split(": ", 3) for line in err.splitlines() if ": sat: " in line]
+    assert status and all(text.startswith("deciding 4 moves for ") for *_, text in status)
+    assert err.splitlines()[-1].endswith(": 5 <= optimum <= 5")
+
+
+def test_each_solver_gets_its_own_status_period():
+    # a portfolio's two backends both report: one line per solver and period, not per period
+    stream = io.StringIO()
+    progress = Progress(stream, "P", every=3600)
+    progress.start -= 3600  # the first period is over
+    for text in ["idastar: a", "idastar: b", "sat: c", "sat: d", "idastar: e"]:
+        progress.status(text)
+    assert [line.split(": ", 2)[2] for line in stream.getvalue().splitlines()] == [
+        "idastar: a",
+        "sat: c",
+    ]
 
 
 def test_the_portfolio_passes_on_how_idastar_stands(monkeypatch):

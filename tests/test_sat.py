@@ -17,14 +17,17 @@ The default run takes a few hundred boards per property; ``-m slow`` runs thousa
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from pysat.examples.genhard import PHP
 from pysat.formula import CNF
 from pysat.solvers import Solver
 
 from kamicp import rules
+from kamicp import sat as sat_module
 from kamicp.bfs import bfs
 from kamicp.board import Board
 from kamicp.cpsat import CpsatHorizon
@@ -36,6 +39,7 @@ from kamicp.sat import (
     cnf_for_horizon,
     dimacs_for_horizon,
     prove_unsat,
+    run_limited,
     to_dimacs,
 )
 from tests.strategies import region_graphs
@@ -179,6 +183,45 @@ def test_time_limit_gives_unknown_and_the_solver_keeps_working(solver_name):
         assert stopped.status == "unknown" and stopped.moves is None
         assert sat.decide(1).status == "unsat"  # 4 colours need at least 3 moves
         assert sat.decide(0, time_limit=0).status == "unknown"
+
+
+@pytest.mark.parametrize("time_limit", [None, 60.0])
+def test_a_watched_run_reports_its_counts_and_gives_the_same_answer(monkeypatch, time_limit):
+    # a report before every slice (STATUS_EVERY 0): CaDiCaL then runs in slices even without
+    # a time limit; the counts only grow, and the answer is the one-call answer
+    monkeypatch.setattr(sat_module, "STATUS_EVERY", 0.0)
+    clauses = PHP(7).clauses  # pigeons: unsatisfiable, some thousands of conflicts
+    with Solver(name="cadical195", bootstrap_with=clauses) as plain:
+        assert plain.solve() is False
+    seen: list[dict] = []
+    with Solver(name="cadical195", bootstrap_with=clauses) as watched:
+        assert run_limited(watched, "cadical195", [], time_limit, seen.append) is False
+        total = watched.accum_stats()["conflicts"]
+    conflicts = [stats["conflicts"] for stats in seen]
+    assert len(seen) >= 2 and conflicts == sorted(conflicts) and conflicts[-1] <= total
+    with Solver(name="glucose4", bootstrap_with=clauses) as other:  # no slices: no reports
+        assert run_limited(other, "glucose4", [], None, seen.append) is False
+    assert len(seen) == len(conflicts)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck))
+@given(region_graphs(max_cells=16, max_colours=4))
+def test_status_lines_name_the_horizon_and_change_no_answer(monkeypatch, g):
+    # a line before every slice of every horizon asked: "deciding N moves for S s; C
+    # conflicts, D decisions", N between the start's bound and the optimum
+    monkeypatch.setattr(sat_module, "STATUS_EVERY", 0.0)
+    opt = optimum(g, None)
+    asked = {2: "unsat"} if opt is None else {opt - 1: "unsat", opt: "sat"}
+    lines: list[str] = []
+    with SatHorizon(g) as sat:
+        sat.on_status = lines.append
+        for horizon, status in asked.items():
+            assert sat.decide(horizon).status == status
+    pattern = re.compile(r"deciding (\d+) moves for \d+ s; ([\d,]+) conflicts, [\d,]+ decisions")
+    found = [pattern.fullmatch(line) for line in lines]
+    assert found and all(found)
+    assert {int(m.group(1)) for m in found} == {h for h in asked if h >= 0}
+    assert int(found[0].group(2).replace(",", "")) == 0  # counted from the horizon's start
 
 
 def test_solver_names():
