@@ -607,6 +607,10 @@ class _Ida(_Search):
 
     def tick(self) -> None:
         super().tick()
+        self.report_if_due()
+
+    def report_if_due(self) -> None:
+        """:meth:`report`, if someone listens and a report is due."""
         if self.on_status is not None and time.monotonic() >= self.next_status:
             self.report()
 

@@ -176,8 +176,7 @@ class _SplitIda(_Ida):
         (told first whenever it is due)."""
         if self.on_status is None:
             return jobs.next()
-        if time.monotonic() >= self.next_status:
-            self.report()
+        self.report_if_due()
         return jobs.next(timeout=max(0.0, self.next_status - time.monotonic()))
 
     def split(self, root: Current, threshold: int) -> int:
@@ -262,6 +261,7 @@ class _SplitIda(_Ida):
             given_way += value == "split"
             left = jobs.pending()
             self.doing = f"tasks {answered:,} answered ({given_way:,} split), {left:,} to go"
+            self.report_if_due()  # so that the answer that ends the iteration is told too
             self.nodes += nodes
             if value is None:
                 raise _Stop  # a worker reached the deadline
@@ -324,6 +324,7 @@ class _SplitIda(_Ida):
             _, (key, budget, value, seconds, tetrapods) = item
             done = len(jobs) - throttle.pending()
             self.doing = f"checks at depth {depth}: {done:,} of {len(jobs):,} done"
+            self.report_if_due()
             if value is None:
                 raise _Stop
             self.checked(key, budget, value, seconds, depth)

@@ -266,7 +266,8 @@ def test_quiet_has_every_job_in_the_pool_answer_before_the_pool_stops(monkeypatc
 def test_status_lines_count_the_workers_checks_and_tasks(monkeypatch):
     # a path of 9 nodes in 3 colours (optimum 6), split at once, a line whenever one is due
     # (STATUS_EVERY 0): the workers check the start's children, then answer the tasks; the
-    # lines count both, in each iteration, up to their totals; the answer is the same
+    # lines count both, in each iteration, up to their totals (the answer that ends the
+    # iteration included: it may be the first); the answer is the same
     g = from_edges([0, 1, 2, 0, 1, 2, 0, 1, 2], [(i, i + 1) for i in range(8)])
     monkeypatch.setattr(astar, "STATUS_EVERY", 0.0)
     lines: list[str] = []
