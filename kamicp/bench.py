@@ -119,7 +119,7 @@ def bench(
 
     ``known="file"``: each solver starts from the solution stored in the puzzle's file, where
     there is one (see ``kamicp solve --known-solution``). ``tetrapod_depth`` goes to the
-    ``idastar`` rows only (see ``kamicp solve --tetrapod-depth``).
+    ``idastar`` and ``portfolio`` rows only (see ``kamicp solve --tetrapod-depth``).
 
     Returns 1 when two solvers disagree on a proved optimum or a proved optimum differs from
     the one the file lists (``Board.optimum``), else 3 if Ctrl-C stopped the run (the rows
@@ -140,7 +140,8 @@ def bench(
                 row = describe_board(board)
                 given = {"known": _stored_solution(board)} if known == "file" else {}
                 for solver in solvers:
-                    extra = {"tetrapod_depth": tetrapod_depth} if solver == "idastar" else {}
+                    deep = solver in ("idastar", "portfolio")  # a portfolio's idastar backend
+                    extra = {"tetrapod_depth": tetrapod_depth} if deep else {}
                     row[solver] = run_one(board, solver, time_limit, {**options, **given, **extra})
                 row["disagreement"] = _disagreement(row, solvers)
                 rows.append(row)

@@ -81,6 +81,12 @@ def write_certificate(
     g = region_graph(board)
     k = result.moves
     lower = bounds.lower_bound(g, final_colour=final_colour)
+    if 0 < lower < k and board.rules == "free":
+        # The solve may have had the tetrapod bound in another process (the portfolio's sat
+        # backend asks it), not in this one's cache: ask it here, capped at what settles
+        # the optimum; seconds where it applies, against a refutation that may take minutes.
+        cur = bounds.contract(g)
+        lower = max(lower, bounds.tetrapods_bound(cur, final_colour, cap=k - 1))
     manifest = {
         "format": "kamicp-certificate-1",
         "optimum": k,

@@ -226,9 +226,9 @@ def add_solve(p):
         type=COUNT,
         default=0,
         metavar="N",
-        help="idastar: the tetrapod check also at the states at most N moves deep that the "
-        "tripod check does not cut (seconds each on 70 regions; for runs of many minutes; "
-        "default 0: none)",
+        help="idastar (and the portfolio's idastar backend): the tetrapod check also at the "
+        "states at most N moves deep that the tripod check does not cut (seconds each on 70 "
+        "regions; for runs of many minutes; default 0: none)",
     )
     p.add_argument(
         "--probe",
@@ -337,8 +337,10 @@ def describe(board: Board, g, result: Result) -> str:
 
 
 def run_solve(args) -> int:
-    if args.tetrapod_depth and args.solver != "idastar":
-        raise KamicpError(f"--tetrapod-depth: only with --solver idastar, not {args.solver}")
+    if args.tetrapod_depth and args.solver not in ("idastar", "portfolio"):
+        raise KamicpError(
+            f"--tetrapod-depth: only with --solver idastar or portfolio, not {args.solver}"
+        )
     boards = load_boards(args)
     if args.certificate:
         from kamicp.certificate import certificate_path_ok
@@ -521,7 +523,11 @@ def run_render(args) -> int:
 def add_bench(p):
     """Run solvers side by side on files and folders; print a table with totals and medians."""
     p.add_argument("paths", nargs="+", help="puzzle files or folders")
-    p.add_argument("--solver", default="cpsat", help="comma-separated solvers (default cpsat)")
+    p.add_argument(
+        "--solver",
+        default=DEFAULT_SOLVER,
+        help=f"comma-separated solvers (default {DEFAULT_SOLVER}, as for solve)",
+    )
     p.add_argument("--time-limit", type=SECONDS, default=60.0, help="seconds per puzzle and solver")
     p.add_argument("--rules", choices=("free", "pivot"), help="override every file's rule set")
     p.add_argument("--csv", metavar="FILE", help="also write the rows as CSV")
@@ -563,9 +569,9 @@ def run_bench(args) -> int:
     from kamicp.bench import bench
 
     solvers = solver_list(args.solver, "--solver")
-    if args.tetrapod_depth and "idastar" not in solvers:
+    if args.tetrapod_depth and not {"idastar", "portfolio"} & set(solvers):
         raise KamicpError(
-            f"--tetrapod-depth: only with idastar among the solvers, not {args.solver}"
+            f"--tetrapod-depth: only with idastar or portfolio among the solvers, not {args.solver}"
         )
     for out in (args.csv, args.json):
         if out is not None:
@@ -595,7 +601,12 @@ def add_batch(p):
     p.add_argument("--out", required=True, help="results file (JSON lines, appended)")
     p.add_argument("--solver", default=DEFAULT_SOLVER, choices=SOLVERS)
     p.add_argument("--time-limit", type=SECONDS, default=60.0, help="seconds per puzzle")
-    p.add_argument("--jobs", type=POSITIVE, default=1, help="local processes (default 1)")
+    p.add_argument(
+        "--jobs",
+        type=POSITIVE,
+        default=1,
+        help="local processes (default 1; a portfolio runs 2 each)",
+    )
     p.add_argument("--ray", metavar="ADDRESS", help="run on a Ray cluster ('local' starts one)")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(run=run_batch)

@@ -20,11 +20,14 @@ def _child(conn, fn, args) -> None:
     # A process group of its own, so a hard stop also ends the processes the job started
     # (the portfolio's backends), which a plain kill would leave running as orphans.
     os.setpgrp()
+    _adopt_orphans()
     try:
         row = fn(*args)
     except Exception as err:  # reported as the row's status, never hidden
         row = {"status": "error", "error": f"{type(err).__name__}: {err}"}
-    # The largest of this process and the children it waited for (the portfolio's backends).
+    _reap_orphans()
+    # The largest of this process and the children it waited for (the portfolio's backends
+    # and, adopted, the SAT run a stopped backend leaves to die).
     peak = max(
         resource.getrusage(resource.RUSAGE_SELF).ru_maxrss,
         resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss,
@@ -32,6 +35,31 @@ def _child(conn, fn, args) -> None:
     row["peak_mb"] = round(peak / 1024, 1)
     conn.send(row)
     conn.close()
+
+
+def _adopt_orphans() -> None:
+    """Become the parent of the job's orphaned descendants (Linux: a child subreaper), so
+    that their peak memory reaches this process's RUSAGE_CHILDREN when they are reaped: the
+    portfolio kills a backend whose contained SAT run then dies orphaned (PR_SET_PDEATHSIG),
+    which would otherwise be reaped by init and its memory never counted."""
+    try:
+        import ctypes
+
+        ctypes.CDLL(None).prctl(36, 1)  # PR_SET_CHILD_SUBREAPER
+    except (OSError, AttributeError):
+        pass  # not Linux: the peak may leave out such orphans
+
+
+def _reap_orphans(wait: float = 5.0) -> None:
+    """Wait (at most ``wait`` seconds) for the descendants the job left, all dying or dead."""
+    end = time.monotonic() + wait
+    while time.monotonic() < end:
+        try:
+            pid, _ = os.waitpid(-1, os.WNOHANG)
+        except ChildProcessError:
+            return  # none left
+        if pid == 0:
+            time.sleep(0.01)
 
 
 def run_isolated(

@@ -44,12 +44,21 @@ def solve_portfolio(
     g: RegionGraph,
     time_limit: float | None = None,
     backends: tuple[str, ...] = BACKENDS,
+    start_bound: int = 0,
     **kwargs,
 ) -> Result:
     """Run every backend of ``backends`` in parallel on ``g``; see the module docstring.
 
     ``kwargs`` go to :func:`kamicp.solve.solve` (``max_moves``, ``final_colour``, ``workers``).
+    ``start_bound``: an admissible lower bound the caller already proved (the start's
+    tripod bound, say); the proof names it when it is what a backend's solution meets.
     """
+    told = _Told(kwargs.get("max_moves"))
+    settled = told.add("admissible bound", start_bound, None) if start_bound else None
+    if kwargs.get("known") is not None:
+        settled = told.add("given", None, kwargs["known"])
+    if settled is not None:  # a given solution meets the bound, or the bound exceeds max_moves
+        return settled
     ctx = mp.get_context("fork")
     procs, conns = {}, {}
     for backend in backends:
@@ -67,9 +76,6 @@ def solve_portfolio(
     deadline = None if time_limit is None else time.monotonic() + time_limit + 10
     results: list[Result] = []
     errors: list[str] = []
-    told = _Told(kwargs.get("max_moves"))
-    if kwargs.get("known") is not None:
-        told.add("given", None, kwargs["known"])
     try:
         while conns:
             left = None if deadline is None else max(0.0, deadline - time.monotonic())
@@ -135,7 +141,7 @@ class _Told:
                 lower_bound=lower,
                 upper_bound=None if moves is None else len(moves),
                 solver="portfolio",
-                proof=f"lower bound {lower} proved by {by}",
+                proof=f"lower bound {lower} ({by}) above {self.max_moves} moves",
             )
         if moves is None or lower < len(moves):
             return None

@@ -32,7 +32,9 @@ from kamicp.rules import Move
 REFERENCE_SOLVERS = ("bfs", "astar", "idastar", "greedy")
 EXACT_SOLVERS = ("cpsat", "sat", "portfolio")
 SOLVERS = EXACT_SOLVERS + REFERENCE_SOLVERS
-DEFAULT_SOLVER = "sat"
+# The portfolio proves the most: 110 of the 115 KAMI 2 story levels at 60 s (sat alone 102,
+# idastar 106) and floodit-99 as sat does (README, "Benchmarks"); it costs a second process.
+DEFAULT_SOLVER = "portfolio"
 STRATEGIES = ("bisect", "up", "down")
 DEFAULT_STRATEGY = "bisect"  # measured fastest: see BENCHMARKS.md, "Horizon strategies"
 
@@ -105,6 +107,7 @@ def solve(
     with watched(seen), _noting_interrupts() as interrupts:
         if known is not None:
             tell(None, known)  # the first upper bound, to every listener (--progress too)
+        lower = 0  # the start's admissible bound, where one is asked
         try:
             if g.rules == "free" and solver != "bfs":
                 # The start's tripod bound (seconds on big boards) is computed once, within half
@@ -130,6 +133,9 @@ def solve(
                     final_colour=final_colour,
                     workers=1,  # one process a backend already: no pool of its own
                     known=known,
+                    strategy=strategy,  # for the sat backend
+                    tetrapod_depth=tetrapod_depth,  # for the idastar backend
+                    start_bound=lower,
                 )
             elif solver in EXACT_SOLVERS:
                 job = {

@@ -28,7 +28,7 @@ def test_every_bench_option_reaches_solve(monkeypatch):
     assert seen == {"time_limit": 30.0, **options}
 
 
-def test_tetrapod_depth_reaches_the_idastar_rows_only(monkeypatch):
+def test_tetrapod_depth_reaches_the_idastar_and_portfolio_rows_only(monkeypatch):
     seen = {}
 
     def spy(board, solver, time_limit, options):
@@ -37,8 +37,9 @@ def test_tetrapod_depth_reaches_the_idastar_rows_only(monkeypatch):
 
     monkeypatch.setattr(bench, "run_one", spy)
     first = str(ROOT_PUZZLES / "square" / "first.txt")
-    bench.bench([first], ["sat", "idastar"], out=io.StringIO(), tetrapod_depth=2)
-    assert seen["idastar"]["tetrapod_depth"] == 2 and "tetrapod_depth" not in seen["sat"]
+    bench.bench([first], ["sat", "idastar", "portfolio"], out=io.StringIO(), tetrapod_depth=2)
+    assert seen["idastar"]["tetrapod_depth"] == seen["portfolio"]["tetrapod_depth"] == 2
+    assert "tetrapod_depth" not in seen["sat"]
 
 
 def test_bench_table_csv_and_json(tmp_path):

@@ -217,7 +217,7 @@ def test_a_board_no_moves_solve_says_so(capsys, tmp_path):
         ["--solver", "nope"],
         ["--tetrapod-depth", "-1"],
         ["--progress-every", "-1"],
-        ["--tetrapod-depth", "1"],  # with the default solver, sat: only idastar asks it
+        ["--tetrapod-depth", "1", "--solver", "sat"],  # only idastar (and the portfolio) ask it
     ],
 )
 def test_bad_arguments_are_one_line_and_exit_2(option):
@@ -373,3 +373,20 @@ def test_the_portfolio_passes_on_how_idastar_stands(monkeypatch):
         result = solve_portfolio(g, time_limit=60, backends=("idastar",))
     assert result.status == "optimal" and result.upper_bound == 5
     assert heard and all(text.startswith("idastar: searching ") for text in heard)
+
+
+def test_the_readme_first_solve_prints_what_the_readme_shows(capsys):
+    # the front door: README's first solve (default solver) word for word, bar the seconds
+    # and which of the portfolio's two backends told the solution first (a race)
+    readme = (ROOT / "README.md").read_text()
+    shown = readme.split("kamicp solve puzzles/square/first.txt\n```\n\n```\n")[1]
+    shown = shown.split("```")[0].strip().splitlines()
+    code, out, _ = run(capsys, "solve", str(ROOT / "puzzles" / "square" / "first.txt"))
+    printed = out.strip().splitlines()
+    assert code == 0 and len(printed) == len(shown)
+    for want, got in zip(shown, printed, strict=True):
+        if want.startswith("solver:"):  # the solver named, its seconds vary
+            want, got = want.split(",")[0], got.split(",")[0]
+        if want.startswith("status:"):
+            got = got.replace("solution (sat)", "solution (idastar)")
+        assert got == want

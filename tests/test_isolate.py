@@ -55,3 +55,24 @@ def test_peak_memory_includes_waited_children():
     row = run_isolated(_grow_in_child, (200,), timeout=30.0, context="fork")
     assert row["status"] == "done"
     assert row["peak_mb"] >= 200
+
+
+def _orphan_grows(megabytes: int) -> dict:
+    # the child forks a grandchild that grows, then dies at once: the grandchild is orphaned
+    # (as the portfolio's killed backend leaves its SAT run), and dies a moment later
+    pid = os.fork()
+    if pid == 0:
+        if os.fork() == 0:
+            block = bytearray(megabytes * 2**20)
+            block[::4096] = b"x" * len(block[::4096])
+            time.sleep(0.5)
+            os._exit(0)
+        os._exit(0)
+    os.waitpid(pid, 0)
+    return {"status": "done"}
+
+
+def test_peak_memory_includes_orphaned_grandchildren():
+    row = run_isolated(_orphan_grows, (200,), timeout=30.0, context="fork")
+    assert row["status"] == "done"
+    assert row["peak_mb"] >= 200

@@ -168,12 +168,12 @@ def test_portfolio_backends_get_one_process_each(monkeypatch):
     seen = []
 
     def spy(g, **kwargs):
-        seen.append(kwargs["workers"])
+        seen.append((kwargs["workers"], kwargs["strategy"], kwargs["tetrapod_depth"]))
         return solve(g, "idastar")
 
     monkeypatch.setattr(portfolio, "solve_portfolio", spy)
-    assert solve(g, "portfolio", workers=2).status == "optimal"
-    assert seen == [1]
+    assert solve(g, "portfolio", workers=2, strategy="up", tetrapod_depth=2).status == "optimal"
+    assert seen == [(1, "up", 2)]  # the sat backend's strategy, the idastar backend's depth
 
 
 def _twice(x: int) -> int:

@@ -138,6 +138,36 @@ def test_portfolio_stops_when_the_told_bounds_meet(monkeypatch):
     assert r.proof == f"lower bound {len(found)} (idastar) meets a solution (sat)"
 
 
+def test_portfolio_names_the_start_bound_a_solution_meets(monkeypatch):
+    # the caller's admissible bound is the first lower bound; a backend's solution of that
+    # length settles it; a bound above max_moves settles it before any backend starts
+    from kamicp import portfolio
+    from kamicp import solve as driver
+
+    g = from_edges([0, 1, 2, 0, 1, 2, 0], [(i, i + 1) for i in range(6)])
+    found = solve(g, "bfs").solution
+
+    def hang(g, backend, **options):
+        if backend == "idastar":
+            driver.tell(None, found)
+        import time
+
+        time.sleep(60)
+
+    monkeypatch.setattr(driver, "solve", hang)
+    r = portfolio.solve_portfolio(g, time_limit=30, start_bound=len(found))
+    assert r.status == "optimal" and r.solution == found
+    assert r.proof == f"lower bound {len(found)} (admissible bound) meets a solution (idastar)"
+
+    def no_fork(*args):
+        raise AssertionError("a backend started")
+
+    monkeypatch.setattr(portfolio.mp, "get_context", no_fork)
+    r = portfolio.solve_portfolio(g, max_moves=len(found) - 1, start_bound=len(found))
+    assert r.status == "infeasible" and r.lower_bound == len(found)
+    assert r.proof == f"lower bound {len(found)} (admissible bound) above {len(found) - 1} moves"
+
+
 def _holes():  # start bound 4, optimum 5
     from pathlib import Path
 
