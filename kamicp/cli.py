@@ -207,6 +207,15 @@ def _count(moves: int) -> str:
 # --- solve -----------------------------------------------------------------------------------
 
 
+def _workers_arg(p) -> None:
+    p.add_argument(
+        "--workers",
+        type=POSITIVE,
+        default=1,
+        help="CP-SAT workers, or idastar processes (default 1; the portfolio: 1 a backend)",
+    )
+
+
 def add_solve(p):
     """Solve a puzzle; prints the moves and optimal / feasible / infeasible / unknown."""
     _puzzle_args(p)
@@ -215,12 +224,7 @@ def add_solve(p):
     p.add_argument("--time-limit", type=SECONDS, metavar="S", help="seconds per puzzle")
     p.add_argument("--node-limit", type=POSITIVE, metavar="N", help="nodes (bfs, astar, idastar)")
     p.add_argument("--final-colour", metavar="X", help="the board must end in colour X")
-    p.add_argument(
-        "--workers",
-        type=POSITIVE,
-        default=1,
-        help="CP-SAT workers, or idastar processes (default 1; the portfolio: 1 a backend)",
-    )
+    _workers_arg(p)
     p.add_argument(
         "--tetrapod-depth",
         type=COUNT,
@@ -535,18 +539,13 @@ def add_bench(p):
     p.add_argument("--markdown", action="store_true", help="print the table as Markdown")
     p.add_argument("--probe", type=SECONDS_OR_NONE, default=0.0, metavar="S", help="as for solve")
     p.add_argument("--strategy", choices=STRATEGIES, default=DEFAULT_STRATEGY, help="as for solve")
-    p.add_argument(
-        "--workers",
-        type=POSITIVE,
-        default=1,
-        help="CP-SAT workers, or idastar processes (default 1; the portfolio: 1 a backend)",
-    )
+    _workers_arg(p)
     p.add_argument(
         "--tetrapod-depth",
         type=COUNT,
         default=0,
         metavar="N",
-        help="as for solve, on the idastar rows (default 0: none)",
+        help="as for solve, on the idastar and portfolio rows (default 0: none)",
     )
     p.add_argument(
         "--known-solution",
