@@ -85,6 +85,7 @@ def solve(
     known: list[Move] | None = None,
     tetrapods: bool = True,
     tetrapod_depth: int = 0,
+    beam_width: int | None = None,
 ) -> Result:
     """Solve ``g`` with ``solver``; with ``max_moves``, decide "solvable in at most N?".
 
@@ -99,6 +100,8 @@ def solve(
     the portfolio leaves it to its ``sat`` backend, so that ``idastar`` starts at once).
     ``tetrapod_depth`` (``idastar``): the tetrapod check also at the states at most that
     many moves deep (:func:`kamicp.astar.idastar`; for proofs that run for many minutes).
+    ``beam_width`` (``greedy``): the beam's width, default :data:`kamicp.greedy.WIDTH`; a
+    wider beam is tried after the quick one and kept where shorter.
     """
     clock = Clock(time_limit)
     if known is not None:
@@ -119,7 +122,11 @@ def solve(
                 if tetrapods and solver != "portfolio":
                     _tetrapods(g, final_colour, lower, known, max_moves, half)
             if solver in REFERENCE_SOLVERS:
-                options = {"workers": workers, "tetrapod_depth": tetrapod_depth}
+                options = {
+                    "workers": workers,
+                    "tetrapod_depth": tetrapod_depth,
+                    "beam_width": beam_width,
+                }
                 result = _reference(
                     g, solver, max_moves, final_colour, node_limit, clock, known, options
                 )
@@ -510,8 +517,10 @@ def _reference(
 ) -> Result:
     if not bounds.solvable(g, rules.start(g), final_colour):
         return _never(g, final_colour)
+    options = dict(options or {})
+    width = options.pop("beam_width", None) or WIDTH  # the rest go to IDA*
     if solver == "greedy":
-        moves = _greedy_solution(g, final_colour, WIDTH)
+        moves = _greedy_solution(g, final_colour, width)
         if known is not None and (moves is None or len(known) < len(moves)):
             moves = known
         lb = bounds.lower_bound(g, final_colour=final_colour)

@@ -218,6 +218,8 @@ def test_a_board_no_moves_solve_says_so(capsys, tmp_path):
         ["--tetrapod-depth", "-1"],
         ["--progress-every", "-1"],
         ["--tetrapod-depth", "1", "--solver", "sat"],  # only idastar (and the portfolio) ask it
+        ["--beam-width", "8"],  # the default solver, portfolio: only greedy takes a width
+        ["--beam-width", "0", "--solver", "greedy"],
     ],
 )
 def test_bad_arguments_are_one_line_and_exit_2(option):
@@ -390,3 +392,17 @@ def test_the_readme_first_solve_prints_what_the_readme_shows(capsys):
         if want.startswith("status:"):
             got = got.replace("solution (sat)", "solution (idastar)")
         assert got == want
+
+
+def test_par_is_shown_beside_a_solution_and_said_beaten_below_it(capsys, tmp_path):
+    # a designer's par above the optimum: the solve says it is beaten; greedy's solution,
+    # not proved optimal, still shows the par it meets or beats
+    text = (ROOT / "puzzles" / "square" / "first.txt").read_text()
+    assert "par: 4" in text
+    puzzle = tmp_path / "first.txt"
+    puzzle.write_text(text.replace("par: 4", "par: 6"))
+    code, out, _ = run(capsys, "solve", str(puzzle))
+    assert code == 0 and "par:      6 (beaten)" in out
+    code, out, _ = run(capsys, "solve", str(puzzle), "--solver", "greedy")
+    assert "status:   feasible" in out or "status:   optimal" in out
+    assert "par:      6 (beaten)" in out

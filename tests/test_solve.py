@@ -73,6 +73,21 @@ def test_a_known_solution_changes_no_answer(solver):
     run()
 
 
+@settings(max_examples=80, deadline=None, suppress_health_check=list(HealthCheck))
+@given(boards(), st.integers(1, 64), st.one_of(st.none(), st.integers(0, 7)))
+def test_a_wider_greedy_beam_is_never_longer_and_replays(board, width, final_choice):
+    g = region_graph(board)
+    final = None if final_choice is None else final_choice % g.k
+    quick = solve(g, "greedy", final_colour=final)
+    wide = solve(g, "greedy", final_colour=final, beam_width=width)
+    if quick.solution is None:
+        assert wide.solution is None
+        return
+    rules.verify_solution(g, wide.solution, final)
+    assert wide.moves <= quick.moves
+    assert wide.lower_bound <= len(bfs(g, final_colour=final).moves) <= wide.moves
+
+
 def test_portfolio_agrees_with_bfs():
     _agree("portfolio", 25)
 
