@@ -30,3 +30,14 @@ def test_kami2_level_optimum_equals_par(level, solver):
     rules.verify_solution(g, r.solution)
     below = solve(g, solver, max_moves=board.par - 1, time_limit=120)
     assert below.status == "infeasible"
+
+
+@pytest.mark.slow
+@needs_kami2
+def test_threegrid6_is_solvable_below_par_with_a_wide_beam():
+    # width 512 (about 50 s) finds 15 moves, one below the designer's par 16; width 32, 16
+    board = formats.load(str(KAMI2 / "Threegrid6.puz"))[0]
+    g = region_graph(board)
+    r = solve(g, "greedy", beam_width=512)
+    rules.verify_solution(g, r.solution)
+    assert r.status == "feasible" and r.moves == 15 < board.par == 16
