@@ -17,7 +17,7 @@ from kamicp import bounds, formats, notation
 from kamicp.errors import IllegalMove, KamicpError
 from kamicp.isolate import run_isolated
 from kamicp.regions import region_graph
-from kamicp.solve import DEFAULT_STRATEGY, solve
+from kamicp.solve import DEFAULT_STRATEGY, TETRAPOD_DEPTH_SOLVERS, solve
 
 GRACE = 15.0  # seconds past the time limit before a child is killed
 
@@ -140,7 +140,7 @@ def bench(
                 row = describe_board(board)
                 given = {"known": _stored_solution(board)} if known == "file" else {}
                 for solver in solvers:
-                    deep = solver in ("idastar", "portfolio")  # a portfolio's idastar backend
+                    deep = solver in TETRAPOD_DEPTH_SOLVERS
                     extra = {"tetrapod_depth": tetrapod_depth} if deep else {}
                     row[solver] = run_one(board, solver, time_limit, {**options, **given, **extra})
                 row["disagreement"] = _disagreement(row, solvers)

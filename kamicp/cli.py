@@ -25,6 +25,7 @@ from kamicp.solve import (
     PROGRESS_EVERY,
     SOLVERS,
     STRATEGIES,
+    TETRAPOD_DEPTH_SOLVERS,
     Progress,
     Seen,
     solve,
@@ -351,7 +352,7 @@ def describe(board: Board, g, result: Result) -> str:
 def run_solve(args) -> int:
     if args.beam_width is not None and args.solver != "greedy":
         raise KamicpError(f"--beam-width: only with --solver greedy, not {args.solver}")
-    if args.tetrapod_depth and args.solver not in ("idastar", "portfolio"):
+    if args.tetrapod_depth and args.solver not in TETRAPOD_DEPTH_SOLVERS:
         raise KamicpError(
             f"--tetrapod-depth: only with --solver idastar or portfolio, not {args.solver}"
         )
@@ -579,7 +580,7 @@ def run_bench(args) -> int:
     from kamicp.bench import bench
 
     solvers = solver_list(args.solver, "--solver")
-    if args.tetrapod_depth and not {"idastar", "portfolio"} & set(solvers):
+    if args.tetrapod_depth and not set(TETRAPOD_DEPTH_SOLVERS) & set(solvers):
         raise KamicpError(
             f"--tetrapod-depth: only with idastar or portfolio among the solvers, not {args.solver}"
         )

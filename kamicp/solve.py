@@ -32,6 +32,7 @@ from kamicp.rules import Move
 REFERENCE_SOLVERS = ("bfs", "astar", "idastar", "greedy")
 EXACT_SOLVERS = ("cpsat", "sat", "portfolio")
 SOLVERS = EXACT_SOLVERS + REFERENCE_SOLVERS
+TETRAPOD_DEPTH_SOLVERS = ("idastar", "portfolio")  # the portfolio passes it to its idastar
 # The portfolio proves the most: 110 of the 115 KAMI 2 story levels at 60 s (sat alone 102,
 # idastar 106) and floodit-99 as sat does (README, "Benchmarks"); it costs a second process.
 DEFAULT_SOLVER = "portfolio"
@@ -122,13 +123,17 @@ def solve(
                 if tetrapods and solver != "portfolio":
                     _tetrapods(g, final_colour, lower, known, max_moves, half)
             if solver in REFERENCE_SOLVERS:
-                options = {
-                    "workers": workers,
-                    "tetrapod_depth": tetrapod_depth,
-                    "beam_width": beam_width,
-                }
+                options = {"workers": workers, "tetrapod_depth": tetrapod_depth}
                 result = _reference(
-                    g, solver, max_moves, final_colour, node_limit, clock, known, options
+                    g,
+                    solver,
+                    max_moves,
+                    final_colour,
+                    node_limit,
+                    clock,
+                    known,
+                    options,
+                    beam_width or WIDTH,
                 )
             elif solver == "portfolio":
                 from kamicp.portfolio import solve_portfolio
@@ -513,12 +518,12 @@ def _never(g: RegionGraph, final_colour: int | None) -> Result:
 
 
 def _reference(
-    g, solver, max_moves, final_colour, node_limit, clock, known=None, options=None
+    g, solver, max_moves, final_colour, node_limit, clock, known=None, options=None, width=WIDTH
 ) -> Result:
+    """A reference search (or ``greedy``, whose beam is ``width`` wide); ``options`` go to
+    IDA* (:func:`_search`)."""
     if not bounds.solvable(g, rules.start(g), final_colour):
         return _never(g, final_colour)
-    options = dict(options or {})
-    width = options.pop("beam_width", None) or WIDTH  # the rest go to IDA*
     if solver == "greedy":
         moves = _greedy_solution(g, final_colour, width)
         if known is not None and (moves is None or len(known) < len(moves)):
