@@ -367,12 +367,7 @@ def run_solve(args) -> int:
     code = 0
     for number, board in enumerate(boards):
         g = region_graph(board)
-        final = None
-        if args.final_colour is not None:
-            try:
-                final = notation.parse_colour(board, args.final_colour)
-            except IllegalMove as err:
-                raise KamicpError(f"{args.file}: --final-colour: {err}") from None
+        final = final_colour(args, board)
         known = known_solution(args.file, board, g, args.known_solution, final)
         name = board.name or args.file
         watch = Seen()  # prints nothing
@@ -772,17 +767,23 @@ def add_export(p):
     p.set_defaults(run=run_export)
 
 
+def final_colour(args, board: Board) -> int | None:
+    """The colour index of ``--final-colour`` (None when not given); a bad colour is a
+    one-line error naming the file."""
+    if args.final_colour is None:
+        return None
+    try:
+        return notation.parse_colour(board, args.final_colour)
+    except IllegalMove as err:
+        raise KamicpError(f"{args.file}: --final-colour: {err}") from None
+
+
 def run_export(args) -> int:
     from kamicp.export import export_cpsat, export_dimacs
 
     board = load_boards(args)[0]
     g = region_graph(board)
-    final = None
-    if args.final_colour is not None:
-        try:
-            final = notation.parse_colour(board, args.final_colour)
-        except IllegalMove as err:
-            raise KamicpError(f"{args.file}: --final-colour: {err}") from None
+    final = final_colour(args, board)
     if args.moves < 0:
         raise KamicpError(f"--moves {args.moves}: must be 0 or more")
     if args.out is not None:

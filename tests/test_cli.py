@@ -145,8 +145,10 @@ def test_final_colour(capsys):
     assert code == 0 and data["status"] == "optimal"
     code, out, _ = run(capsys, "check", ARTICLE, " ".join(data["solution"]))
     assert code == 0
-    code, _, err = run(capsys, "solve", ARTICLE, "--final-colour", "Green")
-    assert code == 2 and "not in the palette" in err
+    for command in (["solve"], ["export", "--moves", "3"]):
+        code, _, err = run(capsys, *command, ARTICLE, "--final-colour", "Green")
+        assert code == 2 and err.count("\n") == 1
+        assert f"{ARTICLE}: --final-colour: colour 'Green' is not in the palette" in err
 
 
 def test_info_lists_bounds(capsys):
