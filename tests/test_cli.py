@@ -408,3 +408,39 @@ def test_par_is_shown_beside_a_solution_and_said_beaten_below_it(capsys, tmp_pat
     code, out, _ = run(capsys, "solve", str(puzzle), "--solver", "greedy")
     assert "status:   feasible" in out or "status:   optimal" in out
     assert "par:      6 (beaten)" in out
+
+
+def test_render_command_draws_the_moves_given_or_found(capsys, tmp_path):
+    from PIL import Image
+
+    first = str(ROOT / "puzzles" / "square" / "first.txt")
+    gif = tmp_path / "first.gif"
+    code, out, _ = run(capsys, "render", first, "--solution", "2,2:G 2,2:Y", "--out", str(gif))
+    assert code == 0 and out.strip() == str(gif)
+    with Image.open(gif) as image:
+        assert image.n_frames == 3  # the start and one frame per move
+    svg = tmp_path / "first.svg"
+    code, _, _ = run(capsys, "render", first, "--solve", "--frames", "row", "--out", str(svg))
+    assert code == 0 and "solved in 4 moves" in svg.read_text()  # the optimum, drawn
+    code, _, err = run(capsys, "render", first, "--solution", "2,2:Q", "--out", str(svg))
+    assert code == 2 and err.count("\n") == 1 and f"{first}: --solution:" in err
+
+
+def test_first_moves_hint_and_all_optimal_agree_with_bfs(capsys):
+    first = str(ROOT / "puzzles" / "square" / "first.txt")
+    code, out, _ = run(capsys, "info", first, "--first-moves", "--json")
+    data = json.loads(out)
+    assert code == 0 and data["optimum"] == 4 and data["optimal_first_moves"]
+    for move in ["0,0:G", *data["optimal_first_moves"]]:  # 0,0:G is legal, not listed
+        code, out, _ = run(capsys, "hint", first, "--after", move, "--solver", "bfs", "--json")
+        left = json.loads(out)
+        assert code == 0 and left["status"] == "optimal"
+        assert (left["moves_left"] == 3) == (move in data["optimal_first_moves"])
+    code, out, _ = run(capsys, "hint", first, "--json")
+    assert json.loads(out)["next_move"] in data["optimal_first_moves"]
+    blobs = str(ROOT / "puzzles" / "hex" / "blobs.txt")
+    code, out, _ = run(capsys, "solve", blobs, "--all-optimal", "--cap", "50", "--json")
+    every = json.loads(out)["all_optimal"]
+    assert code == 0 and len(set(every)) == len(every) > 1
+    for moves in every:
+        assert len(moves.split()) == 5 and run(capsys, "check", blobs, moves)[0] == 0
