@@ -444,3 +444,25 @@ def test_first_moves_hint_and_all_optimal_agree_with_bfs(capsys):
     assert code == 0 and len(set(every)) == len(every) > 1
     for moves in every:
         assert len(moves.split()) == 5 and run(capsys, "check", blobs, moves)[0] == 0
+
+
+@pytest.mark.parametrize(
+    "puzzle, moves, problem",
+    [
+        ("graph/wheel.json", "spoke:Red", "no node 'spoke' on the board"),
+        ("puz/small.puz", "x1:2", "'x1' is not a triangle index"),
+        ("puz/small.puz", "9999:2", "triangle 9999 is off the board"),
+        ("square/holes.txt", "1-1:G", "'1-1' is not a cell (expected row,column)"),
+        ("square/holes.txt", "2,2:G", "cell 2,2 is a hole"),
+        ("square/holes.txt", "9,0:G", "cell 9,0 is off the board"),
+        ("square/holes.txt", "0,0:G 0,0", "'0,0' is not a move (expected WHERE:COLOUR)"),
+        ("square/holes.txt", "#11:G", "no region #11 (regions are #0..#10)"),
+        ("square/holes.txt", "#1:Q", "colour 'Q' is not in the palette (B G R Y)"),
+    ],
+)
+def test_unreadable_moves_are_named_by_check(capsys, puzzle, moves, problem):
+    # check's answer (exit 1), one line naming the move, not an input error
+    code, out, err = run(capsys, "check", str(ROOT / "puzzles" / puzzle), moves)
+    number = len(moves.split())
+    bad = moves.split()[-1]
+    assert code == 1 and not err and out == f"illegal: move {number} ({bad}): {problem}\n"
