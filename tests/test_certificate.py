@@ -106,6 +106,28 @@ def test_puzzle_swapped_is_caught(certificate, tmp_path):
     assert any(f.startswith("puzzle") for f in fails(cert))
 
 
+def test_missing_or_unreadable_parts_are_caught(certificate, tmp_path):
+    cert = copy(certificate, tmp_path)
+    (cert / "proof.drat").unlink()
+    assert "file proof.drat: missing" in fails(cert)
+    (cert / "manifest.json").write_text('{"optimum": 5}')
+    assert fails(cert) == [
+        f"manifest: {cert / 'manifest.json'}: unreadable or incomplete ('lower_bound')"
+    ]
+    (cert / "manifest.json").unlink()
+    assert len(fails(cert)) == 1 and fails(cert)[0].startswith("manifest:")
+
+
+def test_a_claimed_optimum_below_the_solution_is_caught(certificate, tmp_path):
+    cert = copy(certificate, tmp_path)
+    manifest = json.loads((cert / "manifest.json").read_text())
+    manifest["optimum"] = 6  # the solution has 5 moves; the CNF is horizon 4's
+    (cert / "manifest.json").write_text(json.dumps(manifest))
+    found = fails(cert)
+    assert "solution: 5 moves, the manifest claims 6" in found
+    assert any(f.startswith("cnf: differs from the encoding") for f in found)
+
+
 def test_bound_certificate(tmp_path, capsys):
     # first.txt: optimum 4 equals an admissible bound, so no refutation is needed.
     out = tmp_path / "c"
