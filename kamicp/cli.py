@@ -93,7 +93,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _puzzle_args(p: argparse.ArgumentParser, format_flag: str = "--format") -> None:
-    p.add_argument("file", help="puzzle file (grid text, flood text, .puz, JSON, floodit-99)")
+    p.add_argument(
+        "file", help="puzzle file (grid text, flood text, .puz, JSON, floodit-99; - reads stdin)"
+    )
     p.add_argument(
         format_flag,
         dest="format",
@@ -110,7 +112,9 @@ def load_boards(args) -> list[Board]:
     boards = formats.load(args.file, fmt=args.format)
     if args.index is not None:
         if not 1 <= args.index <= len(boards):
-            raise KamicpError(f"{args.file}: --index {args.index}: the file has {len(boards)}")
+            raise KamicpError(
+                f"{formats.shown(args.file)}: --index {args.index}: the file has {len(boards)}"
+            )
         boards = [boards[args.index - 1]]
     if args.rules:
         boards = [b.with_rules(args.rules) for b in boards]
@@ -356,6 +360,8 @@ def run_solve(args) -> int:
         raise KamicpError(
             f"--tetrapod-depth: only with --solver idastar or portfolio, not {args.solver}"
         )
+    if args.certificate and args.file == formats.STDIN:
+        raise KamicpError("--certificate: needs a puzzle file to copy, not standard input")
     boards = load_boards(args)
     if args.certificate:
         from kamicp.certificate import certificate_path_ok
@@ -363,12 +369,14 @@ def run_solve(args) -> int:
         ensure_not_input(args.certificate, [args.file])
         certificate_path_ok(args.certificate)
         if len(boards) > 1:
-            raise KamicpError(f"{args.file}: --certificate needs one puzzle: pick it with --index")
+            raise KamicpError(
+                f"{formats.shown(args.file)}: --certificate needs one puzzle: pick it with --index"
+            )
     code = 0
     for number, board in enumerate(boards):
         g = region_graph(board)
         final = final_colour(args, board)
-        known = known_solution(args.file, board, g, args.known_solution, final)
+        known = known_solution(formats.shown(args.file), board, g, args.known_solution, final)
         name = board.name or args.file
         watch = Seen()  # prints nothing
         if args.progress or args.progress_every is not None:
@@ -439,6 +447,8 @@ def add_check(p):
 def run_check(args) -> int:
     text = " ".join(args.moves)
     if text.strip() == "-":
+        if args.file == formats.STDIN:
+            raise KamicpError("standard input can give the puzzle or the moves, not both")
         text = sys.stdin.read()
     (board,) = load_boards(args)[:1]
     g = region_graph(board)
@@ -518,7 +528,7 @@ def run_render(args) -> int:
         try:
             moves = notation.parse_moves(board, g, args.solution)
         except IllegalMove as err:
-            raise KamicpError(f"{args.file}: --solution: {err}") from None
+            raise KamicpError(f"{formats.shown(args.file)}: --solution: {err}") from None
     elif args.solve:
         result = solve(g, time_limit=args.time_limit)
         moves = result.solution
@@ -669,7 +679,7 @@ def run_hint(args) -> int:
         played = notation.parse_moves(board, g, args.after)
         h = hint(board, played, args.solver, args.time_limit)
     except IllegalMove as err:
-        raise KamicpError(f"{args.file}: --after: {err}") from None
+        raise KamicpError(f"{formats.shown(args.file)}: --after: {err}") from None
     r = h.result
     pg = region_graph(h.position)
     move = None if h.next_move is None else notation.format_move(h.position, pg, h.next_move)
@@ -775,7 +785,7 @@ def final_colour(args, board: Board) -> int | None:
     try:
         return notation.parse_colour(board, args.final_colour)
     except IllegalMove as err:
-        raise KamicpError(f"{args.file}: --final-colour: {err}") from None
+        raise KamicpError(f"{formats.shown(args.file)}: --final-colour: {err}") from None
 
 
 def run_export(args) -> int:

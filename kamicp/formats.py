@@ -89,6 +89,7 @@ import bisect
 import json
 import os
 import re
+import sys
 from dataclasses import dataclass
 from json.decoder import scanstring
 from json.scanner import NUMBER_RE
@@ -120,7 +121,7 @@ def load(path: str, fmt: str | None = None, text: str | None = None) -> list[Boa
     """
     if text is None:
         text = read_text(path)
-    return parse(text, path, fmt)
+    return parse(text, shown(path), fmt)
 
 
 def parse(text: str, path: str = "<input>", fmt: str | None = None) -> list[Board]:
@@ -135,8 +136,19 @@ def parse(text: str, path: str = "<input>", fmt: str | None = None) -> list[Boar
     return boards
 
 
+STDIN = "-"  # the file name that means standard input (named "<stdin>" in messages)
+
+
+def shown(path: str) -> str:
+    """How messages name ``path``: ``<stdin>`` for :data:`STDIN`."""
+    return "<stdin>" if path == STDIN else path
+
+
 def read_text(path: str) -> str:
-    """The file's text; a missing, unreadable or non-UTF-8 file is an :class:`InputError`."""
+    """The file's text (standard input's for :data:`STDIN`); a missing, unreadable or
+    non-UTF-8 file is an :class:`InputError`."""
+    if path == STDIN:
+        return decode(sys.stdin.buffer.read(), "<stdin>")
     try:
         with open(path, "rb") as handle:
             data = handle.read()
@@ -146,6 +158,11 @@ def read_text(path: str) -> str:
         raise InputError("is a folder, not a file", path) from None
     except OSError as err:
         raise InputError(f"cannot read: {err.strerror or err}", path) from None
+    return decode(data, path)
+
+
+def decode(data: bytes, path: str) -> str:
+    """UTF-8 text; anything else is an :class:`InputError` naming the line."""
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as err:
@@ -201,9 +218,10 @@ def iter_paths(paths: list[str]) -> list[str]:
 
 
 def stem(path: str) -> str:
-    """The file name without folder and extension ("" for ``<input>``)."""
+    """The file name without folder and extension ("stdin" for standard input, "" for
+    ``<input>``)."""
     if path.startswith("<"):
-        return ""
+        return path.strip("<>") if path == shown(STDIN) else ""
     return os.path.splitext(os.path.basename(path))[0]
 
 

@@ -466,3 +466,29 @@ def test_unreadable_moves_are_named_by_check(capsys, puzzle, moves, problem):
     number = len(moves.split())
     bad = moves.split()[-1]
     assert code == 1 and not err and out == f"illegal: move {number} ({bad}): {problem}\n"
+
+
+def test_standard_input_gives_the_puzzle(tmp_path):
+    first = (ROOT / "puzzles" / "square" / "first.txt").read_text()
+
+    def kamicp(*argv, stdin):
+        cmd = [sys.executable, "-m", "kamicp", *argv]
+        return subprocess.run(cmd, input=stdin, capture_output=True, text=True, cwd=tmp_path)
+
+    done = kamicp("solve", "-", "--solver", "sat", "--json", stdin=first)
+    data = json.loads(done.stdout)
+    assert done.returncode == 0 and data["name"] == "first" and data["moves"] == 4  # its header
+    done = kamicp("check", "-", " ".join(data["solution"]), stdin=first)
+    assert done.returncode == 0 and done.stdout.startswith("solved in 4 moves")
+    for argv, problem in [
+        (["check", "-", "-"], "kamicp: standard input can give the puzzle or the moves"),
+        (["solve", "-", "--certificate", "c"], "kamicp: --certificate: needs a puzzle file"),
+        (["solve", "-", "--index", "2"], "kamicp: <stdin>: --index 2: the file has 1"),
+    ]:
+        done = kamicp(*argv, stdin=first)
+        assert done.returncode == 2 and done.stderr.startswith(problem)
+        assert done.stderr.count("\n") == 1 and not (tmp_path / "c").exists()
+    done = kamicp("info", "-", stdin="GGR\nrules: free\n")
+    assert done.returncode == 2 and done.stderr.startswith("kamicp: <stdin>:2: header line")
+    done = kamicp("info", "-", stdin="GGR\n")  # no name in the text
+    assert done.returncode == 0 and done.stdout.startswith("name:         stdin\n")
