@@ -526,11 +526,7 @@ def idastar(
     if not solvable(g, None, final_colour):
         return SearchOutcome(None, UNSOLVABLE, True, 0)
     ida = _Ida(g, final_colour, node_limit, deadline, walk_depth)
-    ida.on_bound = on_bound
-    ida.tripod_after = tripod_after
-    ida.check_ratio = check_ratio
-    ida.tetrapod_depth = tetrapod_depth
-    ida.on_status = on_status
+    ida.configure(on_bound, tripod_after, check_ratio, tetrapod_depth, on_status)
     keep_levels_memory(tetrapod_depth > 0)  # the checks come one after another
     try:
         return ida.run(max_moves, lower or 0)
@@ -566,6 +562,14 @@ class _Ida(_Search):
         self.subtrees: dict[int, list] = {}
         self.on_status: Callable[[str], None] | None = None
         self.next_status = time.monotonic() + STATUS_EVERY
+
+    def configure(self, on_bound, tripod_after, check_ratio, tetrapod_depth, on_status) -> None:
+        """The options of :func:`idastar` (the parallel search takes the same)."""
+        self.on_bound = on_bound
+        self.tripod_after = tripod_after
+        self.check_ratio = check_ratio
+        self.tetrapod_depth = tetrapod_depth
+        self.on_status = on_status
 
     def run(self, max_moves: int | None, lower: int = 0) -> SearchOutcome:
         root = contract(self.g)

@@ -99,11 +99,7 @@ def parallel_idastar(
     if not solvable(g, None, final_colour):
         return SearchOutcome(None, UNSOLVABLE, True, 0)
     ida = _SplitIda(g, final_colour, node_limit, deadline, walk_depth)
-    ida.on_bound = on_bound
-    ida.tripod_after = tripod_after
-    ida.check_ratio = check_ratio
-    ida.tetrapod_depth = tetrapod_depth
-    ida.on_status = on_status
+    ida.configure(on_bound, tripod_after, check_ratio, tetrapod_depth, on_status)
     ida.forced_depth = 0  # the parallel search has its own rule for the top levels (prefetch)
     ida.workers = workers
     ida.split_after = SPLIT_AFTER if split_after is None else split_after
