@@ -331,13 +331,13 @@ def describe(board: Board, g, result: Result) -> str:
         lines.append(f"solution: {text}")
     status = result.status
     if status == "optimal":
-        status = f"optimal, {result.moves} moves (proved: {result.proof})"
+        status = f"optimal, {notation.count_moves(result.moves)} (proved: {result.proof})"
     elif status == "infeasible" and result.lower_bound >= UNSOLVABLE:
         status = f"infeasible: no sequence of moves solves it (proved: {result.proof})"
     elif status == "infeasible":
         status = f"infeasible within the move limit (proved: {result.proof})"
     elif status == "feasible":
-        status = f"feasible, {result.moves} moves (optimality not proved)"
+        status = f"feasible, {notation.count_moves(result.moves)} (optimality not proved)"
     else:
         status = f"unknown ({result.proof})"
     lines.append(f"status:   {status}")
@@ -460,9 +460,9 @@ def run_check(args) -> int:
         return 1
     if not rules.is_solved(end):
         left = len(set(end))
-        print(f"not solved: after {len(moves)} moves {left} colours remain")
+        print(f"not solved: after {notation.count_moves(len(moves))} {left} colours remain")
         return 1
-    verdict = f"solved in {len(moves)} moves"
+    verdict = f"solved in {notation.count_moves(len(moves))}"
     if board.par is not None:
         diff = len(moves) - board.par
         verdict += f" (par {board.par}: {'at par' if diff == 0 else f'{diff:+d}'})"

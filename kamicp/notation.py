@@ -66,6 +66,11 @@ def parse_cell(board: Board, text: str):
     return cell
 
 
+def count_moves(n: int) -> str:
+    """``n`` moves in words: "1 move", "4 moves"."""
+    return f"{n} move" if n == 1 else f"{n} moves"
+
+
 def format_colour(board: Board, colour: int) -> str:
     return board.palette[colour]
 

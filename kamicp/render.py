@@ -28,7 +28,7 @@ from kamicp import layout as lay
 from kamicp import rules
 from kamicp.board import Board
 from kamicp.errors import KamicpError
-from kamicp.notation import format_move
+from kamicp.notation import count_moves, format_move
 from kamicp.regions import region_graph
 
 GRID_PX = 30  # pixels per layout unit (about one cell) for grid boards
@@ -102,9 +102,9 @@ def frames_of(board: Board, moves=None) -> list[Frame]:
         out.append(Frame(colours_at(pos), marked, g.cells[region][0], colour, caption))
         pos = rules.apply(g, pos, move)
     if rules.is_solved(pos):
-        caption = f"solved in {len(moves)} move{'s' if len(moves) != 1 else ''}"
+        caption = f"solved in {count_moves(len(moves))}"
     else:
-        caption = f"after {len(moves)} moves: not solved"
+        caption = f"after {count_moves(len(moves))}: not solved"
     out.append(Frame(colours_at(pos), caption=caption))
     return out
 

@@ -492,3 +492,14 @@ def test_standard_input_gives_the_puzzle(tmp_path):
     assert done.returncode == 2 and done.stderr.startswith("kamicp: <stdin>:2: header line")
     done = kamicp("info", "-", stdin="GGR\n")  # no name in the text
     assert done.returncode == 0 and done.stdout.startswith("name:         stdin\n")
+
+
+def test_one_move_is_said_in_the_singular(capsys, tmp_path):
+    board = tmp_path / "one.txt"
+    board.write_text("GGR\n")
+    code, out, _ = run(capsys, "solve", str(board), "--solver", "sat")
+    assert code == 0 and "status:   optimal, 1 move (proved:" in out
+    code, out, _ = run(capsys, "check", str(board), "0,2:G")
+    assert code == 0 and out == "solved in 1 move\n"
+    code, out, _ = run(capsys, "check", str(board), "0,2:G 0,0:R")
+    assert code == 0 and out == "solved in 2 moves\n"
