@@ -230,7 +230,8 @@ def add_solve(p):
         type=POSITIVE,
         metavar="N",
         help="greedy: also a beam of width N, kept where shorter (default 4 alone; 512 takes "
-        "about a minute on 150 regions; give its solution to --known-solution)",
+        "about a minute on 150 regions, and --time-limit stops it, keeping the width-4 "
+        "beam's; give its solution to --known-solution)",
     )
     p.add_argument("--max-moves", type=COUNT, metavar="N", help='decide "solvable in at most N?"')
     p.add_argument("--time-limit", type=SECONDS, metavar="S", help="seconds per puzzle")

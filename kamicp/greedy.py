@@ -24,6 +24,8 @@ from the parent's balls); the centres cost one BFS per node of a piece.
 
 from __future__ import annotations
 
+import time
+
 from kamicp.bounds import Current, contract, piece_radius, pivot_layers, solvable
 from kamicp.regions import RegionGraph
 from kamicp.rules import Move
@@ -35,10 +37,27 @@ FREE_BUDGET = 1500  # children scored per move by the free-move beam
 Option = tuple[list[Move], int]  # moves, and the colour the piece ends in
 
 
+class OutOfTime(Exception):
+    """A beam given a deadline had not finished when it passed."""
+
+
+def _in_time(deadline: float | None) -> None:
+    """Raise :class:`OutOfTime` once ``deadline`` (a ``time.monotonic()`` value) is past."""
+    if deadline is not None and time.monotonic() >= deadline:
+        raise OutOfTime
+
+
 def greedy(
-    g: RegionGraph, final_colour: int | None = None, width: int = WIDTH
+    g: RegionGraph,
+    final_colour: int | None = None,
+    width: int = WIDTH,
+    deadline: float | None = None,
 ) -> list[Move] | None:
-    """A solution (not necessarily optimal), or None when the board cannot be solved."""
+    """A solution (not necessarily optimal), or None when the board cannot be solved.
+
+    With ``deadline`` (a ``time.monotonic()`` value), :class:`OutOfTime` is raised once it
+    has passed (checked before every move of every beam): a wide beam can take minutes.
+    """
     if not solvable(g, None, final_colour):
         return None
     cur = contract(g)
@@ -48,19 +67,20 @@ def greedy(
         for i, piece in enumerate(cur.islands):
             if i != home:
                 final = cur.pos[piece[0]]  # the other pieces never change: all this colour
-        moves, end = flood(cur, cur.pivot, width, final)
+        moves, end = flood(cur, cur.pivot, width, final, deadline)
         if final is not None and end != final:
             moves.append((cur.pivot, final))
         return moves
     finals = range(g.k) if final_colour is None else (final_colour,)
     if len(cur.islands) == 1 and final_colour is None:
-        moves, _ = min(piece_options(cur, 0, width), key=lambda o: len(o[0]))
+        moves, _ = min(piece_options(cur, 0, width, None, deadline), key=lambda o: len(o[0]))
         return moves
     # Pieces in any order; each brought to the final colour f its own cheapest way.
     plans = {f: [] for f in finals}
     for i in range(len(cur.islands)):
         for f in finals:
-            m, end = min(piece_options(cur, i, width, f), key=lambda o: len(o[0]) + (o[1] != f))
+            options = piece_options(cur, i, width, f, deadline)
+            m, end = min(options, key=lambda o: len(o[0]) + (o[1] != f))
             plans[f].append(m + ([(cur.islands[i][0], f)] if end != f else []))
     best = min(finals, key=lambda f: sum(len(m) for m in plans[f]))
     return [move for m in plans[best] for move in m]
@@ -78,7 +98,13 @@ def layer_score(cur: Current, v: int) -> int:
     return best
 
 
-def flood(cur: Current, v: int, width: int = WIDTH, prefer: int | None = None) -> Option:
+def flood(
+    cur: Current,
+    v: int,
+    width: int = WIDTH,
+    prefer: int | None = None,
+    deadline: float | None = None,
+) -> Option:
     """Flood the piece holding node ``v`` from ``v`` by a beam search of ``width``.
 
     Returns the moves and the colour the piece ends in (``prefer`` if a finish in that
@@ -86,6 +112,7 @@ def flood(cur: Current, v: int, width: int = WIDTH, prefer: int | None = None) -
     """
     front: list[tuple[Current, list[Move]]] = [(cur, [])]
     while True:
+        _in_time(deadline)
         done = [(c, m) for c, m in front if not c.adj[v]]
         if done:
             c, m = min(done, key=lambda item: item[0].pos[v] != prefer)
@@ -104,7 +131,13 @@ def flood(cur: Current, v: int, width: int = WIDTH, prefer: int | None = None) -
         front = [(c, m) for _, _, c, m in scored[:width]]
 
 
-def free_beam(cur: Current, i: int, width: int = WIDTH, final: int | None = None) -> Option:
+def free_beam(
+    cur: Current,
+    i: int,
+    width: int = WIDTH,
+    final: int | None = None,
+    deadline: float | None = None,
+) -> Option:
     """Finish piece ``i`` with merging moves anywhere, by a beam search.
 
     Score: max(radius, colours other than ``final``) of the piece (admissible for what is
@@ -116,6 +149,7 @@ def free_beam(cur: Current, i: int, width: int = WIDTH, final: int | None = None
     width = max(1, min(width, FREE_BUDGET * width // (WIDTH * max(1, size * (cur.k - 1)))))
     front: list[tuple[Current, list[Move]]] = [(cur, [])]
     while True:
+        _in_time(deadline)
         done = [(c, m) for c, m in front if len(c.islands[i]) == 1]
         if done:
             c, m = min(done, key=lambda item: item[0].pos[item[0].islands[i][0]] != final)
@@ -160,13 +194,17 @@ def central_nodes(cur: Current, i: int, limit: int = CENTRES) -> list[int]:
 
 
 def piece_options(
-    cur: Current, i: int, width: int = WIDTH, final: int | None = None
+    cur: Current,
+    i: int,
+    width: int = WIDTH,
+    final: int | None = None,
+    deadline: float | None = None,
 ) -> list[Option]:
     """Candidate ways to finish piece ``i`` (free rules), preferably in colour ``final``:
     floods from central nodes and the free-move beam."""
     piece = cur.islands[i]
     if len(piece) == 1:
         return [([], cur.pos[piece[0]])]
-    options = [flood(cur, v, width, final) for v in central_nodes(cur, i)]
-    options.append(free_beam(cur, i, width, final))
+    options = [flood(cur, v, width, final, deadline) for v in central_nodes(cur, i)]
+    options.append(free_beam(cur, i, width, final, deadline))
     return options

@@ -88,6 +88,28 @@ def test_a_wider_greedy_beam_is_never_longer_and_replays(board, width, final_cho
     assert wide.lower_bound <= len(bfs(g, final_colour=final).moves) <= wide.moves
 
 
+def test_a_wide_beam_stops_at_the_deadline_and_the_quick_one_stays(monkeypatch):
+    # --solver greedy --beam-width N --time-limit S: the wide beam is stopped (before any
+    # move of any beam once the deadline has passed), the quick beam's solution is kept
+    import time
+
+    from kamicp import formats
+    from kamicp import greedy as greedy_module
+    from kamicp import solve as driver
+
+    g = region_graph(formats.load("puzzles/square/holes.txt")[0])
+    with pytest.raises(greedy_module.OutOfTime):
+        greedy_module.greedy(g, None, 64, deadline=time.monotonic())
+    quick = greedy_module.greedy(g, None, driver.WIDTH)
+    assert driver._greedy_solution(g, None, 64, deadline=time.monotonic()) == quick
+    assert 64 not in {w for _, w in driver._BEAMS[g]}  # nothing half-done is remembered
+    past = driver.Clock(1)
+    past.deadline = time.monotonic()  # as if the time limit had run out during the bounds
+    monkeypatch.setattr(driver, "Clock", lambda limit: past)
+    r = solve(g, "greedy", time_limit=1, beam_width=64)
+    assert r.solution == quick and r.status == "feasible"
+
+
 def test_portfolio_agrees_with_bfs():
     _agree("portfolio", 25)
 
@@ -375,9 +397,9 @@ def test_the_wide_beam_runs_only_where_the_quick_one_falls_short(monkeypatch):
 
     widths = []
 
-    def counted(g, final_colour, width):
+    def counted(g, final_colour, width, deadline=None):
         widths.append(width)
-        return greedy_module.greedy(g, final_colour, width)
+        return greedy_module.greedy(g, final_colour, width, deadline)
 
     monkeypatch.setattr(driver, "greedy", counted)
     g = from_edges([0, 1, 2, 0, 1, 2, 0], [(i, i + 1) for i in range(6)])
@@ -431,9 +453,9 @@ def test_one_solve_runs_the_quick_beam_once(monkeypatch):
     widths = []
     real = driver.greedy
 
-    def counted(g, final_colour, width):
+    def counted(g, final_colour, width, deadline=None):
         widths.append(width)
-        return real(g, final_colour, width)
+        return real(g, final_colour, width, deadline)
 
     monkeypatch.setattr(driver, "greedy", counted)
     monkeypatch.setattr(driver, "_tetrapods", spy_on(driver._tetrapods, asked := []))
