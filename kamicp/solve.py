@@ -546,7 +546,7 @@ def _reference(
         # IDA* then only has to refute one move fewer than the beam's solution: where the
         # beam is optimal, its costliest iteration (the one that finds a solution) is saved.
         lower = bounds.lower_bound(g, final_colour=final_colour)
-        known = _greedy_solution(g, final_colour, lower=lower)
+        known = _greedy_solution(g, final_colour, lower=lower, deadline=clock.deadline)
         if known is not None:
             tell(None, known)
     if known is not None and max_moves is None:
@@ -656,7 +656,12 @@ class Horizons:
     """Raise the horizon of one connected piece; remembers what was proved."""
 
     def __init__(
-        self, g: RegionGraph, factory, final_colour: int | None, strategy: str = DEFAULT_STRATEGY
+        self,
+        g: RegionGraph,
+        factory,
+        final_colour: int | None,
+        strategy: str = DEFAULT_STRATEGY,
+        deadline: float | None = None,
     ):
         if strategy not in STRATEGIES:
             raise ValueError(f"unknown strategy {strategy!r} (one of {', '.join(STRATEGIES)})")
@@ -666,7 +671,8 @@ class Horizons:
         self.final_colour = final_colour
         self.model: HorizonSolver | None = None
         self.lower = bounds.lower_bound(g, final_colour=final_colour)
-        self.best = _greedy_solution(g, final_colour, lower=self.lower)
+        # the first upper bound: the wide beam within the time limit, else the quick one's
+        self.best = _greedy_solution(g, final_colour, lower=self.lower, deadline=deadline)
         self.decisions: list[Decision] = []
         self.refuted: int | None = None  # the largest horizon proved infeasible
         self.probed = False  # True when IDA* proved the optimum
@@ -778,7 +784,7 @@ def _exact(
         # Pieces are solved one by one, each to optimality; a known solution of the whole
         # board does not split into them, so it is not used here.
         return _islands(g, factory, max_moves, final_colour, clock, probe, strategy)
-    h = Horizons(g, factory, final_colour, strategy)
+    h = Horizons(g, factory, final_colour, strategy, clock.deadline)
     h.whole = True
     if known is not None and (h.upper is None or len(known) < h.upper):
         h.best = list(known)
@@ -864,7 +870,7 @@ def _piece_costs(
     piece: RegionGraph, factory, colours, clock, probe=0.0, strategy=DEFAULT_STRATEGY
 ) -> dict:
     """For each final colour c, an optimal solution of ``piece`` ending in c."""
-    h = Horizons(piece, factory, None, strategy)
+    h = Horizons(piece, factory, None, strategy, clock.deadline)
     try:
         if not h.optimum(clock, probe):
             raise _OutOfTime
@@ -876,7 +882,7 @@ def _piece_costs(
         if rules.replay(piece, h.best)[0] == c:
             costs[c] = h.best
             continue
-        hc = Horizons(piece, factory, c)
+        hc = Horizons(piece, factory, c, deadline=clock.deadline)
         hc.lower = max(hc.lower, opt)
         d = hc.decide(opt, clock) if opt >= hc.lower else None
         if d is not None and d.status == SAT:

@@ -110,6 +110,21 @@ def test_a_wide_beam_stops_at_the_deadline_and_the_quick_one_stays(monkeypatch):
     assert r.solution == quick and r.status == "feasible"
 
 
+def test_the_exact_models_start_from_the_quick_beam_when_time_is_up():
+    # the width-32 beam at the start of sat/cpsat/idastar runs within the time limit too
+    import time
+
+    from kamicp import formats
+    from kamicp import solve as driver
+
+    g = region_graph(formats.load("puzzles/square/holes.txt")[0])
+    quick = driver.greedy(g, None, driver.WIDTH)
+    h = driver.Horizons(g, driver.horizon_factory("sat"), None, deadline=time.monotonic())
+    assert h.best == quick and driver.UPPER_WIDTH not in {w for _, w in driver._BEAMS[g]}
+    h = driver.Horizons(g, driver.horizon_factory("sat"), None)
+    assert len(h.best) <= len(quick) and driver.UPPER_WIDTH in {w for _, w in driver._BEAMS[g]}
+
+
 def test_portfolio_agrees_with_bfs():
     _agree("portfolio", 25)
 
