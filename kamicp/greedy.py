@@ -38,7 +38,8 @@ Option = tuple[list[Move], int]  # moves, and the colour the piece ends in
 
 
 class OutOfTime(Exception):
-    """A beam given a deadline had not finished when it passed."""
+    """A deadline passed before the work was done (a beam here; a piece's proof in
+    :mod:`kamicp.solve`)."""
 
 
 def _in_time(deadline: float | None) -> None:

@@ -850,7 +850,7 @@ def _islands(
         for regions in g.islands:
             piece = subgraph(g, regions)
             pieces.append((regions, _piece_costs(piece, factory, colours, clock, probe, strategy)))
-    except _OutOfTime:
+    except OutOfTime:
         return _unknown(g, final_colour, "time limit or interrupt: bounds only")
     best_colour = min(colours, key=lambda c: sum(len(cost[c]) for _, cost in pieces))
     moves = []
@@ -862,10 +862,6 @@ def _islands(
     return Result("optimal", moves, n, n, "", proof=f"{len(pieces)} pieces, each proved optimal")
 
 
-class _OutOfTime(Exception):
-    pass
-
-
 def _piece_costs(
     piece: RegionGraph, factory, colours, clock, probe=0.0, strategy=DEFAULT_STRATEGY
 ) -> dict:
@@ -873,9 +869,9 @@ def _piece_costs(
     h = Horizons(piece, factory, None, strategy, clock.deadline)
     try:
         if not h.optimum(clock, probe):
-            raise _OutOfTime
+            raise OutOfTime
     except KeyboardInterrupt:
-        raise _OutOfTime from None
+        raise OutOfTime from None
     opt = h.upper
     costs = {}
     for c in colours:
@@ -892,5 +888,5 @@ def _piece_costs(
             costs[c] = h.best + [(0, c)]
             rules.verify_solution(piece, costs[c], c)
         else:
-            raise _OutOfTime
+            raise OutOfTime
     return costs
