@@ -136,19 +136,20 @@ def parse(text: str, path: str = "<input>", fmt: str | None = None) -> list[Boar
     return boards
 
 
-STDIN = "-"  # the file name that means standard input (named "<stdin>" in messages)
+STDIN = "-"  # the file name that means standard input
+STDIN_SHOWN = "<stdin>"  # how messages name it
 
 
 def shown(path: str) -> str:
-    """How messages name ``path``: ``<stdin>`` for :data:`STDIN`."""
-    return "<stdin>" if path == STDIN else path
+    """How messages name ``path``: :data:`STDIN_SHOWN` for :data:`STDIN`."""
+    return STDIN_SHOWN if path == STDIN else path
 
 
 def read_text(path: str) -> str:
     """The file's text (standard input's for :data:`STDIN`); a missing, unreadable or
     non-UTF-8 file is an :class:`InputError`."""
     if path == STDIN:
-        return decode(sys.stdin.buffer.read(), "<stdin>")
+        return decode(sys.stdin.buffer.read(), STDIN_SHOWN)
     try:
         with open(path, "rb") as handle:
             data = handle.read()
@@ -221,7 +222,7 @@ def stem(path: str) -> str:
     """The file name without folder and extension ("stdin" for standard input, "" for
     ``<input>``)."""
     if path.startswith("<"):
-        return path.strip("<>") if path == shown(STDIN) else ""
+        return "stdin" if path == STDIN_SHOWN else ""
     return os.path.splitext(os.path.basename(path))[0]
 
 
