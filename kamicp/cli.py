@@ -231,7 +231,8 @@ def add_solve(p):
         metavar="N",
         help="greedy: also a beam of width N, kept where shorter (default 4 alone; 512 takes "
         "about a minute on 150 regions, and --time-limit stops it, keeping the width-4 "
-        "beam's; give its solution to --known-solution)",
+        "beam's); other solvers: the first solution comes from a beam N wide (default 32), "
+        "run within half the time limit",
     )
     p.add_argument("--max-moves", type=COUNT, metavar="N", help='decide "solvable in at most N?"')
     p.add_argument("--time-limit", type=SECONDS, metavar="S", help="seconds per puzzle")
@@ -355,8 +356,6 @@ def describe(board: Board, g, result: Result) -> str:
 
 
 def run_solve(args) -> int:
-    if args.beam_width is not None and args.solver != "greedy":
-        raise KamicpError(f"--beam-width: only with --solver greedy, not {args.solver}")
     if args.tetrapod_depth and args.solver not in TETRAPOD_DEPTH_SOLVERS:
         raise KamicpError(
             f"--tetrapod-depth: only with --solver idastar or portfolio, not {args.solver}"

@@ -220,7 +220,6 @@ def test_a_board_no_moves_solve_says_so(capsys, tmp_path):
         ["--tetrapod-depth", "-1"],
         ["--progress-every", "-1"],
         ["--tetrapod-depth", "1", "--solver", "sat"],  # only idastar (and the portfolio) ask it
-        ["--beam-width", "8"],  # the default solver, portfolio: only greedy takes a width
         ["--beam-width", "0", "--solver", "greedy"],
     ],
 )

@@ -125,6 +125,37 @@ def test_the_exact_models_start_from_the_quick_beam_when_time_is_up():
     assert len(h.best) <= len(quick) and driver.UPPER_WIDTH in {w for _, w in driver._BEAMS[g]}
 
 
+@pytest.mark.parametrize("solver", ["idastar", "sat", "cpsat", "astar", "portfolio"])
+def test_beam_width_sets_the_exact_solvers_start_beam(monkeypatch, solver):
+    # --beam-width N with a solver other than greedy: the first solution comes from a beam
+    # max(N, 32) wide; the answer is still the optimum, proved
+    from kamicp import formats
+    from kamicp import solve as driver
+
+    asked = []
+    beam = driver._beam
+
+    def spy(g, final_colour, width, deadline=None):
+        asked.append(width)
+        return beam(g, final_colour, width, deadline)
+
+    monkeypatch.setattr(driver, "_beam", spy)
+    g = region_graph(formats.load("puzzles/square/holes.txt")[0])  # bound 4, quick beam 5
+    optimum = bfs(g).moves
+    for width, wide in [(100, 100), (8, driver.UPPER_WIDTH)]:
+        asked.clear()
+        r = solve(g, solver, beam_width=width)
+        assert wide in asked and r.status == "optimal" and r.moves == len(optimum)
+        rules.verify_solution(g, r.solution)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
+@given(boards(), st.integers(1, 200), st.one_of(st.none(), st.integers(0, 7)))
+def test_beam_width_never_changes_the_answer(board, width, final_choice):
+    check_agrees(board, "idastar", final_choice, beam_width=width)
+    check_agrees(board, "sat", final_choice, beam_width=width)
+
+
 def test_portfolio_agrees_with_bfs():
     _agree("portfolio", 25)
 
