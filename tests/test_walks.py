@@ -54,6 +54,19 @@ def test_three_colours_in_turn_need_more_than_the_radius():
     assert bounds.walks_bound(cur) == 4 == len(bfs(g).moves)
 
 
+def test_a_connected_subgraph_may_need_more_moves_than_the_graph():
+    # Why the bounds look only at subtrees of a spanning tree (Lemma 3), and why a walk's arms
+    # range over all of G: a path a b c a b c a b c needs 6 moves alone, 3 with a hub of a
+    # fourth colour touching every node. A bound computed on a part of the graph (say, near
+    # the last move) would not be admissible.
+    path = [(i, i + 1) for i in range(8)]
+    colours = [i % 3 for i in range(9)]
+    alone = from_edges(colours, path)
+    hub = from_edges([*colours, 3], [*path, *((i, 9) for i in range(9))])
+    assert len(bfs(alone).moves) == 6 and len(bfs(hub).moves) == 3
+    assert bounds.lower_bound(hub) <= 3 < bounds.lower_bound(alone)
+
+
 def test_a_cycle_offers_the_cheaper_way_round():
     # the walk may take either way round a ring; both ways cost the same here
     ring = [0, 1, 2, 0, 1, 2]
