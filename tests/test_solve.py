@@ -132,20 +132,13 @@ def test_beam_width_sets_the_exact_solvers_start_beam(monkeypatch, solver):
     from kamicp import formats
     from kamicp import solve as driver
 
-    asked = []
-    beam = driver._beam
-
-    def spy(g, final_colour, width, deadline=None):
-        asked.append(width)
-        return beam(g, final_colour, width, deadline)
-
-    monkeypatch.setattr(driver, "_beam", spy)
+    monkeypatch.setattr(driver, "_beam", spy_on(driver._beam, calls := []))
     g = region_graph(formats.load("puzzles/square/holes.txt")[0])  # bound 4, quick beam 5
     optimum = bfs(g).moves
     for width, wide in [(100, 100), (8, driver.UPPER_WIDTH)]:
-        asked.clear()
+        calls.clear()
         r = solve(g, solver, beam_width=width)
-        assert wide in asked and r.status == "optimal" and r.moves == len(optimum)
+        assert wide in widths(calls) and r.status == "optimal" and r.moves == len(optimum)
         rules.verify_solution(g, r.solution)
 
 
@@ -441,20 +434,14 @@ def test_the_wide_beam_runs_only_where_the_quick_one_falls_short(monkeypatch):
     from kamicp import greedy as greedy_module
     from kamicp import solve as driver
 
-    widths = []
-
-    def counted(g, final_colour, width, deadline=None):
-        widths.append(width)
-        return greedy_module.greedy(g, final_colour, width, deadline)
-
-    monkeypatch.setattr(driver, "greedy", counted)
+    monkeypatch.setattr(driver, "greedy", spy_on(driver.greedy, calls := []))
     g = from_edges([0, 1, 2, 0, 1, 2, 0], [(i, i + 1) for i in range(6)])
     quick = greedy_module.greedy(g, None, driver.WIDTH)
     assert driver._greedy_solution(g, None, lower=len(quick)) == quick
-    assert widths == [driver.WIDTH]  # the quick beam meets the bound: nothing more to find
-    widths.clear()
+    assert widths(calls) == [driver.WIDTH]  # the quick beam meets the bound: nothing more
+    calls.clear()
     moves = driver._greedy_solution(g, None, lower=0)
-    assert widths == [driver.UPPER_WIDTH]  # the quick beam's solution is remembered
+    assert widths(calls) == [driver.UPPER_WIDTH]  # the quick beam's solution is remembered
     assert len(moves) <= len(quick)
     rules.verify_solution(g, moves)
 
@@ -496,19 +483,18 @@ def test_one_solve_runs_the_quick_beam_once(monkeypatch):
     from kamicp import formats
     from kamicp import solve as driver
 
-    widths = []
-    real = driver.greedy
-
-    def counted(g, final_colour, width, deadline=None):
-        widths.append(width)
-        return real(g, final_colour, width, deadline)
-
-    monkeypatch.setattr(driver, "greedy", counted)
+    monkeypatch.setattr(driver, "greedy", spy_on(driver.greedy, calls := []))
     monkeypatch.setattr(driver, "_tetrapods", spy_on(driver._tetrapods, asked := []))
     g = region_graph(formats.load("puzzles/graph/tetrapod.json")[0])
     r = solve(g, "idastar")
     assert asked and r.status == "optimal" and r.moves == 5
-    assert widths.count(driver.WIDTH) == 1
+    assert widths(calls).count(driver.WIDTH) == 1
+
+
+def widths(calls: list) -> list[int]:
+    """The beam widths of the calls noted by :func:`spy_on` on ``greedy`` or ``_beam``
+    (both called as ``(g, final_colour, width, deadline)``)."""
+    return [args[2] for args in calls]
 
 
 def spy_on(function, calls: list):
