@@ -26,8 +26,8 @@ def solve_row(board, solver: str, time_limit: float, options: dict | None = None
     """Solve one puzzle; the fields of a bench row (run in a child process).
 
     ``options`` go to :func:`kamicp.solve.solve` as they are (``probe``, ``strategy``,
-    ``workers``, ``known``, ``tetrapod_depth``), so every option the bench command takes
-    reaches the solver.
+    ``workers``, ``known``, ``tetrapod_depth``, ``beam_width``), so every option the bench
+    command takes reaches the solver.
     """
     r = solve(region_graph(board), solver, time_limit=time_limit, **(options or {}))
     return {
@@ -114,12 +114,14 @@ def bench(
     workers: int = 1,
     known: str | None = None,
     tetrapod_depth: int = 0,
+    beam_width: int | None = None,
 ) -> int:
     """Run every solver on every puzzle; print the table, totals and medians.
 
     ``known="file"``: each solver starts from the solution stored in the puzzle's file, where
     there is one (see ``kamicp solve --known-solution``). ``tetrapod_depth`` goes to the
-    ``idastar`` and ``portfolio`` rows only (see ``kamicp solve --tetrapod-depth``).
+    ``idastar`` and ``portfolio`` rows only (see ``kamicp solve --tetrapod-depth``);
+    ``beam_width`` to every row (``kamicp solve --beam-width``).
 
     Returns 1 when two solvers disagree on a proved optimum or a proved optimum differs from
     the one the file lists (``Board.optimum``), else 3 if Ctrl-C stopped the run (the rows
@@ -127,6 +129,8 @@ def bench(
     """
     _preload(solvers)
     options = {"probe": probe, "strategy": strategy, "workers": workers}
+    if beam_width is not None:
+        options["beam_width"] = beam_width
     rows = []
     sep = " | " if markdown else "  "
     head = ["puzzle", "regions", "colours", "lb", "par", "listed"] + solvers

@@ -569,6 +569,7 @@ def add_bench(p):
         choices=("file",),
         help="start each puzzle from the solution stored in its file (where there is one)",
     )
+    p.add_argument("--beam-width", type=POSITIVE, metavar="N", help="as for solve, every row")
     p.set_defaults(run=run_bench)
 
 
@@ -605,6 +606,7 @@ def run_bench(args) -> int:
         workers=args.workers,
         known=args.known_solution,
         tetrapod_depth=args.tetrapod_depth,
+        beam_width=args.beam_width,
     )
 
 

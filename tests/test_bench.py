@@ -28,7 +28,9 @@ def test_every_bench_option_reaches_solve(monkeypatch):
     assert seen == {"time_limit": 30.0, **options}
 
 
-def test_tetrapod_depth_reaches_the_idastar_and_portfolio_rows_only(monkeypatch):
+def test_tetrapod_depth_reaches_the_idastar_and_portfolio_rows_only_and_beam_width_all(
+    monkeypatch,
+):
     seen = {}
 
     def spy(board, solver, time_limit, options):
@@ -40,6 +42,10 @@ def test_tetrapod_depth_reaches_the_idastar_and_portfolio_rows_only(monkeypatch)
     bench.bench([first], ["sat", "idastar", "portfolio"], out=io.StringIO(), tetrapod_depth=2)
     assert seen["idastar"]["tetrapod_depth"] == seen["portfolio"]["tetrapod_depth"] == 2
     assert "tetrapod_depth" not in seen["sat"]
+    assert all("beam_width" not in options for options in seen.values())
+    bench.bench([first], ["sat", "greedy", "portfolio"], out=io.StringIO(), beam_width=64)
+    assert seen["sat"]["beam_width"] == seen["greedy"]["beam_width"] == 64
+    assert seen["portfolio"]["beam_width"] == 64
 
 
 def test_bench_table_csv_and_json(tmp_path):
