@@ -481,6 +481,8 @@ class _Worker(_Ida):
 
 def _start_worker(parent: _SplitIda) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
+    # the parent's SIGTERM handler (forked with it) would turn Pool.terminate into an exception
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
     w = _Worker(parent.g, parent.final_colour, None, parent.deadline)
     w.tripod_after = parent.tripod_after
     w.check_ratio = parent.check_ratio

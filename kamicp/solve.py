@@ -223,7 +223,8 @@ def _tetrapods(g, final_colour, lower, known, max_moves, deadline) -> None:
 def _noting_interrupts() -> Iterator[list]:
     """Within the block, Ctrl-C still raises KeyboardInterrupt, and is also noted in the list
     yielded: the drivers catch it to answer with their bounds, and the caller of ``solve``
-    must still learn that the user asked to stop. (Only the main thread can set handlers;
+    must still learn that the user asked to stop. SIGTERM (``kill``, ``timeout``, a batch
+    system's stop) is taken the same way. (Only the main thread can set handlers;
     elsewhere nothing is noted.)"""
     import signal
 
@@ -233,19 +234,19 @@ def _noting_interrupts() -> Iterator[list]:
         noted.append(signum)
         raise KeyboardInterrupt
 
-    installed, previous = False, None
-    try:
-        # a process started to ignore Ctrl-C (in the background) keeps ignoring it
-        if signal.getsignal(signal.SIGINT) is not signal.SIG_IGN:
-            previous = signal.signal(signal.SIGINT, handler)
-            installed = True
-    except ValueError:  # not the main thread
-        pass
+    previous = {}
+    for signum in (signal.SIGINT, signal.SIGTERM):
+        try:
+            # a process started to ignore one (Ctrl-C, in the background) keeps ignoring it
+            if signal.getsignal(signum) is not signal.SIG_IGN:
+                previous[signum] = signal.signal(signum, handler)
+        except ValueError:  # not the main thread
+            pass
     try:
         yield noted
     finally:
-        if installed:
-            signal.signal(signal.SIGINT, previous)
+        for signum, action in previous.items():
+            signal.signal(signum, action)
 
 
 # --- a hard time limit for backends that cannot be interrupted -----------------------------

@@ -502,3 +502,35 @@ def test_one_move_is_said_in_the_singular(capsys, tmp_path):
     assert code == 0 and out == "solved in 1 move\n"
     code, out, _ = run(capsys, "check", str(board), "0,2:G 0,0:R")
     assert code == 0 and out == "solved in 2 moves\n"
+
+
+@pytest.mark.parametrize("solver", [["--solver", "idastar", "--workers", "2"], []])
+def test_sigterm_ends_a_solve_with_its_bounds(tmp_path, solver):
+    # kill, timeout(1) and batch systems stop a job with SIGTERM, and a job started in the
+    # background ignores Ctrl-C: SIGTERM is taken as Ctrl-C, the bounds so far are printed
+    # (exit 3, unknown), IDA*'s worker processes and the portfolio's backends end too
+    import random
+    import re
+    import signal
+    import time
+
+    rng = random.Random(7)
+    rows = ["".join(rng.choice("RGBYP") for _ in range(14)) for _ in range(14)]
+    board = tmp_path / "big.txt"
+    board.write_text("name: big\nrules: free\n" + "\n".join(rows) + "\n")  # 10-13 moves
+    argv = [sys.executable, "-m", "kamicp", "solve", str(board), "--progress", *solver]
+    proc = subprocess.Popen(
+        argv, cwd=ROOT, text=True, stdout=subprocess.PIPE, stderr=subprocess.PIPE
+    )
+    lines = []
+    while "<= optimum <=" not in (line := proc.stderr.readline()):  # the beam's solution
+        assert line, "".join(lines)  # not ended before it
+        lines.append(line)
+    time.sleep(3)  # the search itself (IDA*'s workers, the backends) is running
+    proc.send_signal(signal.SIGTERM)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 3, err
+    assert "status:   unknown (interrupted)" in out
+    low, high = map(int, re.search(r"bounds: +(\d+) <= optimum <= (\d+)", out).groups())
+    assert 10 <= low <= high <= 13
+    assert "Traceback" not in err
