@@ -17,7 +17,7 @@ from kamicp import bounds, formats, notation
 from kamicp.errors import IllegalMove, KamicpError
 from kamicp.isolate import run_isolated
 from kamicp.regions import region_graph
-from kamicp.solve import DEFAULT_STRATEGY, TETRAPOD_DEPTH_SOLVERS, solve
+from kamicp.solve import DEFAULT_STRATEGY, TETRAPOD_DEPTH_SOLVERS, noting_interrupts, solve
 
 GRACE = 15.0  # seconds past the time limit before a child is killed
 
@@ -137,19 +137,21 @@ def bench(
     _print_row(out, head, sep, markdown, header=True)
     interrupted = False
     try:
-        for path in formats.iter_paths(paths):
-            for board in formats.load(path):
-                if rules:
-                    board = board.with_rules(rules)
-                row = describe_board(board)
-                given = {"known": _stored_solution(board)} if known == "file" else {}
-                for solver in solvers:
-                    deep = solver in TETRAPOD_DEPTH_SOLVERS
-                    extra = {"tetrapod_depth": tetrapod_depth} if deep else {}
-                    row[solver] = run_one(board, solver, time_limit, {**options, **given, **extra})
-                row["disagreement"] = _disagreement(row, solvers)
-                rows.append(row)
-                _print_bench_row(out, row, solvers, sep, markdown)
+        with noting_interrupts():  # SIGTERM is taken as Ctrl-C, here as in solve
+            for path in formats.iter_paths(paths):
+                for board in formats.load(path):
+                    if rules:
+                        board = board.with_rules(rules)
+                    row = describe_board(board)
+                    given = {"known": _stored_solution(board)} if known == "file" else {}
+                    for solver in solvers:
+                        deep = solver in TETRAPOD_DEPTH_SOLVERS
+                        extra = {"tetrapod_depth": tetrapod_depth} if deep else {}
+                        job = {**options, **given, **extra}
+                        row[solver] = run_one(board, solver, time_limit, job)
+                    row["disagreement"] = _disagreement(row, solvers)
+                    rows.append(row)
+                    _print_bench_row(out, row, solvers, sep, markdown)
     except KeyboardInterrupt:  # the running job was stopped (run_isolated); keep the rest
         interrupted = True
         print(f"\ninterrupted: {len(rows)} puzzles finished, the one running was stopped", file=out)

@@ -109,7 +109,7 @@ def solve(
     if known is not None:
         rules.verify_solution(g, known, final_colour)
     seen = Seen()  # the bounds told during this solve: kept if it is interrupted
-    with watched(seen), _noting_interrupts() as interrupts:
+    with watched(seen), noting_interrupts() as interrupts:
         if known is not None:
             tell(None, known)  # the first upper bound, to every listener (--progress too)
         lower = 0  # the start's admissible bound, where one is asked
@@ -220,7 +220,7 @@ def _tetrapods(g, final_colour, lower, known, max_moves, deadline) -> None:
 
 
 @contextmanager
-def _noting_interrupts() -> Iterator[list]:
+def noting_interrupts() -> Iterator[list]:
     """Within the block, Ctrl-C still raises KeyboardInterrupt, and is also noted in the list
     yielded: the drivers catch it to answer with their bounds, and the caller of ``solve``
     must still learn that the user asked to stop. SIGTERM (``kill``, ``timeout``, a batch

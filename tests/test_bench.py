@@ -103,3 +103,30 @@ def test_ctrl_c_keeps_the_rows_finished(tmp_path, monkeypatch):
     assert "greedy: " in out.getvalue()  # the summary
     with open(csv_path) as f:
         assert [row["puzzle"] for row in csv.DictReader(f)] == [calls[0]]
+
+
+def test_sigterm_stops_a_bench_with_the_rows_finished(tmp_path):
+    # as Ctrl-C: the running job is stopped, the rows finished are printed and summed up,
+    # exit 3 (before, SIGTERM killed the bench and left its running job behind)
+    import random
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    rng = random.Random(7)
+    rows = ["".join(rng.choice("RGBYP") for _ in range(14)) for _ in range(14)]
+    big = tmp_path / "big.txt"
+    big.write_text("name: big\nrules: free\n" + "\n".join(rows) + "\n")  # 10-13 moves
+    first = str(ROOT_PUZZLES / "square" / "first.txt")
+    argv = [sys.executable, "-m", "kamicp", "bench", first, str(big), "--solver", "idastar"]
+    proc = subprocess.Popen(
+        argv, cwd=ROOT, text=True, stdout=subprocess.PIPE, stderr=subprocess.PIPE
+    )
+    time.sleep(8)  # the first puzzle takes well under a second, the second far longer
+    proc.send_signal(signal.SIGTERM)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 3, err
+    assert "puzzles finished, the one running was stopped" in out
+    assert "idastar: " in out and "proved optimal" in out  # the summary
+    assert "Traceback" not in err
