@@ -115,17 +115,17 @@ def solve(
         lower = 0  # the start's admissible bound, where one is asked
         half = None if time_limit is None else clock.start + time_limit / 2
         try:
-            if g.rules == "free" and solver != "bfs":
-                # The start's tripod bound (seconds on big boards) is computed once, within half
-                # the time limit, and cached: every later lower bound of this solve (and of forked
-                # backends) reuses it. BFS, the oracle, uses no bound.
+            # The start's tripod bound (seconds on big boards) is computed once, within half
+            # the time limit, and cached: every later lower bound of this solve (and of forked
+            # backends) reuses it. BFS, the oracle, uses no bound.
+            bounded = g.rules == "free" and solver != "bfs"
+            if bounded:
                 lower = bounds.lower_bound(g, final_colour=final_colour, deadline=half)
                 tell(lower, None)
             if beam_width is not None and solver != "greedy":
                 known = _start_beam(g, final_colour, beam_width, known, lower, half)
-            if g.rules == "free" and solver != "bfs":
-                if tetrapods and solver != "portfolio":
-                    _tetrapods(g, final_colour, lower, known, max_moves, half)
+            if bounded and tetrapods and solver != "portfolio":
+                _tetrapods(g, final_colour, lower, known, max_moves, half)
             if solver in REFERENCE_SOLVERS:
                 options = {"workers": workers, "tetrapod_depth": tetrapod_depth}
                 result = _reference(
