@@ -154,7 +154,7 @@ def bench(
                     _print_bench_row(out, row, solvers, sep, markdown)
     except KeyboardInterrupt:  # the running job was stopped (run_isolated); keep the rest
         interrupted = True
-        done = f"{len(rows)} puzzle" if len(rows) == 1 else f"{len(rows)} puzzles"
+        done = notation.count(len(rows), "puzzle")
         print(f"\ninterrupted: {done} finished, the one running was stopped", file=out)
     _print_summary(out, rows, solvers)
     if csv_path:

@@ -66,9 +66,14 @@ def parse_cell(board: Board, text: str):
     return cell
 
 
+def count(n: int, noun: str) -> str:
+    """``n`` things in words: count(1, "move") is "1 move", count(4, "move") "4 moves"."""
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+
+
 def count_moves(n: int) -> str:
     """``n`` moves in words: "1 move", "4 moves"."""
-    return f"{n} move" if n == 1 else f"{n} moves"
+    return count(n, "move")
 
 
 def format_colour(board: Board, colour: int) -> str:
