@@ -108,17 +108,15 @@ def test_ctrl_c_keeps_the_rows_finished(tmp_path, monkeypatch):
 def test_sigterm_stops_a_bench_with_the_rows_finished(tmp_path):
     # as Ctrl-C: the running job is stopped, the rows finished are printed and summed up,
     # exit 3 (before, SIGTERM killed the bench and left its running job behind)
-    import random
     import re
     import signal
     import subprocess
     import sys
     import time
 
-    rng = random.Random(7)
-    rows = ["".join(rng.choice("RGBYP") for _ in range(14)) for _ in range(14)]
-    big = tmp_path / "big.txt"
-    big.write_text("name: big\nrules: free\n" + "\n".join(rows) + "\n")  # 10-13 moves
+    from tests.seed import long_board
+
+    big = long_board(tmp_path)
     first = str(ROOT_PUZZLES / "square" / "first.txt")
     argv = [sys.executable, "-m", "kamicp", "bench", first, str(big), "--solver", "idastar"]
     proc = subprocess.Popen(

@@ -509,15 +509,13 @@ def test_sigterm_ends_a_solve_with_its_bounds(tmp_path, solver):
     # kill, timeout(1) and batch systems stop a job with SIGTERM, and a job started in the
     # background ignores Ctrl-C: SIGTERM is taken as Ctrl-C, the bounds so far are printed
     # (exit 3, unknown), IDA*'s worker processes and the portfolio's backends end too
-    import random
     import re
     import signal
     import time
 
-    rng = random.Random(7)
-    rows = ["".join(rng.choice("RGBYP") for _ in range(14)) for _ in range(14)]
-    board = tmp_path / "big.txt"
-    board.write_text("name: big\nrules: free\n" + "\n".join(rows) + "\n")  # 10-13 moves
+    from tests.seed import long_board
+
+    board = long_board(tmp_path)  # 10-13 moves
     argv = [sys.executable, "-m", "kamicp", "solve", str(board), "--progress", *solver]
     proc = subprocess.Popen(
         argv, cwd=ROOT, text=True, stdout=subprocess.PIPE, stderr=subprocess.PIPE
