@@ -40,11 +40,12 @@ regions merged. Memory: A* stores every generated position; IDA* only the table.
 
 from __future__ import annotations
 
+import contextlib
 import heapq
 import itertools
 import operator
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 from kamicp.bounds import (
     TETRAPOD_NODES,
@@ -62,6 +63,7 @@ from kamicp.bounds import (
     walks_bound,
     walks_bound_capped,
 )
+from kamicp.journal import Journal
 from kamicp.regions import RegionGraph
 from kamicp.result import SearchOutcome
 from kamicp.rules import Move
@@ -70,6 +72,9 @@ from kamicp.tripods import least_tripod_value
 
 INF = UNSOLVABLE
 TABLE_LIMIT = 2_000_000  # transposition-table entries kept before the table is cleared
+# A journal (--journal) keeps the table's bounds of the states at most this many moves deep:
+# the parallel search's frontier depth at most (kamicp.parallel.MAX_SPLIT_DEPTH)
+JOURNAL_DEPTH = 3
 WALK_DEPTH = 1  # IDA* (free rules) asks the walk bound of the states this many moves deep or less
 # IDA* (free rules, one piece) asks the tripod bound of a state once an iteration has run this
 # many seconds, and then only at depths where a check is expected to save CHECK_RATIO times its
@@ -461,6 +466,7 @@ def idastar(
     workers: int = 1,
     tetrapod_depth: int = TETRAPOD_DEPTH,
     on_status: Callable[[str], None] | None = None,
+    journal: str | None = None,
 ) -> SearchOutcome:
     """An optimal solution by IDA* with a transposition table, or what was proved.
 
@@ -504,6 +510,10 @@ def idastar(
     line on how the search stands (``_Ida.status``): the iteration's threshold and time,
     states expanded, checks asked and what they cut, and with ``workers`` the tasks
     answered. Only a report: it changes nothing the search does.
+
+    ``journal``: the path of a journal file (:mod:`kamicp.journal`, made if missing): the
+    bounds it holds for this board, final colour and version of kamicp are taken first, and
+    those this run proves are written to it, so that a stopped run can be continued.
     """
     if workers > 1:
         from kamicp.parallel import parallel_idastar
@@ -522,6 +532,7 @@ def idastar(
             on_bound=on_bound,
             tetrapod_depth=tetrapod_depth,
             on_status=on_status,
+            journal=journal,
         )
     if not solvable(g, None, final_colour):
         return SearchOutcome(None, UNSOLVABLE, True, 0)
@@ -529,9 +540,25 @@ def idastar(
     ida.configure(on_bound, tripod_after, check_ratio, tetrapod_depth, on_status)
     keep_levels_memory(tetrapod_depth > 0)  # the checks come one after another
     try:
-        return ida.run(max_moves, lower or 0)
+        with journalled(ida, journal):
+            return ida.run(max_moves, lower or 0)
     finally:
         keep_levels_memory(False)
+
+
+@contextlib.contextmanager
+def journalled(ida: _Ida, path: str | None) -> Iterator[None]:
+    """Run ``ida`` with the journal at ``path`` (none if None): what it holds is taken
+    first, and it is committed and closed however the run ends."""
+    if path is None:
+        yield
+        return
+    with Journal(path, ida.g, ida.final_colour) as journal:
+        ida.learn(journal)
+        try:
+            yield
+        finally:
+            ida.journal = None
 
 
 class _Ida(_Search):
@@ -561,6 +588,8 @@ class _Ida(_Search):
         # depth -> [states searched without a check, seconds they took]
         self.subtrees: dict[int, list] = {}
         self.on_status: Callable[[str], None] | None = None
+        self.journal: Journal | None = None  # where proved bounds are also written
+        self.journal_taken = 0  # entries read from it at the start
         self.next_status = time.monotonic() + STATUS_EVERY
 
     def configure(self, on_bound, tripod_after, check_ratio, tetrapod_depth, on_status) -> None:
@@ -638,6 +667,9 @@ class _Ida(_Search):
         if self.tetrapod_depth > 0:
             asked, cut, spent = self.tetrapod_checks
             parts.append(f"tetrapod checks {asked:,} ({cut:,} cut, {spent:.0f} s)")
+        if self.journal is not None:
+            taken, written = self.journal_taken, self.journal.written
+            parts.append(f"journal {taken:,} entries taken, {written:,} written")
         return "; ".join(parts)
 
     def frontier(self, key: bytes, cur: Current, first: int, budget: int, after) -> int | None:
@@ -711,6 +743,17 @@ class _Ida(_Search):
             value = max(value, self.tetrapod_check(cur, key, budget))
         return value
 
+    def check_cached(self, cur: Current, key: bytes, budget: int, depth: int) -> bool:
+        """Would :meth:`tripod_check` answer this state from its caches alone (filled by a
+        journal, say), computing nothing?"""
+        value, cap = self.tripod_values.get(key, (0, -1))
+        if value > cap and budget > cap:
+            return False
+        if value > budget or not tetrapods_apply(cur, depth, self.tetrapod_depth):
+            return True
+        value, cap = self.tetrapod_values.get(key, (0, -1))
+        return value <= cap or budget <= cap
+
     def tetrapod_check(self, cur: Current, key: bytes, budget: int) -> int:
         """The tetrapod bound (Bound 7) of a one-piece state, exact up to ``budget`` (above
         it, some bound that exceeds ``budget``); kept per state, as the tripod checks."""
@@ -729,6 +772,7 @@ class _Ida(_Search):
         if len(self.tetrapod_values) >= TABLE_LIMIT:
             self.tetrapod_values.clear()
         self.tetrapod_values[key] = (value, budget)
+        self.journal_check("tetrapods", key, value, budget)
         self.tetrapod_checks[0] += 1
         self.tetrapod_checks[1] += value > budget
         self.tetrapod_checks[2] += seconds
@@ -738,11 +782,42 @@ class _Ida(_Search):
         if len(self.tripod_values) >= TABLE_LIMIT:
             self.tripod_values.clear()
         self.tripod_values[key] = (value, budget)
+        self.journal_check("tripods", key, value, budget)
         self.checks[0] += 1
         self.checks[1] += seconds
         entry = self.cuts.setdefault(depth, [0, 0])
         entry[0] += 1
         entry[1] += value > budget
+
+    def keep(self, key: bytes, value: int, depth: int) -> None:
+        """Keep a state's proved lower bound in the table, and in the journal if the state
+        is at most JOURNAL_DEPTH moves deep (deeper ones are many, and cheap to find again)."""
+        self.table[key] = value
+        if self.journal is not None and depth <= JOURNAL_DEPTH and self.journalling():
+            self.journal.bound(key, value)
+
+    def journalling(self) -> bool:
+        """Are the values this search keeps now proved ones (the journal's condition)? Always
+        on one core; :mod:`kamicp.parallel` says when not."""
+        return True
+
+    def journal_check(self, kind: str, key: bytes, value: int, cap: int) -> None:
+        """Write a check's value to the journal, unless it was cut short by the deadline
+        (then maybe a weak bound that claims to be exact up to its cap)."""
+        if self.journal is None:
+            return
+        if self.deadline is not None and time.monotonic() >= self.deadline:
+            return
+        self.journal.check(kind, key, value, cap)
+
+    def learn(self, journal: Journal) -> None:
+        """Take what ``journal`` holds for this search into the table and the check caches."""
+        learnt = journal.load()
+        self.table.update(learnt.bounds)
+        self.tripod_values.update(learnt.tripods)
+        self.tetrapod_values.update(learnt.tetrapods)
+        self.journal = journal
+        self.journal_taken = len(learnt)
 
     def dfs(self, cur: Current, first: int, budget: int, after: int | None) -> int:
         """A value <= ``budget`` when a solution within ``budget`` was found (its moves are
@@ -759,15 +834,15 @@ class _Ida(_Search):
             if value is not None:
                 return value
         self.tick()
+        depth = self.threshold - budget
         if budget >= self.walk_budget:
             w = self.walk_check(cur, first, budget)
             if w > budget:
-                self.table[key] = max(known, w)
+                self.keep(key, max(known, w), depth)
                 return w
-        depth = self.threshold - budget
         tripods = self.tripod_check(cur, first, budget, depth) if self.tripods_due(depth) else None
         if tripods is not None and tripods > budget:
-            self.table[key] = max(known, tripods)
+            self.keep(key, max(known, tripods), depth)
             return tripods
         began = time.monotonic()
         # Children in the order of their own bounds; the table's bounds (learnt in failed
@@ -789,7 +864,7 @@ class _Ida(_Search):
             best = min(best, 1 + r)
         if len(self.table) >= TABLE_LIMIT:
             self.table.clear()  # memory: forgetting bounds only costs time
-        self.table[key] = max(known, best)
+        self.keep(key, max(known, best), depth)
         if tripods is None:  # only the times of unchecked states estimate what a cut saves
             self.searched(depth, began)
         return best

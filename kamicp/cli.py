@@ -249,6 +249,13 @@ def add_solve(p):
         "regions; for runs of many minutes; default 0: none)",
     )
     p.add_argument(
+        "--journal",
+        metavar="FILE",
+        help="idastar (and the portfolio's idastar backend): read the bounds proved by an "
+        "earlier run on the same board from FILE (an SQLite file, made if missing) and write "
+        "this run's to it, so that a stopped proof can be continued",
+    )
+    p.add_argument(
         "--probe",
         type=SECONDS_OR_NONE,
         default=0.0,
@@ -360,6 +367,15 @@ def run_solve(args) -> int:
         raise KamicpError(
             f"--tetrapod-depth: only with --solver idastar or portfolio, not {args.solver}"
         )
+    if args.journal:
+        from kamicp.journal import ensure_journal
+
+        if args.solver not in TETRAPOD_DEPTH_SOLVERS:
+            raise KamicpError(
+                f"--journal: only with --solver idastar or portfolio, not {args.solver}"
+            )
+        ensure_not_input(args.journal, [args.file, args.known_solution or ""])
+        ensure_journal(args.journal)
     if args.certificate and args.file == formats.STDIN:
         raise KamicpError("--certificate: needs a puzzle file to copy, not standard input")
     boards = load_boards(args)
@@ -396,6 +412,7 @@ def run_solve(args) -> int:
                 known=known,
                 tetrapod_depth=args.tetrapod_depth,
                 beam_width=args.beam_width,
+                journal=args.journal,
             )
         data = result_json(board, g, result)
         text = describe(board, g, result)

@@ -58,6 +58,7 @@ from kamicp.astar import (
     _key,
     _Stop,
     checkable,
+    journalled,
     tetrapods_apply,
     tripod_value,
 )
@@ -89,6 +90,7 @@ def parallel_idastar(
     split_after: float | None = None,
     tetrapod_depth: int = TETRAPOD_DEPTH,
     on_status: Callable[[str], None] | None = None,
+    journal: str | None = None,
 ) -> SearchOutcome:
     """:func:`kamicp.astar.idastar` with ``workers`` processes; same contract and options.
 
@@ -104,7 +106,8 @@ def parallel_idastar(
     ida.workers = workers
     ida.split_after = SPLIT_AFTER if split_after is None else split_after
     try:
-        return ida.run(max_moves, lower or 0)
+        with journalled(ida, journal):
+            return ida.run(max_moves, lower or 0)
     finally:
         if ida.pool is not None:
             try:
@@ -160,8 +163,15 @@ class _SplitIda(_Ida):
                 self.soft = None
             _new_flag(_idle)
             _new_flag(_stopping)
+            if self.journal is not None:
+                self.journal.commit()  # the workers are forked with no transaction open
             self.pool = mp.get_context("fork").Pool(self.workers, _start_worker, (self,))
         return self.split(root, threshold)
+
+    def journalling(self) -> bool:
+        # Pass 1's table is written with placeholders, and pass 2 after a solution was found
+        # with them too (see frontier): neither is a proved bound.
+        return self.tasks is None and not self.solved
 
     def status(self) -> str:
         line = super().status()
@@ -279,6 +289,8 @@ class _SplitIda(_Ida):
             # which answers its own task in the group above
             while True:
                 self.answers[(task[0], task[3])] = (value, path)
+                if self.journal is not None and path is None and self.journalling():
+                    self.journal.bound(task[0], value)  # a worker's proved bound, or pass 2's
                 if path is not None:
                     self.solved = True
                 if group.open and not self.solved:
@@ -295,21 +307,34 @@ class _SplitIda(_Ida):
         longer than the iteration has run so far, so that they at most double its time (a
         solution-finding iteration may end long before the search would have met them:
         Bud3's 3,667 states at depth 2 took 43 s of checks, the whole iteration 39 s on
-        one core)."""
+        one core). Checks held already (a journal's) cost nothing."""
         if depth == 1:
             return True
         count, seconds = self.checks
         mean = seconds / count if count else CHECK_GUESS
         spent = time.monotonic() - self.iteration_began
-        return len(tasks) * mean / self.workers <= spent
+        held = sum(
+            checkable(cur) and self.check_cached(cur, _key(cur, first), budget, depth)
+            for _, cur, first, budget, _, _ in tasks
+        )
+        return (len(tasks) - held) * mean / self.workers <= spent
+
+    def to_check(self, tasks: list, depth: int) -> list[tuple]:
+        """The check jobs (key, state, budget, depth) of ``tasks``' states, but for those
+        whose values the caches hold already (a journal's)."""
+        jobs = [(_key(cur, first), cur, budget, depth) for _, cur, first, budget, _, _ in tasks]
+        return [
+            (key, cur, budget, depth)
+            for key, cur, budget, depth in jobs
+            if checkable(cur) and not self.check_cached(cur, key, budget, depth)
+        ]
 
     def prefetch(self, tasks: list, depth: int) -> None:
         """The tripod checks of ``tasks``' states, computed by the workers into the cache
         that :meth:`tripod_check` reads (the same values it would compute)."""
         if not self.tripods_apply(depth):
             return
-        jobs = [(_key(cur, first), cur, budget, depth) for _, cur, first, budget, _, _ in tasks]
-        jobs = [job for job in jobs if checkable(job[1])]
+        jobs = self.to_check(tasks, depth)
         throttle = self.jobs = _Throttle(self.pool, 2 * self.workers)
         for job in jobs:
             throttle.submit(_check, job, None)

@@ -87,6 +87,7 @@ def solve(
     tetrapods: bool = True,
     tetrapod_depth: int = 0,
     beam_width: int | None = None,
+    journal: str | None = None,
 ) -> Result:
     """Solve ``g`` with ``solver``; with ``max_moves``, decide "solvable in at most N?".
 
@@ -104,6 +105,8 @@ def solve(
     ``beam_width`` (``greedy``): the beam's width, default :data:`kamicp.greedy.WIDTH`; a
     wider beam is tried after the quick one and kept where shorter. For the other solvers:
     the width of the beam they start from, at least :data:`UPPER_WIDTH` (:func:`_start_beam`).
+    ``journal`` (``idastar``, the portfolio's idastar backend): a journal file of proved
+    bounds, read first and written as the search goes (:mod:`kamicp.journal`).
     """
     clock = Clock(time_limit)
     if known is not None:
@@ -127,7 +130,7 @@ def solve(
             if bounded and tetrapods and solver != "portfolio":
                 _tetrapods(g, final_colour, lower, known, max_moves, half)
             if solver in REFERENCE_SOLVERS:
-                options = {"workers": workers, "tetrapod_depth": tetrapod_depth}
+                options = {"workers": workers, "tetrapod_depth": tetrapod_depth, "journal": journal}
                 result = _reference(
                     g,
                     solver,
@@ -151,6 +154,7 @@ def solve(
                     known=known,
                     strategy=strategy,  # for the sat backend
                     tetrapod_depth=tetrapod_depth,  # for the idastar backend
+                    journal=journal,  # for the idastar backend
                     start_bound=lower,
                 )
             elif solver in EXACT_SOLVERS:
@@ -579,7 +583,12 @@ def _reference(
         # a solution longer than max_moves (the beam's, replayed) still bounds the optimum
         upper = None if known is None else len(known)
         return Result(
-            "infeasible", None, out.lower_bound, upper, "", proof=f"{solver}: exhaustive search"
+            "infeasible",
+            None,
+            out.lower_bound,
+            upper,
+            "",
+            proof=f"{solver}: {_exhaustive(options)}",
         )
     if out.complete:
         return Result(
@@ -588,7 +597,7 @@ def _reference(
             len(out.moves),
             len(out.moves),
             "",
-            proof=f"{solver}: exhaustive search",
+            proof=f"{solver}: {_exhaustive(options)}",
         )
     greedy_moves = _greedy_solution(g, final_colour)
     best = out.moves if out.moves is not None else greedy_moves
@@ -609,7 +618,8 @@ def _reference(
 
 
 def _search(g, solver, max_moves, final_colour, node_limit, clock, options=None) -> SearchOutcome:
-    """Run a reference search; ``options`` (``workers``, ``tetrapod_depth``) go to IDA*."""
+    """Run a reference search; ``options`` (``workers``, ``tetrapod_depth``, ``journal``)
+    go to IDA*."""
     from kamicp.astar import astar, idastar
     from kamicp.bfs import bfs
 
@@ -638,10 +648,11 @@ def _beat(g, solver, known, final_colour, node_limit, clock, options=None) -> Re
     out = _search(g, solver, len(known) - 1, final_colour, node_limit, clock, options)
     if out.moves is not None and out.complete:
         n = len(out.moves)
-        return Result("optimal", out.moves, n, n, "", proof=f"{solver}: exhaustive search")
+        return Result("optimal", out.moves, n, n, "", proof=f"{solver}: {_exhaustive(options)}")
     if out.complete:
-        why = f"{solver}: no solution of {len(known) - 1} moves (exhaustive search)"
-        if out.nodes == 0:  # the start's bound alone was above len(known) - 1
+        why = f"{solver}: no solution of {len(known) - 1} moves ({_exhaustive(options)})"
+        if out.nodes == 0 and not (options or {}).get("journal"):
+            # the start's bound alone was above len(known) - 1 (not a journal's bound)
             why = f"{solver}: admissible lower bound {out.lower_bound} at the start"
         return Result("optimal", known, len(known), len(known), "", proof=why)
     best = known if out.moves is None or len(out.moves) >= len(known) else out.moves
@@ -653,6 +664,14 @@ def _beat(g, solver, known, final_colour, node_limit, clock, options=None) -> Re
         "",
         proof=f"{solver}: limit reached after {out.nodes} nodes",
     )
+
+
+def _exhaustive(options: dict | None) -> str:
+    """How a complete search proved its answer, naming the journal whose bounds it used."""
+    journal = (options or {}).get("journal")
+    if journal is None:
+        return "exhaustive search"
+    return f"exhaustive search, with the proved bounds of journal {journal}"
 
 
 def _finish(moves, lb, max_moves, why) -> Result:

@@ -1,0 +1,226 @@
+"""Journals of proved bounds (kamicp.journal): a run continued from one gives BFS's answer.
+
+The strong check is end to end: a journal written by a stopped run (a node limit), by a run
+that found a solution and by one that refuted a horizon, on one core and split over workers
+from the first moment, is read by a new run, whose optimum must equal BFS's and which must
+still refute one move fewer. A bound written too high (a pass-1 placeholder of the parallel
+search, say) on a state of every optimal solution would make the new run miss the optimum.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from kamicp import parallel, rules
+from kamicp.astar import idastar
+from kamicp.bfs import bfs
+from kamicp.errors import InputError
+from kamicp.greedy import greedy
+from kamicp.journal import Journal, identity
+from kamicp.parallel import parallel_idastar
+from kamicp.regions import from_edges
+from kamicp.solve import solve
+from tests.seed import long_board
+from tests.strategies import region_graphs
+
+FINALS = st.none() | st.integers(0, 7)
+PROPERTY = settings(max_examples=150, deadline=None, suppress_health_check=list(HealthCheck))
+
+
+def soon() -> float:
+    return time.monotonic() + 60
+
+
+def check_resumed(g, final, journal: str, opt: int | None) -> None:
+    """A one-core run that reads ``journal`` finds the optimum ``opt`` (BFS's; None if
+    unsolvable) and refutes one move fewer."""
+    out = idastar(g, final_colour=final, deadline=soon(), journal=journal)
+    assert out.complete
+    if opt is None:
+        assert out.moves is None
+        return
+    assert len(out.moves) == opt == out.lower_bound
+    rules.verify_solution(g, out.moves, final)
+    if opt:
+        below = idastar(g, final_colour=final, max_moves=opt - 1, journal=journal)
+        assert below.complete and below.moves is None and below.lower_bound >= opt
+
+
+def optimum(g, final) -> int | None:
+    moves = bfs(g, final_colour=final).moves
+    return None if moves is None else len(moves)
+
+
+@PROPERTY
+@given(region_graphs(max_cells=20, max_colours=4), FINALS, st.integers(1, 300))
+def test_a_run_continued_from_a_stopped_one_finds_the_optimum(g, choice, nodes):
+    final = None if choice is None else choice % g.k
+    with tempfile.TemporaryDirectory() as folder:
+        journal = str(Path(folder) / "j")
+        idastar(g, final_colour=final, node_limit=nodes, journal=journal)  # stopped, or not
+        opt = optimum(g, final)
+        check_resumed(g, final, journal, opt)
+        check_resumed(g, final, journal, opt)  # now with the bounds of a whole run too
+
+
+@pytest.fixture
+def writes_checked(monkeypatch):
+    """Every bound the parallel search writes is checked to be written neither in pass 1 nor
+    after a solution was found (both hold placeholders, which a later run could not tell
+    from proved bounds; the second kind never changes an optimum, so only this sees it)."""
+    searches = []
+    learn, bound = parallel._SplitIda.learn, Journal.bound
+
+    def learning(self, journal):
+        searches.append(self)
+        return learn(self, journal)
+
+    def checked_bound(self, key, value):
+        assert searches[-1].tasks is None and not searches[-1].solved
+        return bound(self, key, value)
+
+    monkeypatch.setattr(parallel._SplitIda, "learn", learning)
+    monkeypatch.setattr(Journal, "bound", checked_bound)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck))
+@given(region_graphs(max_cells=20, max_colours=4), FINALS)
+def test_the_parallel_searchs_journal_holds_only_proved_bounds(writes_checked, g, choice):
+    final = None if choice is None else choice % g.k
+    opt = optimum(g, final)
+    with tempfile.TemporaryDirectory() as folder:
+        journal = str(Path(folder) / "j")
+        options = {"final_colour": final, "split_after": 0.0, "deadline": soon()}
+        # a run that finds a solution (pass 2 after it holds placeholders) ...
+        parallel_idastar(g, journal=journal, **options)
+        if opt:  # ... and one that refutes the horizon below it
+            parallel_idastar(g, max_moves=opt - 1, journal=journal, **options)
+        check_resumed(g, final, journal, opt)
+
+
+def test_a_split_search_writes_the_workers_answers():
+    # optimum 4, start bound 3: the refutation of 3 moves is searched, split from the start
+    colours = [1, 2, 1, 2, 1, 2, 0, 1, 0, 1]
+    g = from_edges(colours, [(i, i + 1) for i in range(9)] + [(1, 6), (5, 8), (9, 3)])
+    with tempfile.TemporaryDirectory() as folder:
+        journal = str(Path(folder) / "j")
+        out = parallel_idastar(g, max_moves=3, split_after=0.0, journal=journal)
+        assert out.complete and out.moves is None
+        with Journal(journal, g, None) as j:
+            assert j.load().bounds
+        check_resumed(g, None, journal, 4)
+
+
+def test_a_bound_is_kept_at_its_highest(tmp_path):
+    g = from_edges([0, 1, 0], [(0, 1), (1, 2)])
+    with Journal(str(tmp_path / "j"), g, None) as j:
+        j.bound(b"a", 4)
+        j.bound(b"a", 2)
+        j.bound(b"b", 1)
+        j.check("tripods", b"a", 3, 2)
+        j.check("tripods", b"a", 2, 5)  # a later check replaces the one held
+        assert j.written == 5
+    with Journal(str(tmp_path / "j"), g, None) as j:
+        learnt = j.load()
+    assert learnt.bounds == {b"a": 4, b"b": 1}
+    assert learnt.tripods == {b"a": (2, 5)} and learnt.tetrapods == {}
+
+
+def test_another_board_or_final_colour_shares_nothing(tmp_path):
+    g = from_edges([0, 1, 0], [(0, 1), (1, 2)])
+    other = from_edges([0, 1, 1], [(0, 1), (1, 2)])
+    path = str(tmp_path / "j")
+    with Journal(path, g, None) as j:
+        j.bound(b"a", 4)
+    for board, final in ((g, 0), (other, None)):
+        assert identity(board, final) != identity(g, None)
+        with Journal(path, board, final) as j:
+            assert len(j.load()) == 0
+    with Journal(path, g, None) as j:
+        assert len(j.load()) == 1
+
+
+def test_a_file_that_is_not_a_journal_is_refused_and_left_as_it_was(tmp_path):
+    g = from_edges([0, 1], [(0, 1)])
+    text = tmp_path / "notes.txt"
+    text.write_text("my notes\n" * 100)
+    other = tmp_path / "other.db"
+    with sqlite3.connect(other) as db:
+        db.execute("CREATE TABLE t (x)")
+    before = {path: path.read_bytes() for path in (text, other)}
+    for path, problem in ((text, "not a kamicp journal"), (other, "SQLite file of something")):
+        with pytest.raises(InputError, match=problem):
+            Journal(str(path), g, None)
+        assert path.read_bytes() == before[path]
+
+
+def test_one_run_at_a_time(tmp_path):
+    g = from_edges([0, 1], [(0, 1)])
+    path = str(tmp_path / "j")
+    with Journal(path, g, None) as first:
+        first.bound(b"a", 2)
+        with pytest.raises(InputError, match="in use by another run"):
+            Journal(path, g, None)
+    with Journal(path, g, None) as again:
+        assert again.load().bounds == {b"a": 2}
+
+
+def test_a_time_limited_solve_leaves_its_bounds_in_the_journal(tmp_path, monkeypatch):
+    from kamicp import astar, formats
+    from kamicp.regions import region_graph
+
+    # every state's bound is written, so that a few seconds of search leave some
+    monkeypatch.setattr(astar, "JOURNAL_DEPTH", 99)
+    g = region_graph(formats.load(str(long_board(tmp_path)))[0])
+    journal = str(tmp_path / "j")
+    known = greedy(g)  # so that the search starts at once (not after idastar's wider beam)
+    for solver in ("idastar", "portfolio"):  # the portfolio passes it to its idastar
+        result = solve(g, solver, time_limit=4.0, known=known, journal=journal)
+        assert result.status == "feasible"
+        with Journal(journal, g, None) as j:
+            held = len(j.load())
+        assert held > 0
+        Path(journal).unlink()
+
+
+def kamicp(*args: str, cwd: Path) -> subprocess.CompletedProcess:
+    command = [sys.executable, "-m", "kamicp", *args]
+    return subprocess.run(command, capture_output=True, text=True, cwd=cwd, timeout=120)
+
+
+def test_solve_with_a_journal_says_whose_bounds_proved_it(tmp_path):
+    board = tmp_path / "b.txt"
+    board.write_text("rules: free\nRGBRGB\nGBRGBR\nBRGBRG\n")
+    first = kamicp("solve", "b.txt", "--solver", "idastar", "--journal", "p.kj", cwd=tmp_path)
+    again = kamicp("solve", "b.txt", "--solver", "idastar", "--journal", "p.kj", cwd=tmp_path)
+    assert first.returncode == again.returncode == 0, first.stderr + again.stderr
+    status = [line for line in again.stdout.splitlines() if line.startswith("status:")]
+    assert status == [line for line in first.stdout.splitlines() if line.startswith("status:")]
+    assert "optimal" in status[0] and "with the proved bounds of journal p.kj" in status[0]
+
+
+@pytest.mark.parametrize(
+    ("args", "problem"),
+    [
+        (["--solver", "sat", "--journal", "p.kj"], "--journal: only with --solver idastar"),
+        (["--solver", "idastar", "--journal", "b.txt"], "refusing to overwrite the input file"),
+        (["--solver", "idastar", "--journal", "notes.txt"], "notes.txt: not a kamicp journal"),
+    ],
+)
+def test_bad_journals_get_one_line_and_exit_2(tmp_path, args, problem):
+    (tmp_path / "b.txt").write_text("rules: free\nRGB\nGBR\n")
+    (tmp_path / "notes.txt").write_text("keep me\n" * 200)
+    out = kamicp("solve", "b.txt", *args, cwd=tmp_path)
+    assert out.returncode == 2
+    assert problem in out.stderr and len(out.stderr.strip().splitlines()) == 1
+    assert (tmp_path / "notes.txt").read_text() == "keep me\n" * 200
+    assert (tmp_path / "b.txt").read_text() == "rules: free\nRGB\nGBR\n"
