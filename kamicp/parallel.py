@@ -514,6 +514,13 @@ def _start_worker(parent: _SplitIda) -> None:
     w.tetrapod_depth = parent.tetrapod_depth
     keep_levels_memory(w.tetrapod_depth > 0)  # the worker's checks come one after another
     w.forced_depth = parent.forced_depth
+    # the parent's proved bounds and check values so far (a journal's among them): this
+    # process's copies of them, made by the fork
+    w.table, w.tripod_values, w.tetrapod_values = (
+        parent.table,
+        parent.tripod_values,
+        parent.tetrapod_values,
+    )
     w.threshold = -1
     w.parent = os.getppid()
     _worker.append(w)
