@@ -4,6 +4,8 @@
   final status (``optimal`` or ``infeasible``); other lines are kept and the puzzle is retried.
 - ``jobs`` local processes, each puzzle in a child process of its own (:mod:`kamicp.isolate`),
   so one puzzle failing never loses the others.
+- Ctrl-C or SIGTERM stops the puzzles running (their rows are not written) and starts no
+  more; the rows finished are in the file, and a rerun goes on from there.
 - ``ray_address``: the same batch on a Ray cluster (``pip install kamicp[cluster]``): each
   puzzle is a Ray task, results stream back with ``ray.wait``. ``"local"`` starts a local
   Ray instance.
@@ -11,6 +13,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import sys
@@ -20,9 +23,9 @@ from concurrent.futures import ThreadPoolExecutor, as_completed
 
 from kamicp import formats, notation
 from kamicp.errors import KamicpError
-from kamicp.isolate import run_isolated
+from kamicp.isolate import Jobs, run_isolated
 from kamicp.regions import region_graph
-from kamicp.solve import solve
+from kamicp.solve import noting_interrupts, solve
 
 FINAL = ("optimal", "infeasible")
 GRACE = 15.0
@@ -90,10 +93,11 @@ def batch(
     jobs: int = 1,
     ray_address: str | None = None,
     progress=sys.stderr,
-) -> tuple[list[dict], int]:
+) -> tuple[list[dict], int, bool]:
     """Solve every puzzle under ``paths``, appending JSON lines to ``out_path``.
 
-    Returns the rows written by this run and the number of puzzles skipped as already done.
+    Returns the rows written by this run, the number of puzzles skipped as already done,
+    and whether Ctrl-C or SIGTERM stopped the run.
     """
     todo = tasks(paths)
     done = done_digests(out_path, solver)
@@ -102,28 +106,45 @@ def batch(
     rows = []
     bar = Progress(len(todo), skipped, progress)
     run = _run_ray if ray_address else _run_local
-    with _open_for_append(out_path) as out:
-        for (path, index, board), row in run(pending, solver, time_limit, jobs, ray_address):
-            row = {"file": path, "index": index, "name": board.name, "hash": board.digest(), **row}
-            row.setdefault("solver", solver)
-            out.write(json.dumps(row) + "\n")
-            out.flush()
-            rows.append(row)
-            bar.update(row["status"])
+    interrupted = False
+    with _open_for_append(out_path) as out, noting_interrupts():
+        results = contextlib.closing(run(pending, solver, time_limit, jobs, ray_address))
+        try:
+            with results as finished:
+                for (path, index, board), row in finished:
+                    where = {"file": path, "index": index, "name": board.name}
+                    row = {**where, "hash": board.digest(), **row}
+                    row.setdefault("solver", solver)
+                    out.write(json.dumps(row) + "\n")
+                    out.flush()
+                    rows.append(row)
+                    bar.update(row["status"])
+        except KeyboardInterrupt:  # the running puzzles were stopped (closing the generator)
+            interrupted = True
     bar.close()
-    return rows, skipped
+    return rows, skipped, interrupted
 
 
 def _run_local(pending, solver, time_limit, jobs, _address):
     timeout = (time_limit or 1e9) + GRACE
-    with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
+    running = Jobs()
+    pool = ThreadPoolExecutor(max_workers=max(1, jobs))
+    try:
         futures = {
-            pool.submit(run_isolated, solve_row, (board, solver, time_limit), timeout): task
+            pool.submit(
+                run_isolated, solve_row, (board, solver, time_limit), timeout, jobs=running
+            ): task
             for task in pending
             for board in [task[2]]
         }
         for future in as_completed(futures):
             yield futures[future], future.result()
+    finally:
+        # At the end nothing is left to stop; when stopped early (Ctrl-C, SIGTERM), no
+        # queued puzzle starts and the running ones are killed, so their threads end now.
+        pool.shutdown(wait=False, cancel_futures=True)
+        running.stop()
+        pool.shutdown(wait=True)
 
 
 def _run_ray(pending, solver, time_limit, jobs, address):
@@ -146,6 +167,7 @@ def _run_ray(pending, solver, time_limit, jobs, address):
             for board in [task[2]]
         }
         waiting = list(refs)
+        stopped = True  # unless every task is answered below
         while waiting:
             ready, waiting = ray.wait(waiting, num_returns=1)
             try:
@@ -153,7 +175,11 @@ def _run_ray(pending, solver, time_limit, jobs, address):
             except Exception as err:  # the task failed on the cluster: one row, not the run
                 row = {"status": "error", "error": f"{type(err).__name__}: {err}"}
             yield refs[ready[0]], row
+        stopped = False
     finally:
+        if stopped:  # Ctrl-C or SIGTERM: the tasks not answered are cancelled
+            for ref in waiting:
+                ray.cancel(ref, force=True)
         if started:
             ray.shutdown()
 

@@ -653,7 +653,7 @@ def run_batch(args) -> int:
     from kamicp.batch import batch
 
     ensure_not_input(args.out, formats.iter_paths(args.paths))
-    rows, skipped = batch(
+    rows, skipped, interrupted = batch(
         args.paths,
         args.out,
         solver=args.solver,
@@ -673,6 +673,10 @@ def run_batch(args) -> int:
     print(
         f"seconds: total {sum(secs):.1f}, median {statistics.median(secs):.2f}, max {max(secs):.1f}"
     )
+    if interrupted:
+        finished = notation.count(len(rows), "puzzle")
+        print(f"interrupted: {finished} finished, the ones running were stopped", file=sys.stderr)
+        return 3
     return 0 if all(r["status"] in ("optimal", "feasible", "infeasible") for r in rows) else 3
 
 

@@ -10,6 +10,7 @@ import multiprocessing as mp
 import os
 import resource
 import signal
+import threading
 import time
 from collections.abc import Callable
 
@@ -62,13 +63,45 @@ def _reap_orphans(wait: float = 5.0) -> None:
             time.sleep(0.01)
 
 
+class Jobs:
+    """The jobs that one caller's threads run, so that it can stop them all at once (on
+    Ctrl-C or SIGTERM, which only its main thread sees); a job started after that is stopped
+    as it starts."""
+
+    def __init__(self):
+        self.lock = threading.Lock()
+        self.running: set[int] = set()  # the jobs' process ids (each its own group's id)
+        self.stopped = False
+
+    def started(self, pid: int) -> None:
+        with self.lock:
+            self.running.add(pid)
+            if self.stopped:
+                _kill_job(pid)
+
+    def ended(self, pid: int) -> None:
+        with self.lock:
+            self.running.discard(pid)
+
+    def stop(self) -> None:
+        with self.lock:
+            self.stopped = True
+            for pid in self.running:
+                _kill_job(pid)
+
+
 def run_isolated(
-    fn: Callable[..., dict], args: tuple, timeout: float, context: str = "forkserver"
+    fn: Callable[..., dict],
+    args: tuple,
+    timeout: float,
+    context: str = "forkserver",
+    jobs: Jobs | None = None,
 ) -> dict:
     """``fn(*args)`` in a child process; its dict, or a row saying it was killed or crashed.
 
     ``fn`` must be a module-level function returning a dict. The child is killed after
-    ``timeout`` seconds. ``forkserver`` is safe to call from several threads at once.
+    ``timeout`` seconds, or when ``jobs`` is stopped. ``forkserver`` is safe to call from
+    several threads at once.
     """
     ctx = mp.get_context(context)
     if context == "forkserver":
@@ -80,6 +113,8 @@ def run_isolated(
     proc = ctx.Process(target=_child, args=(child, fn, args))
     proc.start()
     child.close()
+    if jobs is not None:
+        jobs.started(proc.pid)
     row = None
     try:
         if parent.poll(timeout):
@@ -96,9 +131,20 @@ def run_isolated(
         row = {"status": "killed" if alive else "crashed", "error": f"exit code {proc.exitcode}"}
     proc.join()
     _kill_group(proc.pid)  # anything the job left behind
+    if jobs is not None:
+        jobs.ended(proc.pid)
     parent.close()
     row.setdefault("seconds", time.monotonic() - start)
     return row
+
+
+def _kill_job(pid: int) -> None:
+    """Kill a job's group and the job itself (which may not have made its group yet)."""
+    _kill_group(pid)
+    try:
+        os.kill(pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
 
 
 def _kill_group(pgid: int) -> None:

@@ -29,7 +29,7 @@ def stable(rows: list[dict]) -> dict:
 
 def test_local_batch_writes_one_line_per_puzzle(tmp_path):
     out = tmp_path / "r.jsonl"
-    rows, skipped = batch(SMALL, str(out), time_limit=60, jobs=2, progress=None)
+    rows, skipped, _ = batch(SMALL, str(out), time_limit=60, jobs=2, progress=None)
     assert skipped == 0 and len(rows) == len(tasks(SMALL))
     written = rows_of(out)
     assert len(written) == len(rows)
@@ -38,7 +38,7 @@ def test_local_batch_writes_one_line_per_puzzle(tmp_path):
         assert r["moves"] == len(r["solution"]) == r["lower_bound"] == r["upper_bound"]
         assert len(r["hash"]) == 64
     # A rerun finds everything final and solves nothing.
-    rows, skipped = batch(SMALL, str(out), time_limit=60, jobs=2, progress=None)
+    rows, skipped, _ = batch(SMALL, str(out), time_limit=60, jobs=2, progress=None)
     assert rows == [] and skipped == len(written)
 
 
@@ -82,3 +82,45 @@ def test_ray_batch_matches_local(tmp_path):
     batch(SMALL, str(local), time_limit=60, jobs=2, progress=None)
     batch(SMALL, str(remote), time_limit=60, jobs=2, ray_address="local", progress=None)
     assert stable(rows_of(local)) == stable(rows_of(remote))
+
+
+def processes_in(folder: Path) -> list[int]:
+    """The processes whose working directory is ``folder`` (Linux /proc)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        try:
+            if entry.name.isdigit() and Path(os.readlink(entry / "cwd")) == folder:
+                found.append(int(entry.name))
+        except OSError:
+            pass  # gone, or not ours to read
+    return found
+
+
+@pytest.mark.skipif(not Path("/proc/self/cwd").exists(), reason="needs Linux /proc")
+def test_sigterm_stops_the_running_puzzles_and_keeps_the_finished_rows(tmp_path):
+    # Before, SIGTERM killed the batch (exit -15) and left its running job behind (a process
+    # group of its own) until the job's time limit; the summary was never printed.
+    from tests.seed import long_board
+
+    folder = tmp_path / "in"
+    folder.mkdir()
+    (folder / "a.txt").write_text("name: small\nrules: free\nRGB\nGBR\n")  # first, at once
+    long_board(folder)  # big.txt, next: far from proved in its 60 s
+    out = tmp_path / "out.jsonl"
+    argv = [sys.executable, "-m", "kamicp", "batch", str(folder), "--out", str(out)]
+    argv += ["--solver", "idastar", "--time-limit", "60", "--jobs", "1", "--quiet"]
+    proc = subprocess.Popen(
+        argv, cwd=tmp_path, text=True, stdout=subprocess.PIPE, stderr=subprocess.PIPE
+    )
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and not (out.exists() and out.read_text().count("\n")):
+        time.sleep(0.05)
+    time.sleep(2)  # big.txt is running
+    proc.send_signal(signal.SIGTERM)
+    stdout, stderr = proc.communicate(timeout=30)
+    assert proc.returncode == 3, stderr
+    assert "interrupted: 1 puzzle finished, the ones running were stopped" in stderr
+    assert "Traceback" not in stderr and "optimal" in stdout  # the summary of the finished
+    assert [row["name"] for row in rows_of(out)] == ["small"]
+    time.sleep(3)  # the forkserver ends when it sees the batch gone
+    assert processes_in(tmp_path) == []
