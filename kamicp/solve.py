@@ -576,7 +576,8 @@ def _reference(
     if known is not None and len(known) <= max_moves:
         if lower is None:
             lower = bounds.lower_bound(g, final_colour=final_colour)
-        why = "lower bound equals the given solution's length"
+        # the solution may be the user's, the start beam's or the one just found: not "given"
+        why = "lower bound equals the solution's length"
         return _finish(known, lower, max_moves, why)
     out = _search(g, solver, max_moves, final_colour, node_limit, clock, options)
     if out.complete and out.moves is None:
