@@ -226,6 +226,12 @@ def tripod_value(cur: Current, budget: int, final_colour: int | None, deadline) 
     return least_tripod_value(cur.pos, cur.adj, piece, cur.k, finals, budget, deadline)
 
 
+def _answers(value: int, cap: int, budget: int) -> bool:
+    """Does a check's value computed with ``cap`` answer it at ``budget``: exact (at most
+    its cap), or capped at the budget or above (then any value above it is as good)?"""
+    return value <= cap or budget <= cap
+
+
 def _key(cur: Current, first: int) -> bytes:
     return cur.pos + first.to_bytes(4, "little")
 
@@ -735,7 +741,7 @@ class _Ida(_Search):
         # the same position is met again after other last moves (the table's key differs)
         key = _key(cur, first)
         value, cap = self.tripod_values.get(key, (0, -1))
-        if value > cap and budget > cap:  # neither exact nor above a cap at least the budget
+        if not _answers(value, cap, budget):
             began = time.monotonic()
             value = tripod_value(cur, budget, self.final_colour, self.deadline)
             self.checked(key, budget, value, time.monotonic() - began, depth)
@@ -747,18 +753,17 @@ class _Ida(_Search):
         """Would :meth:`tripod_check` answer this state from its caches alone (filled by a
         journal, say), computing nothing?"""
         value, cap = self.tripod_values.get(key, (0, -1))
-        if value > cap and budget > cap:
+        if not _answers(value, cap, budget):
             return False
         if value > budget or not tetrapods_apply(cur, depth, self.tetrapod_depth):
             return True
-        value, cap = self.tetrapod_values.get(key, (0, -1))
-        return value <= cap or budget <= cap
+        return _answers(*self.tetrapod_values.get(key, (0, -1)), budget)
 
     def tetrapod_check(self, cur: Current, key: bytes, budget: int) -> int:
         """The tetrapod bound (Bound 7) of a one-piece state, exact up to ``budget`` (above
         it, some bound that exceeds ``budget``); kept per state, as the tripod checks."""
         value, cap = self.tetrapod_values.get(key, (0, -1))
-        if value <= cap or budget <= cap:
+        if _answers(value, cap, budget):
             return value
         began = time.monotonic()
         value = tetrapods_bound(cur, self.final_colour, budget, self.deadline)
