@@ -363,17 +363,15 @@ def describe(board: Board, g, result: Result) -> str:
 
 
 def run_solve(args) -> int:
-    if args.tetrapod_depth and args.solver not in TETRAPOD_DEPTH_SOLVERS:
-        raise KamicpError(
-            f"--tetrapod-depth: only with --solver idastar or portfolio, not {args.solver}"
-        )
+    # the options that only IDA* (alone or as the portfolio's backend) takes
+    for option, given in (("--tetrapod-depth", args.tetrapod_depth), ("--journal", args.journal)):
+        if given and args.solver not in TETRAPOD_DEPTH_SOLVERS:
+            raise KamicpError(
+                f"{option}: only with --solver idastar or portfolio, not {args.solver}"
+            )
     if args.journal:
         from kamicp.journal import ensure_journal
 
-        if args.solver not in TETRAPOD_DEPTH_SOLVERS:
-            raise KamicpError(
-                f"--journal: only with --solver idastar or portfolio, not {args.solver}"
-            )
         ensure_not_input(args.journal, [args.file, args.known_solution or ""])
         ensure_journal(args.journal)
     if args.certificate and args.file == formats.STDIN:
