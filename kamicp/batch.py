@@ -159,6 +159,7 @@ def _run_ray(pending, solver, time_limit, jobs, address):
             ray.init(num_cpus=max(1, jobs), **kwargs)
         else:
             ray.init(address=address, **kwargs)
+    waiting: list = []  # the tasks not answered yet
     try:
         remote = ray.remote(max_retries=1)(solve_row)
         refs = {
@@ -167,7 +168,6 @@ def _run_ray(pending, solver, time_limit, jobs, address):
             for board in [task[2]]
         }
         waiting = list(refs)
-        stopped = True  # unless every task is answered below
         while waiting:
             ready, waiting = ray.wait(waiting, num_returns=1)
             try:
@@ -175,11 +175,9 @@ def _run_ray(pending, solver, time_limit, jobs, address):
             except Exception as err:  # the task failed on the cluster: one row, not the run
                 row = {"status": "error", "error": f"{type(err).__name__}: {err}"}
             yield refs[ready[0]], row
-        stopped = False
     finally:
-        if stopped:  # Ctrl-C or SIGTERM: the tasks not answered are cancelled
-            for ref in waiting:
-                ray.cancel(ref, force=True)
+        for ref in waiting:  # left only by Ctrl-C or SIGTERM: cancelled
+            ray.cancel(ref, force=True)
         if started:
             ray.shutdown()
 
