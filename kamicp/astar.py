@@ -11,9 +11,12 @@ Only admissible bounds prune, and only the move restrictions proved in
 - pivot rules: a move that merges nothing is only needed to recolour the finished pivot
   piece; a move that absorbs every remaining region of a colour (not the forced final one)
   may be played at once (Flood-It's colour-elimination rule, proved by blob monotonicity);
-- IDA*, free rules: two consecutive independent moves of one piece (neither star in or next
-  to the other) commute, so they are only tried with the smaller node first (R5); a state's
-  table key then includes the last move's node.
+- IDA*, free rules: two consecutive moves of one piece that commute are tried in one order
+  only: two independent merging moves (neither star in or next to the other) with the
+  smaller node first (R5); a move that merges nothing as early as it can stand, since it
+  lowers no bound and is cut soonest there (R6: before the move it follows, unless that
+  move absorbs its node or touches it with its colour, old or new; and never a move on the
+  node it just recoloured). A state's table key then includes the last move's context.
 
 Speed: a child's bound comes from the parent's balls without building the child, and its
 radius is recomputed only for the few moves that can lower it (``radius_movers``); on
@@ -236,6 +239,43 @@ def _key(cur: Current, first: int) -> bytes:
     return cur.pos + first.to_bytes(4, "little")
 
 
+COLOUR_SLOTS = 256  # colours a last-move context can name (a palette is far smaller)
+
+
+def last_move_context(v: int, merged: bool, old: int) -> int:
+    """What the move just played on node ``v`` tells the next move (free rules): ``v`` when
+    it merged something (R5), else -2 - (v * COLOUR_SLOTS + old), ``old`` being the colour
+    ``v`` had (R6). -1 is kept for "no last move" in the table's keys."""
+    return v if merged else -2 - (v * COLOUR_SLOTS + old)
+
+
+def _last_move(after: int | None) -> tuple[int | None, int | None]:
+    """(node, old colour) of a :func:`last_move_context`; the colour is None when the last
+    move merged something (and both are None with no last move)."""
+    if after is None or after >= 0:
+        return after, None
+    v, old = divmod(-2 - after, COLOUR_SLOTS)
+    return v, old
+
+
+def _skipped(cur: Current, last: int, old: int | None, near, v: int, c: int, gone) -> bool:
+    """Is the move (v, c), merging the nodes ``gone``, left out after the last move on node
+    ``last`` of the same piece (``near``: ``last`` and its neighbours; ``old``: the colour
+    ``last`` had when that move merged nothing, else None)? Moves are put in order of
+    (merges something, node): a move that merges nothing is tried only where it cannot be
+    played before the last move instead (R6), and a merging move after a merging one as
+    in R5. Proofs in ``encodings/bounds.md``."""
+    if v == last:  # after a move that merged nothing, two recolourings where one would do
+        return old is not None
+    if gone:  # R5: independent of a merging last move and on a smaller node
+        return old is None and v < last and v not in near and near.isdisjoint(gone)
+    if old is not None and v > last:
+        return False
+    # R6: it could have come first, unless it touches the last move's node and takes a
+    # colour that node had before or after (its colour before is not kept when it merged)
+    return not (v in cur.adj[last] and (old is None or c == old or c == cur.pos[last]))
+
+
 class _Search:
     """What A* and IDA* share: the problem, the limits, the child generator."""
 
@@ -288,17 +328,16 @@ class _Search:
         out = []
         near = None
         movers: dict[int, set[int] | None] = {}
-        if after is not None and self.rules == "free":
-            near = cur.adj[after] | {after}
-            piece = cur.island_of[after]
+        last, old = _last_move(after)
+        if last is not None and self.rules == "free":
+            near = cur.adj[last] | {last}
+            piece = cur.island_of[last]
         for (v, c), nxt in moves(cur, first, self.rules, final):
-            if near is not None and v < after and v not in near and cur.island_of[v] == piece:
-                gone = cur.merged(v, c)
-                if near.isdisjoint(gone):
-                    continue  # commutes with the last move: tried in the other order (R5)
-                merged = len(gone)
-            else:
-                merged = len(cur.merged(v, c))
+            gone = cur.merged(v, c)
+            if near is not None and cur.island_of[v] == piece:
+                if _skipped(cur, last, old, near, v, c, gone):
+                    continue  # R5, R6: some optimal solution plays the moves otherwise
+            merged = len(gone)
             if self.rules == "pivot":
                 h = pivot_layer_bound(cur, final, c)
                 out.append([h, -merged, (v, c), nxt, None, None])
@@ -331,7 +370,8 @@ class _Search:
         movers = radius_movers(cur, 0)
         counts = cur.colour_counts(0)
         present = sum(1 for n in counts.values() if n > 0)
-        near = None if after is None else adj[after] | {after}
+        last, old_last = _last_move(after)
+        near = None if last is None else adj[last] | {last}
         out = []
         targets = range(k) if final is None or len(cur.islands[0]) > 1 else (final,)
         nodes = cur.islands[0]
@@ -345,15 +385,12 @@ class _Search:
             by_colour: dict[int, list[int]] = {}
             for u in adj[v]:
                 by_colour.setdefault(pos[u], []).append(u)
-            # R5: a move on v commutes with the last move when v is far from it; it is
-            # then tried only if it merges something next to the last move
-            far = near is not None and v < after and v not in near
             for c in targets:
                 if c == old:
                     continue
                 gone = by_colour.get(c, ())
-                if far and near.isdisjoint(gone):
-                    continue  # commutes with the last move: tried in the other order (R5)
+                if near is not None and _skipped(cur, last, old_last, near, v, c, gone):
+                    continue  # R5, R6: some optimal solution plays the moves otherwise
                 if floor < INF and not gone:
                     continue  # a recolouring keeps the radius: counted in the floor
                 colours = present - lone + (counts.get(c, 0) == 0)
@@ -368,6 +405,13 @@ class _Search:
                 out.append([max(r, rest), -len(gone), (v, c), 0, None, r])
         out.sort(key=by_bound)
         return out, floor
+
+    def context(self, cur: Current, move: Move, minus_merged: int) -> int:
+        """The :func:`last_move_context` of ``move`` played from ``cur`` (``minus_merged``:
+        a :meth:`children` entry's minus the nodes it merges). Under pivot rules only the
+        node: R5 and R6 are free-rules restrictions."""
+        v, _ = move
+        return last_move_context(v, minus_merged != 0 or self.rules != "free", cur.pos[v])
 
     @staticmethod
     def build(cur: Current, entry: list) -> Current:
@@ -829,7 +873,7 @@ class _Ida(_Search):
         pushed on ``self.path``, last first); else a proved lower bound > ``budget``."""
         if cur.is_solved(self.final_colour):
             return 0
-        # The last move's node is part of the key: what is pruned below depends on it (R5).
+        # The last move's context is part of the key: what is pruned below depends on it (R5, R6).
         key = _key(cur, first) + (-1 if after is None else after).to_bytes(4, "little", signed=True)
         known = self.table.get(key, 0)
         if known > budget:
@@ -856,13 +900,14 @@ class _Ida(_Search):
         entries, best = self.within(cur, first, after, budget)
         for entry in entries:
             h, _, move, nxt = entry[:4]
+            context = self.context(cur, move, entry[1])
             if 1 + h <= budget:
-                child_key = self.key_of(cur, entry) + move[0].to_bytes(4, "little", signed=True)
+                child_key = self.key_of(cur, entry) + context.to_bytes(4, "little", signed=True)
                 h = max(h, self.table.get(child_key, 0))
             if 1 + h > budget:
                 best = min(best, 1 + h)
                 continue
-            r = self.dfs(self.build(cur, entry), nxt, budget - 1, move[0])
+            r = self.dfs(self.build(cur, entry), nxt, budget - 1, context)
             if r <= budget - 1:
                 self.path.append(move)
                 return r + 1

@@ -1,12 +1,12 @@
 """A journal of proved bounds: what a long IDA* proof learnt, kept in a file, so that a
 stopped run can be continued where it stopped.
 
-IDA*'s transposition table maps a state (position, first open piece, last move's node) to a
+IDA*'s transposition table maps a state (position, first open piece, last move's context) to a
 proved lower bound on the moves it needs (``kamicp.astar._Ida.dfs``); its tripod and tetrapod
 caches map a position to a check's value and the budget it was capped at. None of these
 depends on the iteration, the time or the options of the run that proved it, only on the
 board, the final colour asked for and the code of the search (which decides what a key means
-and which moves a state may make: the canonical order of commuting moves, rule R5). So a
+and which moves a state may make: the canonical order of commuting moves, rules R5, R6). So a
 journal is one SQLite file (Python's ``sqlite3``) holding such entries per *identity*: a
 SHA-256 of the region graph, the rules, the final colour and the source of every kamicp
 module. A run whose identity differs (another board, another final colour, any other
