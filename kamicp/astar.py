@@ -243,37 +243,36 @@ COLOUR_SLOTS = 256  # colours a last-move context can name (a palette is far sma
 
 
 def last_move_context(v: int, merged: bool, old: int) -> int:
-    """What the move just played on node ``v`` tells the next move (free rules): ``v`` when
-    it merged something (R5), else -2 - (v * COLOUR_SLOTS + old), ``old`` being the colour
-    ``v`` had (R6). -1 is kept for "no last move" in the table's keys."""
-    return v if merged else -2 - (v * COLOUR_SLOTS + old)
+    """What the move just played on node ``v`` tells the next move (free rules, R5 and
+    R6): the node, the colour ``old`` it had before, and whether it merged something, as one
+    number for the table's keys (-1 there: no last move)."""
+    return (v * COLOUR_SLOTS + old) * 2 + int(merged)
 
 
-def _last_move(after: int | None) -> tuple[int | None, int | None]:
-    """(node, old colour) of a :func:`last_move_context`; the colour is None when the last
-    move merged something (and both are None with no last move)."""
-    if after is None or after >= 0:
-        return after, None
-    v, old = divmod(-2 - after, COLOUR_SLOTS)
-    return v, old
+def _last_move(after: int | None) -> tuple[int, int, bool] | None:
+    """(node, colour before, merged) of a :func:`last_move_context`, or None."""
+    if after is None or after < 0:
+        return None
+    rest, merged = divmod(after, 2)
+    v, old = divmod(rest, COLOUR_SLOTS)
+    return v, old, bool(merged)
 
 
-def _skipped(cur: Current, last: int, old: int | None, near, v: int, c: int, gone) -> bool:
-    """Is the move (v, c), merging the nodes ``gone``, left out after the last move on node
-    ``last`` of the same piece (``near``: ``last`` and its neighbours; ``old``: the colour
-    ``last`` had when that move merged nothing, else None)? Moves are put in order of
-    (merges something, node): a move that merges nothing is tried only where it cannot be
-    played before the last move instead (R6), and a merging move after a merging one as
-    in R5. Proofs in ``encodings/bounds.md``."""
-    if v == last:  # after a move that merged nothing, two recolourings where one would do
-        return old is not None
+def _skipped(cur: Current, last: tuple[int, int, bool], near, v: int, c: int, gone) -> bool:
+    """Is the move (v, c), merging the nodes ``gone``, left out after the last move
+    ``last`` = (node, colour before, merged) of the same piece (``near``: that node and its
+    neighbours)? Moves are put in order of (merges something, node): a merging move after
+    a merging one as in R5; a move that merges nothing as early as it can stand, before
+    the last move unless that move's node touches it and has or had the colour it takes
+    (R6). Proofs in ``encodings/bounds.md``."""
+    node, old, merged = last
+    if v == node:  # after a move that merged nothing, two recolourings where one would do
+        return not merged
     if gone:  # R5: independent of a merging last move and on a smaller node
-        return old is None and v < last and v not in near and near.isdisjoint(gone)
-    if old is not None and v > last:
+        return merged and v < node and v not in near and near.isdisjoint(gone)
+    if not merged and v > node:
         return False
-    # R6: it could have come first, unless it touches the last move's node and takes a
-    # colour that node had before or after (its colour before is not kept when it merged)
-    return not (v in cur.adj[last] and (old is None or c == old or c == cur.pos[last]))
+    return not (v in cur.adj[node] and c in (old, cur.pos[node]))
 
 
 class _Search:
@@ -328,14 +327,14 @@ class _Search:
         out = []
         near = None
         movers: dict[int, set[int] | None] = {}
-        last, old = _last_move(after)
+        last = _last_move(after)
         if last is not None and self.rules == "free":
-            near = cur.adj[last] | {last}
-            piece = cur.island_of[last]
+            near = cur.adj[last[0]] | {last[0]}
+            piece = cur.island_of[last[0]]
         for (v, c), nxt in moves(cur, first, self.rules, final):
             gone = cur.merged(v, c)
             if near is not None and cur.island_of[v] == piece:
-                if _skipped(cur, last, old, near, v, c, gone):
+                if _skipped(cur, last, near, v, c, gone):
                     continue  # R5, R6: some optimal solution plays the moves otherwise
             merged = len(gone)
             if self.rules == "pivot":
@@ -370,8 +369,8 @@ class _Search:
         movers = radius_movers(cur, 0)
         counts = cur.colour_counts(0)
         present = sum(1 for n in counts.values() if n > 0)
-        last, old_last = _last_move(after)
-        near = None if last is None else adj[last] | {last}
+        last = _last_move(after)
+        near = None if last is None else adj[last[0]] | {last[0]}
         out = []
         targets = range(k) if final is None or len(cur.islands[0]) > 1 else (final,)
         nodes = cur.islands[0]
@@ -389,7 +388,7 @@ class _Search:
                 if c == old:
                     continue
                 gone = by_colour.get(c, ())
-                if near is not None and _skipped(cur, last, old_last, near, v, c, gone):
+                if near is not None and _skipped(cur, last, near, v, c, gone):
                     continue  # R5, R6: some optimal solution plays the moves otherwise
                 if floor < INF and not gone:
                     continue  # a recolouring keeps the radius: counted in the floor
@@ -411,7 +410,9 @@ class _Search:
         a :meth:`children` entry's minus the nodes it merges). Under pivot rules only the
         node: R5 and R6 are free-rules restrictions."""
         v, _ = move
-        return last_move_context(v, minus_merged != 0 or self.rules != "free", cur.pos[v])
+        if self.rules != "free":
+            return last_move_context(v, True, 0)  # one key per position, as before R6
+        return last_move_context(v, minus_merged != 0, cur.pos[v])
 
     @staticmethod
     def build(cur: Current, entry: list) -> Current:
