@@ -22,7 +22,7 @@ from collections import Counter
 from concurrent.futures import ThreadPoolExecutor, as_completed
 
 from kamicp import formats, notation
-from kamicp.errors import KamicpError
+from kamicp.errors import InputError, KamicpError
 from kamicp.isolate import Jobs, run_isolated
 from kamicp.regions import region_graph
 from kamicp.solve import noting_interrupts, solve
@@ -59,18 +59,34 @@ def tasks(paths: list[str]) -> list[tuple[str, int, object]]:
 
 
 def done_digests(out_path: str, solver: str) -> set[str]:
-    """Digests already solved to a final status in ``out_path`` (torn lines are ignored)."""
-    done = set()
+    """Digests already solved to a final status in ``out_path`` (torn lines are ignored).
+
+    A file that is not a batch's (a line that is not a row nor the start of one, or not a
+    regular file: a directory, /dev/zero) is refused, since rows would be appended to it."""
+    done: set[str] = set()
     if not os.path.exists(out_path):
         return done
-    with open(out_path) as f:
-        for line in f:
+    if not os.path.isfile(out_path):
+        raise InputError("not a regular file: give --out a file of its own", out_path)
+    with open(out_path, encoding="utf-8", errors="replace") as f:
+        for number, line in enumerate(f, 1):
             try:
                 row = json.loads(line)
             except json.JSONDecodeError:
-                continue  # a line cut short by a killed run
-            if row.get("status") in FINAL and row.get("solver") == solver:
-                done.add(row.get("hash"))
+                row = None
+            if not isinstance(row, dict):
+                if line.startswith("{") or not line.strip():
+                    continue  # a line cut short by a killed run, or an empty one
+                raise InputError(
+                    "not a row of a kamicp batch: give --out a file of its own", out_path, number
+                )
+            digest = row.get("hash")
+            if (
+                row.get("status") in FINAL
+                and row.get("solver") == solver
+                and isinstance(digest, str)
+            ):
+                done.add(digest)
     return done
 
 

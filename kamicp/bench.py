@@ -108,7 +108,7 @@ def bench(
     csv_path: str | None = None,
     json_path: str | None = None,
     markdown: bool = False,
-    out=sys.stdout,
+    out=None,
     probe: float = 0.0,
     strategy: str = DEFAULT_STRATEGY,
     workers: int = 1,
@@ -127,6 +127,7 @@ def bench(
     the one the file lists (``Board.optimum``), else 3 if Ctrl-C stopped the run (the rows
     finished are still printed, summed up and written), else 0.
     """
+    out = sys.stdout if out is None else out  # now, not at import: it may be redirected
     _preload(solvers)
     options = {"probe": probe, "strategy": strategy, "workers": workers}
     if beam_width is not None:

@@ -42,8 +42,9 @@ class _Parser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: {message} (see {self.prog} --help)\n")
 
 
-def _number(kind, least, strict: bool = False):
-    """An argparse type: a number of ``kind`` at least ``least`` (above it if ``strict``)."""
+def _number(kind, least, strict: bool = False, most: float | None = None):
+    """An argparse type: a number of ``kind`` at least ``least`` (above it if ``strict``),
+    and at most ``most`` if given."""
 
     def parse(text: str):
         try:
@@ -52,15 +53,24 @@ def _number(kind, least, strict: bool = False):
             raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
         if value != value or value < least or (strict and value == least):  # NaN too
             raise argparse.ArgumentTypeError(f"must be {'>' if strict else '>='} {least}: {text}")
+        if most is not None and value > most:
+            raise argparse.ArgumentTypeError(f"must be <= {most:,}: {text}")
         return value
 
     return parse
 
 
+# The pools and pipes wait for at most the time left, which the system takes as a C int of
+# milliseconds (about 24 days at most): 'inf' or 1e308 ended in an OverflowError.
+MOST_SECONDS = 1_000_000
+# Each worker or job is a process of its own; 2**31 workers ended in CP-SAT's TypeError.
+MOST_PROCESSES = 256
+
 COUNT = _number(int, 0)  # moves
-POSITIVE = _number(int, 1)  # workers, jobs, nodes, solutions, a puzzle's index
-SECONDS = _number(float, 0, strict=True)  # time limits
-SECONDS_OR_NONE = _number(float, 0)  # --probe: 0 means none
+POSITIVE = _number(int, 1)  # nodes, solutions, a beam's width, a puzzle's index
+PROCESSES = _number(int, 1, most=MOST_PROCESSES)  # workers, jobs
+SECONDS = _number(float, 0, strict=True, most=MOST_SECONDS)  # time limits
+SECONDS_OR_NONE = _number(float, 0, most=MOST_SECONDS)  # --probe: 0 means none
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -79,6 +89,10 @@ def main(argv: list[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return 0
+    except OSError as err:  # a file that cannot be written (or read): one line, not a traceback
+        where = f"{err.filename}: " if err.filename else ""
+        print(f"kamicp: {where}{err.strerror or err}", file=sys.stderr)
+        return 2
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -215,7 +229,7 @@ def _count(moves: int) -> str:
 def _workers_arg(p) -> None:
     p.add_argument(
         "--workers",
-        type=POSITIVE,
+        type=PROCESSES,
         default=1,
         help="CP-SAT workers, or idastar processes (default 1; the portfolio: 1 a backend)",
     )
@@ -636,7 +650,7 @@ def add_batch(p):
     p.add_argument("--time-limit", type=SECONDS, default=60.0, help="seconds per puzzle")
     p.add_argument(
         "--jobs",
-        type=POSITIVE,
+        type=PROCESSES,
         default=1,
         help="local processes (default 1; a portfolio runs 2 each)",
     )

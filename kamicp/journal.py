@@ -114,14 +114,20 @@ class Journal:
         return self.db.execute("SELECT id FROM runs WHERE identity = ?", (ident,)).fetchone()[0]
 
     def load(self) -> Learnt:
-        """Every entry of this identity."""
+        """Every entry of this identity; an InputError for a file that was changed by hand
+        or by something else (a missing table, a key that is not bytes, a value that is not
+        a count, a kind of check unknown here)."""
         out = Learnt()
-        rows = self.db.execute("SELECT key, value FROM bounds WHERE run = ?", (self.run,))
-        out.bounds = {bytes(key): value for key, value in rows}
-        query = "SELECT kind, key, value, cap FROM checks WHERE run = ?"
-        rows = self.db.execute(query, (self.run,))
-        for kind, key, value, cap in rows:
-            getattr(out, kind)[bytes(key)] = (value, cap)
+        try:
+            rows = self.db.execute("SELECT key, value FROM bounds WHERE run = ?", (self.run,))
+            out.bounds = {_blob(key): _count(value) for key, value in rows}
+            query = "SELECT kind, key, value, cap FROM checks WHERE run = ?"
+            for kind, key, value, cap in self.db.execute(query, (self.run,)):
+                if kind not in CHECK_KINDS:
+                    raise ValueError(f"a check of kind {kind!r}")
+                getattr(out, kind)[_blob(key)] = (_count(value), _count(cap))
+        except (sqlite3.Error, ValueError) as err:
+            raise InputError(f"not a kamicp journal ({err})", self.path) from None
         return out
 
     def bound(self, key: bytes, value: int) -> None:
@@ -195,7 +201,29 @@ def _open(path: str) -> sqlite3.Connection:
 def ensure_journal(path: str) -> None:
     """Make the journal file if missing; an InputError if ``path`` is not one (say, before a
     search that would only meet the problem in a backend process)."""
-    _open(path).close()
+    db = _open(path)
+    try:
+        for table in ("bounds", "checks"):
+            db.execute(f"SELECT count(*) FROM {table}").fetchone()
+    except sqlite3.Error as err:
+        raise InputError(f"not a kamicp journal ({err})", path) from None
+    finally:
+        db.close()
+
+
+CHECK_KINDS = ("tripods", "tetrapods")  # the checks a journal keeps (Learnt's fields)
+
+
+def _blob(key) -> bytes:
+    if not isinstance(key, bytes):
+        raise ValueError(f"a key of type {type(key).__name__}")
+    return key
+
+
+def _count(value) -> int:
+    if not isinstance(value, int) or value < 0:
+        raise ValueError(f"a value {value!r}")
+    return value
 
 
 def _why(err: sqlite3.Error) -> str:

@@ -38,6 +38,19 @@ def format_cell(board: Board, cell) -> str:
     return ",".join(str(x) for x in cell)
 
 
+# Digits 0-9 only: str.isdigit and \d also take digits such as '²', which int() refuses.
+ASCII_NUMBER = re.compile(r"[0-9]+")
+BEYOND = 10**18  # any board's cells, triangles and regions are numbered below this
+
+
+def _number(text: str) -> int:
+    """An ASCII number (maybe with a minus sign), as at most ``BEYOND``: int() refuses more
+    than 4,300 digits, and every such number is off the board anyway."""
+    digits = text.removeprefix("-")
+    value = int(digits) if len(digits) <= 18 else BEYOND
+    return -value if text.startswith("-") else value
+
+
 def parse_cell(board: Board, text: str):
     """The cell named by ``text``; raises :class:`IllegalMove` for holes and off-board cells."""
     if board.geometry == "graph":
@@ -46,18 +59,18 @@ def parse_cell(board: Board, text: str):
                 return cell
         raise IllegalMove(f"no node {text!r} on the board")
     if board.geometry == "kami2":
-        if not text.isdigit():
+        if not ASCII_NUMBER.fullmatch(text):
             raise IllegalMove(f"{text!r} is not a triangle index")
-        index = int(text)
+        index = _number(text)
         rows = 1 + max(cell[0] for cell in board.cells)  # 10 in most levels, 9 in some
         if index >= 2 * board.width * rows:
-            raise IllegalMove(f"triangle {index} is off the board")
+            raise IllegalMove(f"triangle {text} is off the board")
         cell = geometry.kami2_cell(index, board.width)
     else:
         parts = text.split(",")
-        if len(parts) != 2 or not all(re.fullmatch(r"-?\d+", p) for p in parts):
+        if len(parts) != 2 or not all(ASCII_NUMBER.fullmatch(p.removeprefix("-")) for p in parts):
             raise IllegalMove(f"{text!r} is not a cell (expected row,column)")
-        cell = (int(parts[0]), int(parts[1]))
+        cell = (_number(parts[0]), _number(parts[1]))
     if cell not in board.cells:
         rows = [c[0] for c in board.cells]
         cols = [c[1] for c in board.cells]
@@ -114,9 +127,9 @@ def parse_move(board: Board, g: RegionGraph, token: str) -> Move:
     if not sep or not where:
         raise IllegalMove(f"{token!r} is not a move (expected WHERE:COLOUR)")
     if where.startswith("#"):
-        if not where[1:].isdigit() or int(where[1:]) >= g.n:
+        if not ASCII_NUMBER.fullmatch(where[1:]) or _number(where[1:]) >= g.n:
             raise IllegalMove(f"no region {where} (regions are #0..#{g.n - 1})")
-        region = int(where[1:])
+        region = _number(where[1:])
     else:
         region = g.region_of[parse_cell(board, where)]
     return (region, parse_colour(board, colour))

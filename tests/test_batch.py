@@ -124,3 +124,30 @@ def test_sigterm_stops_the_running_puzzles_and_keeps_the_finished_rows(tmp_path)
     assert [row["name"] for row in rows_of(out)] == ["small"]
     time.sleep(3)  # the forkserver ends when it sees the batch gone
     assert processes_in(tmp_path) == []
+
+
+@pytest.mark.parametrize(
+    ("content", "problem"),
+    [
+        (b"[1]\n", "line 1: not a row of a kamicp batch"),
+        (b'{"status": "optimal"}\n5\n', "line 2: not a row of a kamicp batch"),
+        (b"\xff\xfe\n", "line 1: not a row of a kamicp batch"),
+        (b"my notes\n", "line 1: not a row of a kamicp batch"),
+    ],
+)
+def test_an_out_file_that_is_not_a_batchs_is_refused_and_kept(tmp_path, content, problem):
+    out = tmp_path / "r.jsonl"
+    out.write_bytes(content)
+    cmd = [sys.executable, "-m", "kamicp", "batch", SMALL[0], "--out", str(out), "--quiet"]
+    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 2 and problem in proc.stderr
+    assert len(proc.stderr.strip().splitlines()) == 1
+    assert out.read_bytes() == content  # rows are not appended to someone else's file
+
+
+def test_rows_with_odd_fields_are_not_taken_as_done(tmp_path):
+    # a row whose hash is not a digest (edited by hand) counts as not done, not as a crash
+    out = tmp_path / "r.jsonl"
+    out.write_text('{"status": "optimal", "solver": "greedy", "hash": [1]}\n{"file": "to')
+    rows, skipped, _ = batch([SMALL[1]], str(out), solver="greedy", progress=None)
+    assert skipped == 0 and len(rows) == len(tasks([SMALL[1]]))

@@ -221,6 +221,9 @@ def test_a_board_no_moves_solve_says_so(capsys, tmp_path):
         ["--progress-every", "-1"],
         ["--tetrapod-depth", "1", "--solver", "sat"],  # only idastar (and the portfolio) ask it
         ["--beam-width", "0", "--solver", "greedy"],
+        ["--time-limit", "inf"],  # the pools' waits ended in an OverflowError
+        ["--time-limit", "1e308", "--solver", "sat"],
+        ["--workers", "2147483648", "--solver", "cpsat"],  # CP-SAT's TypeError
     ],
 )
 def test_bad_arguments_are_one_line_and_exit_2(option):
@@ -250,6 +253,43 @@ def test_no_command_writes_over_an_input(capsys, tmp_path, argv):
     code, _, err = run(capsys, *(arg.format(**paths) for arg in argv))
     assert code == 2 and "refusing to overwrite the input file" in err
     assert puzzle.read_text() == before
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["render", "{puzzle}", "--out", "{missing}/x.svg"],
+        ["render", "{puzzle}", "--out", "{missing}/x.png"],
+        ["export", "{puzzle}", "--moves", "2", "--out", "{missing}/x.cnf"],
+        ["export", "{puzzle}", "--moves", "2", "--out", "{folder}"],
+        ["bench", "{puzzle}", "--solver", "greedy", "--csv", "{missing}/x.csv"],
+        ["batch", "{puzzle}", "--solver", "greedy", "--out", "{missing}/x.jsonl"],
+        ["batch", "{puzzle}", "--solver", "greedy", "--out", "{folder}"],
+        ["solve", "{puzzle}", "--solver", "bfs", "--certificate", "{puzzle}/cert"],
+    ],
+)
+def test_an_output_that_cannot_be_written_is_one_line(capsys, tmp_path, argv):
+    # a missing folder, a folder, a path through a file: one line naming it, exit 2
+    puzzle = tmp_path / "first.txt"
+    puzzle.write_text((ROOT / "puzzles" / "square" / "first.txt").read_text())
+    paths = {"puzzle": str(puzzle), "missing": str(tmp_path / "nope"), "folder": str(tmp_path)}
+    code, _, err = run(capsys, *(arg.format(**paths) for arg in argv))
+    assert code == 2 and len(err.strip().splitlines()) == 1, err
+    assert str(tmp_path) in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize(
+    ("puzzle", "move", "problem"),
+    [
+        ("square/first.txt", "#²:G", "no region #²"),  # str.isdigit takes '²', int() does not
+        ("square/first.txt", "²,0:G", "is not a cell"),
+        ("square/first.txt", "0," + "9" * 5000 + ":G", "is off the board"),  # int()'s limit
+        ("square/first.txt", "#" + "9" * 5000 + ":G", "no region #999"),
+    ],
+)
+def test_moves_with_other_digits_or_huge_numbers_are_named(capsys, puzzle, move, problem):
+    code, out, _ = run(capsys, "check", str(ROOT / "puzzles" / puzzle), move)
+    assert code == 1 and problem in out and "Traceback" not in out
 
 
 def test_missing_file(capsys, tmp_path):

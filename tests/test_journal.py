@@ -25,7 +25,7 @@ from kamicp.astar import idastar
 from kamicp.bfs import bfs
 from kamicp.errors import InputError
 from kamicp.greedy import greedy
-from kamicp.journal import Journal, identity
+from kamicp.journal import Journal, ensure_journal, identity
 from kamicp.parallel import parallel_idastar
 from kamicp.regions import from_edges
 from kamicp.solve import solve
@@ -161,6 +161,32 @@ def test_a_file_that_is_not_a_journal_is_refused_and_left_as_it_was(tmp_path):
         with pytest.raises(InputError, match=problem):
             Journal(str(path), g, None)
         assert path.read_bytes() == before[path]
+
+
+@pytest.mark.parametrize(
+    "damage",
+    [
+        "UPDATE bounds SET value = 'abc'",
+        "UPDATE bounds SET value = -5",
+        "UPDATE bounds SET key = 'text'",
+        "UPDATE checks SET kind = 'nosuch'",
+        "DROP TABLE bounds",
+    ],
+)
+def test_a_damaged_journal_is_refused_with_one_line(tmp_path, damage):
+    g = from_edges([0, 1, 2], [(0, 1), (1, 2)])
+    path = tmp_path / "j.kj"
+    with Journal(str(path), g, None) as journal:
+        journal.bound(b"state", 2)
+        journal.check("tripods", b"state", 2, 3)
+    with sqlite3.connect(path) as db:
+        db.execute(damage)
+    with pytest.raises(InputError, match="not a kamicp journal"):
+        with Journal(str(path), g, None) as journal:
+            journal.load()
+    if damage.startswith("DROP"):  # what the portfolio asks before it starts its backends
+        with pytest.raises(InputError, match="not a kamicp journal"):
+            ensure_journal(str(path))
 
 
 def test_one_run_at_a_time(tmp_path):
