@@ -231,10 +231,15 @@ def numbered(name: str, index: int, count: int) -> str:
     return name if count == 1 else f"{name}-{index + 1}"
 
 
+MOST_DIGITS = 18  # no count, size or coordinate of a puzzle comes near; int() stops at 4,300
+
+
 def natural(text: str, what: str, path: str, line: int) -> int:
     """A non-negative integer, or an error naming ``what``."""
     if not re.fullmatch(r"\d+", text):
         raise InputError(f"{what} must be a non-negative integer, not {text!r}", path, line)
+    if len(text) > MOST_DIGITS:
+        raise InputError(f"{what} is too large ({len(text)} digits)", path, line)
     return int(text)
 
 
@@ -304,7 +309,10 @@ def read_grid(text: str, path: str) -> list[Board]:
         match = re.fullmatch(r"(\d+)\s*,\s*(\d+)", value)
         if not match:
             raise InputError(f"pivot must be row,column (0-based), not {value!r}", path, line)
-        pivot = (int(match.group(1)), int(match.group(2)))
+        pivot = (
+            natural(match.group(1), "pivot", path, line),
+            natural(match.group(2), "pivot", path, line),
+        )
         if pivot not in cells:
             inside = pivot[0] < len(rows) and pivot[1] < len(rows[0][1])
             where = "a hole" if inside else "off the board"
@@ -411,7 +419,7 @@ def read_flood(text: str, path: str) -> list[Board]:
         match = FLOOD_HEADER.fullmatch(line)
         if not match:
             raise InputError("expected a header 'W by H -> N'", path, number)
-        width, height, limit = (int(x) for x in match.groups())
+        width, height, limit = (natural(x, "a header number", path, number) for x in match.groups())
         if width == 0 or height == 0:
             raise InputError("empty board: a side of length 0", path, number)
         current = (number, width, height, limit, [])
@@ -672,6 +680,8 @@ def read_json(text: str, path: str) -> list[Board]:
         raise InputError(f"bad JSON: {err.msg} (column {err.colno})", path, err.lineno) from None
     except RecursionError:
         raise InputError("bad JSON: nested too deeply", path, 1) from None
+    except ValueError:  # an integer of over 4,300 digits, which int() refuses
+        raise InputError("bad JSON: a number of more than 4,300 digits", path, 1) from None
     try:
         top = located_json(text)
     except InputError as err:
@@ -830,6 +840,8 @@ def read_floodit99(text: str, path: str) -> list[Board]:
     for tok, line in tokens:
         if not INTEGER.fullmatch(tok):
             raise InputError(f"{tok!r} is not an integer", path, line)
+        if len(tok) > MOST_DIGITS:
+            raise InputError(f"a number of {len(tok)} digits is too large", path, line)
     header = tokens[0][1]
     if sum(1 for _, line in tokens if line == header) != 3:
         raise InputError("the first line must be 'm n k'", path, tokens[0][1])

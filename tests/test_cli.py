@@ -189,6 +189,27 @@ def test_bad_input_is_one_line_and_exit_2(tmp_path):
     assert bad.read_text() == before  # nothing the user gave is overwritten
 
 
+HUGE = "9" * 5000  # over the 4,300 digits int() takes
+
+
+@pytest.mark.parametrize(
+    ("name", "text", "problem"),
+    [
+        ("par.txt", f"par: {HUGE}\nAB\n", "par.txt:1: par is too large"),
+        ("pivot.txt", f"pivot: {HUGE},0\nAB\n", "pivot.txt:1: pivot is too large"),
+        ("flood.txt", f"{HUGE} by 1 -> 1\n0\n", "flood.txt:1: a header number is too large"),
+        ("f99.txt", f"1 2 {HUGE}\n1 2\n1\n", "f99.txt:1: a number of 5000 digits"),
+        ("big.json", f'{{"nodes": {{"1": "R"}}, "par": {HUGE}}}', "big.json:1: bad JSON: a number"),
+        ("big.puz", f"01|Default|0|0|{HUGE}|2|11|1||0|\n", "big.puz:1: the width"),
+    ],
+)
+def test_numbers_too_large_are_named(capsys, tmp_path, name, text, problem):
+    path = tmp_path / name
+    path.write_text(text)
+    code, _, err = run(capsys, "info", str(path))
+    assert code == 2 and problem in err and len(err.strip().splitlines()) == 1
+
+
 def test_a_board_no_moves_solve_says_so(capsys, tmp_path):
     # pivot rules, two pieces: the pivot never reaches the other one
     board = tmp_path / "never.json"
