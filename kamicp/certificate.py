@@ -134,23 +134,31 @@ def verify(cert_dir: str, *, drat_trim: bool = True, time_limit: float | None = 
     d = Path(cert_dir)
     try:
         manifest = json.loads((d / MANIFEST).read_text())
-        k = int(manifest["optimum"])
-        kind = manifest["lower_bound"]["kind"]
-        names = manifest["files"]
-        puzzle_file = manifest["puzzle_file"]
-    except (OSError, ValueError, KeyError, TypeError) as err:
-        yield Step("manifest", False, f"{d / MANIFEST}: unreadable or incomplete ({err})")
+        problem = _manifest_problem(manifest)
+    except (OSError, ValueError) as err:
+        problem = str(err)
+    if problem:
+        yield Step("manifest", False, f"{d / MANIFEST}: unreadable or incomplete ({problem})")
         return
+    k, kind = manifest["optimum"], manifest["lower_bound"]["kind"]
     yield Step("manifest", True, f"optimum {k}, lower-bound evidence: {kind}")
-    yield from _check_hashes(d, names, kind)
-    board = yield from _check_puzzle(d, puzzle_file, manifest)
+    yield from _check_hashes(d, manifest["files"], kind)
+    board = yield from _check_puzzle(d, manifest["puzzle_file"], manifest)
     if board is None:
         return
     g = region_graph(board)
     final = None
     if manifest.get("final_colour") is not None:
-        final = notation.parse_colour(board, manifest["final_colour"])
-    yield _check_solution(d, board, g, k, final)
+        try:
+            final = notation.parse_colour(board, manifest["final_colour"])
+        except IllegalMove as err:
+            yield Step("manifest", False, f"final colour: {err}")
+            return
+    solution = _check_solution(d, board, g, k, final)
+    yield solution
+    if not solution.ok:  # nothing to prove optimal (and a made-up k may be huge)
+        yield Step("lower bound", False, "not checked: the solution step failed")
+        return
     if kind == "trivial":
         yield Step("lower bound", k == 0, "optimum 0: nothing to refute")
     elif kind == "bound":
@@ -163,6 +171,34 @@ def verify(cert_dir: str, *, drat_trim: bool = True, time_limit: float | None = 
         yield from _check_refutation(d, g, k, final, drat_trim, time_limit)
     else:
         yield Step("lower bound", False, f"unknown kind of evidence {kind!r}")
+
+
+MOST_MOVES = 1_000_000  # a claimed optimum above this is not read as one
+
+
+def _manifest_problem(manifest) -> str | None:
+    """What is wrong with a manifest's fields (of the wrong type or missing), or None."""
+    if not isinstance(manifest, dict):
+        return "not a JSON object"
+    k = manifest.get("optimum")
+    if not isinstance(k, int) or isinstance(k, bool) or not 0 <= k <= MOST_MOVES:
+        return f"optimum {k!r}: not a number of moves"
+    evidence = manifest.get("lower_bound")
+    if not isinstance(evidence, dict) or not isinstance(evidence.get("kind"), str):
+        return "lower_bound: not an object with a kind"
+    if not isinstance(evidence.get("bounds", {}), dict | list):
+        return "lower_bound.bounds: not a list"
+    names = manifest.get("files")
+    if not isinstance(names, dict) or not all(isinstance(v, str) for v in names.values()):
+        return "files: not an object of file names and digests"
+    if not isinstance(manifest.get("puzzle_file"), str):
+        return "puzzle_file: not a file name"
+    index = manifest.get("puzzle_index", 1)
+    if not isinstance(index, int) or isinstance(index, bool) or index < 1:
+        return f"puzzle_index {index!r}: not a puzzle's number (from 1)"
+    if not isinstance(manifest.get("final_colour", ""), str | type(None)):
+        return "final_colour: not a colour's name"
+    return None
 
 
 def _check_hashes(d: Path, names: dict, kind: str):
@@ -195,7 +231,7 @@ def _check_solution(d: Path, board, g, k: int, final) -> Step:
     try:
         moves = notation.parse_moves(board, g, (d / SOLUTION_FILE).read_text())
         rules.verify_solution(g, moves, final)
-    except (OSError, IllegalMove) as err:
+    except (OSError, IllegalMove, UnicodeDecodeError) as err:
         return Step("solution", False, str(err))
     if len(moves) != k:
         return Step("solution", False, f"{len(moves)} moves, the manifest claims {k}")
@@ -209,7 +245,7 @@ def _check_refutation(d: Path, g, k: int, final, drat_trim: bool, time_limit):
     expected = dimacs_for_horizon(g, k - 1, final)
     try:
         found = (d / CNF_FILE).read_text()
-    except OSError as err:
+    except (OSError, UnicodeDecodeError) as err:
         yield Step("cnf", False, str(err))
         return
     if found != expected:
@@ -222,7 +258,11 @@ def _check_refutation(d: Path, g, k: int, final, drat_trim: bool, time_limit):
     except OSError as err:
         yield Step("proof", False, str(err))
         return
-    res = check_drat(parse_dimacs(expected), proof, deadline=deadline)
+    try:
+        res = check_drat(parse_dimacs(expected), proof, deadline=deadline)
+    except (ValueError, OverflowError, MemoryError) as err:  # a proof no solver wrote
+        yield Step("proof (kamicp.drat)", False, f"unreadable proof ({err})")
+        return
     detail = (
         f"{res.reason} ({res.lemmas_checked} of {res.lemmas_total} lemmas checked, "
         f"{res.seconds:.1f} s)"

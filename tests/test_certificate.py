@@ -112,7 +112,8 @@ def test_missing_or_unreadable_parts_are_caught(certificate, tmp_path):
     assert "file proof.drat: missing" in fails(cert)
     (cert / "manifest.json").write_text('{"optimum": 5}')
     assert fails(cert) == [
-        f"manifest: {cert / 'manifest.json'}: unreadable or incomplete ('lower_bound')"
+        f"manifest: {cert / 'manifest.json'}: unreadable or incomplete "
+        "(lower_bound: not an object with a kind)"
     ]
     (cert / "manifest.json").unlink()
     assert len(fails(cert)) == 1 and fails(cert)[0].startswith("manifest:")
@@ -125,7 +126,41 @@ def test_a_claimed_optimum_below_the_solution_is_caught(certificate, tmp_path):
     (cert / "manifest.json").write_text(json.dumps(manifest))
     found = fails(cert)
     assert "solution: 5 moves, the manifest claims 6" in found
-    assert any(f.startswith("cnf: differs from the encoding") for f in found)
+    assert "lower bound: not checked: the solution step failed" in found
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "problem"),
+    [
+        ("files", 5, "files: not an object"),
+        ("files", ["solution.txt"], "files: not an object"),
+        ("puzzle_file", 5, "puzzle_file: not a file name"),
+        ("puzzle_index", "abc", "puzzle_index 'abc'"),
+        ("puzzle_index", 0, "puzzle_index 0"),  # was read as the file's last puzzle
+        ("final_colour", ["R"], "final_colour: not a colour"),
+        ("optimum", 10**6 + 1, "not a number of moves"),  # verify built its CNF: a hang
+        ("optimum", 5.5, "not a number of moves"),
+        ("lower_bound", {"kind": "bound", "bounds": 5}, "lower_bound.bounds: not a list"),
+    ],
+)
+def test_a_manifest_field_of_the_wrong_type_is_named(certificate, tmp_path, field, value, problem):
+    cert = copy(certificate, tmp_path)
+    manifest = json.loads((cert / "manifest.json").read_text())
+    manifest[field] = value
+    (cert / "manifest.json").write_text(json.dumps(manifest))
+    found = fails(cert)
+    assert len(found) == 1 and found[0].startswith("manifest:") and problem in found[0], found
+
+
+def test_a_solution_or_proof_that_is_not_text_fails_its_step(certificate, tmp_path):
+    cert = copy(certificate, tmp_path)
+    (cert / "solution.txt").write_bytes(b"\xff\xfe 1,1:R\n")
+    rehash(cert)
+    assert any(f.startswith("solution:") for f in fails(cert))
+    cert = copy(certificate, tmp_path / "b")
+    (cert / "proof.drat").write_bytes(b"99999999999999999999999 0\n")
+    rehash(cert)
+    assert any(f.startswith("proof (kamicp.drat):") for f in fails(cert))
 
 
 def test_bound_certificate(tmp_path, capsys):
