@@ -129,10 +129,10 @@ def test_sigterm_stops_the_running_puzzles_and_keeps_the_finished_rows(tmp_path)
 @pytest.mark.parametrize(
     ("content", "problem"),
     [
-        (b"[1]\n", "line 1: not a row of a kamicp batch"),
-        (b'{"status": "optimal"}\n5\n', "line 2: not a row of a kamicp batch"),
-        (b"\xff\xfe\n", "line 1: not a row of a kamicp batch"),
-        (b"my notes\n", "line 1: not a row of a kamicp batch"),
+        (b"[1]\n", "r.jsonl:1: not a row of a kamicp batch"),
+        (b'{"status": "optimal"}\n5\n', "r.jsonl:2: not a row of a kamicp batch"),
+        (b"\xff\xfe\n", "r.jsonl:1: not a row of a kamicp batch"),
+        (b"my notes\n", "r.jsonl:1: not a row of a kamicp batch"),
     ],
 )
 def test_an_out_file_that_is_not_a_batchs_is_refused_and_kept(tmp_path, content, problem):
