@@ -7,9 +7,11 @@ examples fit in a test run.
 from __future__ import annotations
 
 import numpy as np
+from hypothesis import assume
 from hypothesis import strategies as st
 
 from kamicp import geometry
+from kamicp.bfs import bfs
 from kamicp.board import Board
 from kamicp.regions import RegionGraph, region_graph
 
@@ -96,3 +98,16 @@ def square_board_above_64_regions(seed: int) -> RegionGraph:
     g = region_graph(Board(geometry="square", cells=cells, palette=("a", "b", "c")))
     assert len(g.islands) == 1 and len(g.islands[0]) > 64
     return g
+
+
+# The BFS oracle's positions on one example, at most. A rare board of 20 cells needs millions
+# (one CI run spent over 5 minutes in one BFS); such an example is dropped, so no single board
+# can stall the suite. The searches are still compared on every example the oracle finishes.
+ORACLE_NODES = 300_000
+
+
+def oracle(g: RegionGraph, final_colour: int | None = None):
+    """BFS's answer for ``g`` (the reference), or the example is dropped (hypothesis.assume)."""
+    ref = bfs(g, final_colour=final_colour, node_limit=ORACLE_NODES)
+    assume(ref.complete)
+    return ref

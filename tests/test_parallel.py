@@ -20,7 +20,7 @@ from kamicp.bfs import bfs
 from kamicp.parallel import parallel_idastar
 from kamicp.regions import from_edges
 from kamicp.solve import solve
-from tests.strategies import region_graphs
+from tests.strategies import oracle, region_graphs
 
 FINALS = st.none() | st.integers(0, 7)
 PROPERTY = settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
@@ -32,7 +32,7 @@ def soon() -> float:
 
 
 def check_against_bfs(g, final, **options):
-    ref = bfs(g, final_colour=final)
+    ref = oracle(g, final)
     out = parallel_idastar(g, final_colour=final, split_after=0.0, deadline=soon(), **options)
     assert out.complete
     if ref.moves is None:
