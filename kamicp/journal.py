@@ -48,6 +48,7 @@ FORMAT = "kamicp journal 1"
 COMMIT_EVERY = 5.0  # seconds between commits while a run goes on
 LOCK_WAIT = 2.0  # seconds to wait for a journal that another run has open
 
+TABLES = {"meta", "runs", "bounds", "checks"}  # what _SCHEMA makes
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (name TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS runs (id INTEGER PRIMARY KEY, identity TEXT UNIQUE NOT NULL);
@@ -185,6 +186,8 @@ def _open(path: str) -> sqlite3.Connection:
             if row is None or row[0] != FORMAT:
                 found = "none" if row is None else repr(row[0])
                 raise InputError(f"not a {FORMAT!r} file (format {found})", path)
+            if missing := sorted(TABLES - tables):
+                raise InputError(f"not a kamicp journal (no table {', '.join(missing)})", path)
         else:
             with db:
                 db.executescript(_SCHEMA)
@@ -201,14 +204,7 @@ def _open(path: str) -> sqlite3.Connection:
 def ensure_journal(path: str) -> None:
     """Make the journal file if missing; an InputError if ``path`` is not one (say, before a
     search that would only meet the problem in a backend process)."""
-    db = _open(path)
-    try:
-        for table in ("bounds", "checks"):
-            db.execute(f"SELECT count(*) FROM {table}").fetchone()
-    except sqlite3.Error as err:
-        raise InputError(f"not a kamicp journal ({err})", path) from None
-    finally:
-        db.close()
+    _open(path).close()
 
 
 CHECK_KINDS = ("tripods", "tetrapods")  # the checks a journal keeps (Learnt's fields)
