@@ -73,6 +73,14 @@ SECONDS = _number(float, 0, strict=True, most=MOST_SECONDS)  # time limits
 SECONDS_OR_NONE = _number(float, 0, most=MOST_SECONDS)  # --probe: 0 means none
 
 
+def PATH(text: str) -> str:
+    """An argparse type: a file or folder name, not empty (an empty name was taken as the
+    option not given: ``--journal ""`` ran without a journal)."""
+    if not text:
+        raise argparse.ArgumentTypeError("an empty file name")
+    return text
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
@@ -264,6 +272,7 @@ def add_solve(p):
     )
     p.add_argument(
         "--journal",
+        type=PATH,
         metavar="FILE",
         help="idastar (and the portfolio's idastar backend): read the bounds proved by an "
         "earlier run on the same board from FILE (an SQLite file, made if missing) and write "
@@ -308,7 +317,7 @@ def add_solve(p):
     )
     p.add_argument("--cap", type=POSITIVE, default=100, help="at most N solutions (--all-optimal)")
     p.add_argument(
-        "--certificate", metavar="DIR", help="write a certificate of optimality into DIR"
+        "--certificate", type=PATH, metavar="DIR", help="write a certificate of optimality into DIR"
     )
     p.set_defaults(run=run_solve)
 
@@ -526,7 +535,7 @@ def run_show(args) -> int:
 def add_render(p):
     """Draw the board (and one frame per move of a solution) as SVG, PNG or animated GIF."""
     _puzzle_args(p)
-    p.add_argument("--out", required=True, help="output file: .svg, .png or .gif")
+    p.add_argument("--out", type=PATH, required=True, help="output file: .svg, .png or .gif")
     group = p.add_mutually_exclusive_group()
     group.add_argument("--solution", metavar="MOVES", help="moves to show frame by frame")
     group.add_argument("--solve", action="store_true", help="solve first, show the solution")
@@ -580,8 +589,8 @@ def add_bench(p):
     )
     p.add_argument("--time-limit", type=SECONDS, default=60.0, help="seconds per puzzle and solver")
     p.add_argument("--rules", choices=("free", "pivot"), help="override every file's rule set")
-    p.add_argument("--csv", metavar="FILE", help="also write the rows as CSV")
-    p.add_argument("--json", metavar="FILE", help="also write the rows as JSON")
+    p.add_argument("--csv", type=PATH, metavar="FILE", help="also write the rows as CSV")
+    p.add_argument("--json", type=PATH, metavar="FILE", help="also write the rows as JSON")
     p.add_argument("--markdown", action="store_true", help="print the table as Markdown")
     p.add_argument("--probe", type=SECONDS_OR_NONE, default=0.0, metavar="S", help="as for solve")
     p.add_argument("--strategy", choices=STRATEGIES, default=DEFAULT_STRATEGY, help="as for solve")
@@ -608,6 +617,8 @@ def solver_list(text: str, option: str) -> list[str]:
     for s in solvers:
         if s not in SOLVERS:
             raise KamicpError(f"{option}: unknown solver {s!r} (one of {', '.join(SOLVERS)})")
+    if not solvers:  # would run nothing and exit 0, as if every check had passed
+        raise KamicpError(f"{option}: no solver named (one or more of {', '.join(SOLVERS)})")
     return solvers
 
 
@@ -645,7 +656,7 @@ def run_bench(args) -> int:
 def add_batch(p):
     """Solve every puzzle of files and folders into a resumable JSON-lines file."""
     p.add_argument("paths", nargs="+", help="puzzle files or folders")
-    p.add_argument("--out", required=True, help="results file (JSON lines, appended)")
+    p.add_argument("--out", type=PATH, required=True, help="results file (JSON lines, appended)")
     p.add_argument("--solver", default=DEFAULT_SOLVER, choices=SOLVERS)
     p.add_argument("--time-limit", type=SECONDS, default=60.0, help="seconds per puzzle")
     p.add_argument(
@@ -808,7 +819,9 @@ def add_export(p):
         help="dimacs (default) or cpsat (proto)",
     )
     p.add_argument("--final-colour", metavar="X", help="the board must end in colour X")
-    p.add_argument("--out", metavar="PATH", help="output file (default: standard output)")
+    p.add_argument(
+        "--out", type=PATH, metavar="PATH", help="output file (default: standard output)"
+    )
     p.set_defaults(run=run_export)
 
 
@@ -831,6 +844,14 @@ def run_export(args) -> int:
     final = final_colour(args, board)
     if args.moves < 0:
         raise KamicpError(f"--moves {args.moves}: must be 0 or more")
+    if args.moves > g.n:
+        # n moves always suffice (n - 1 merges per piece, one recolouring each), so a longer
+        # horizon asks the same question with a larger model: 2000 on a small board built
+        # its CNF for minutes and gigabytes.
+        raise KamicpError(
+            f"--moves {args.moves}: more than this board's {g.n} regions; a horizon of "
+            f"{g.n} has the same answer (each piece needs at most its regions' count of moves)"
+        )
     if args.out is not None:
         ensure_not_input(args.out, [args.file])
     if args.model_format == "cpsat":

@@ -593,3 +593,39 @@ def test_sigterm_ends_a_solve_with_its_bounds(tmp_path, solver):
     low, high = map(int, re.search(r"bounds: +(\d+) <= optimum <= (\d+)", out).groups())
     assert 10 <= low <= high <= 13
     assert "Traceback" not in err
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [("bench", ARTICLE, "--solver", ""), ("cross-check", ARTICLE, "--solvers", " , ")],
+)
+def test_no_solver_named_is_an_error_not_an_empty_pass(capsys, argv):
+    code, out, err = run(capsys, *argv)
+    assert code == 2 and not out
+    assert err.strip().count("\n") == 0 and "no solver named" in err
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ("solve", ARTICLE, "--solver", "idastar", "--journal", ""),
+        ("solve", ARTICLE, "--certificate", ""),
+        ("export", ARTICLE, "--moves", "2", "--out", ""),
+        ("bench", ARTICLE, "--csv", ""),
+    ],
+)
+def test_an_empty_file_name_is_refused_not_ignored(capsys, argv):
+    with pytest.raises(SystemExit) as stop:  # argparse's error: the parser's one line
+        main(list(argv))
+    out, err = capsys.readouterr()
+    assert stop.value.code == 2 and not out
+    assert err.strip().count("\n") == 0 and "an empty file name" in err
+
+
+def test_export_refuses_a_horizon_longer_than_the_regions(capsys):
+    n = region_graph(load(ARTICLE)[0]).n
+    code, out, _ = run(capsys, "export", ARTICLE, "--moves", str(n))
+    assert code == 0 and "\np cnf " in "\n" + out
+    code, out, err = run(capsys, "export", ARTICLE, "--moves", str(n + 1))
+    assert code == 2 and not out
+    assert f"more than this board's {n} regions" in err and err.strip().count("\n") == 0
