@@ -37,7 +37,8 @@ Formats (the name in quotes is the ``fmt`` argument):
 
   Each row is one line; every non-space character is one cell and spaces are ignored, so
   ``R G B`` and ``RGB`` are the same row. ``.`` is a hole; any other character is a colour
-  except ``# : ; { [`` (reserved for comments, headers, move notation and detection). All
+  except ``# : ; { [`` (reserved for comments, headers, move notation and detection) and
+  characters that are not printable (control characters: a binary file's bytes). All
   rows have the same number of cells (pad with ``.``); a ragged row is an error.
 
 ``'flood'`` -- text dumped from Simon Tatham's ``flood``: a header ``W by H -> N`` and H
@@ -272,6 +273,12 @@ def read_grid(text: str, path: str) -> list[Board]:
         bad = sorted(set(symbols) & (RESERVED - {"."}))
         if bad:
             raise InputError(f"character {bad[0]!r} cannot be a colour", path, number)
+        # A control character is no colour a user typed: most likely a binary or
+        # wrongly encoded file (a NUL byte is valid UTF-8), so it is refused, not solved.
+        hidden = [s for s in symbols if not s.isprintable()]
+        if hidden:
+            problem = f"character {hidden[0]!r} is not printable, so it cannot be a colour"
+            raise InputError(problem, path, number)
         if rows and len(symbols) != len(rows[0][1]):
             raise InputError(
                 f"ragged row: {len(symbols)} cells, the first row has {len(rows[0][1])}",
@@ -353,6 +360,9 @@ def palette_problem(palette: tuple, present, single: bool) -> str | None:
         return "palette lists a colour twice"
     if single and set(palette) & RESERVED:
         return f"palette symbol {sorted(set(palette) & RESERVED)[0]!r} cannot be a colour"
+    if single and not all(s.isprintable() for s in palette):
+        hidden = next(s for s in palette if not s.isprintable())
+        return f"palette symbol {hidden!r} is not printable, so it cannot be a colour"
     missing = [s for s in present if s not in palette]
     if missing:
         return f"colour {missing[0]!r} is on the board but not in the palette"

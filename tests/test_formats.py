@@ -366,6 +366,8 @@ BAD = {
     "grid empty": ("# nothing\n\n", 2, "empty board"),
     "grid only holes": ("name: x\n...\n...\n", 2, "every cell is a hole"),
     "grid reserved colour": ("ab\na;\n", 2, "cannot be a colour"),
+    "grid control character": ("ab\n\x00\x01\n", 2, "'\\x00' is not printable"),
+    "grid palette control character": ("palette: ab\x07\nab\n", 1, "'\\x07' is not printable"),
     "grid palette misses a colour": ("palette: ab\nabc\n", 1, "'c' is on the board"),
     "grid palette twice": ("palette: aba\nab\n", 1, "twice"),
     "flood short row": ("3 by 2 -> 4\n  012\n  01\n", 3, "2 digits"),

@@ -176,6 +176,19 @@ def test_islands_need_a_move_that_merges_nothing():
     assert len(greedy(g, 0)) == 1
 
 
+def test_a_merging_move_can_raise_the_moves_needed():
+    # Why conjecture M (encodings/bounds.md, "Rules not used") is not proved by "a merging
+    # move never hurts": on this tree, hub 6 of colour 0 with neighbours 0 (colour 1),
+    # 2 (3), 3 (2), 5 (3), and leaves 1 (0) under 3 and 4 (1) under 5, recolouring the hub
+    # to 1 merges it with node 0 and still raises the optimum from 3 to 4.
+    edges = [(0, 6), (1, 3), (2, 6), (3, 6), (4, 5), (5, 6)]
+    g = from_edges([1, 0, 3, 2, 1, 3, 0], edges, k=4)
+    after = rules.apply(g, rules.start(g), (6, 1))
+    assert after[0] == after[6] == 1  # the move merged
+    assert len(bfs(g).moves) == 3
+    assert len(bfs(from_edges(list(after), edges, k=4)).moves) == 4
+
+
 def test_pivot_cannot_reach_a_multicoloured_island():
     g = from_edges([0, 1, 0, 1], [(0, 1), (2, 3)], k=2, rules="pivot")
     for search in [bfs, *SEARCHES]:
