@@ -10,10 +10,13 @@ proved infeasible by every search. The default run takes a few hundred boards pe
 from __future__ import annotations
 
 import json
+import random
 import re
 import time
+from collections import deque
 from pathlib import Path
 
+import networkx as nx
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -187,6 +190,75 @@ def test_a_merging_move_can_raise_the_moves_needed():
     assert after[0] == after[6] == 1  # the move merged
     assert len(bfs(g).moves) == 3
     assert len(bfs(from_edges(list(after), edges, k=4)).moves) == 4
+
+
+def _moves_left(g, final):
+    """Position -> least moves to solve it (ending in ``final`` if given), for every
+    position reachable from ``g``'s start, by BFS backwards from the solved ones; and the
+    moves of each position with the positions they lead to."""
+    succ, todo = {}, deque([rules.start(g)])
+    while todo:
+        pos = todo.popleft()
+        if pos not in succ:
+            succ[pos] = [(m, rules.apply(g, pos, m)) for m in rules.legal_moves(g, pos)]
+            todo.extend(q for _, q in succ[pos] if q not in succ)
+    pred = {pos: [] for pos in succ}
+    for pos, children in succ.items():
+        for _, q in children:
+            pred[q].append(pos)
+    left = {p: 0 for p in succ if rules.is_solved(p, final)}
+    queue = deque(left)
+    while queue:
+        q = queue.popleft()
+        for p in pred[q]:
+            if p not in left:
+                left[p] = left[q] + 1
+                queue.append(p)
+    return left, succ
+
+
+def _merges(g, pos, move):
+    region = set(rules.current_region(g, pos, move[0]))
+    return any(pos[u] == move[1] for r in region for u in g.adj[r] if u not in region)
+
+
+def conjecture_m_holds(g) -> int:
+    """Check conjecture M (encodings/bounds.md, "Rules not used") on one connected board:
+    every reachable unsolved position of more than one region has an optimal first move
+    that merges, with no final colour and with each one forced. Returns the (position,
+    final colour) pairs checked; a failure is a counterexample to M, to be recorded there."""
+    checked = 0
+    for final in [None, *range(g.k)]:
+        left, succ = _moves_left(g, final)
+        for pos, d in left.items():
+            if len(set(pos)) == 1:
+                continue  # solved, or one region to recolour (a move that merges nothing)
+            checked += 1
+            best = [m for m, q in succ[pos] if left.get(q) == d - 1]
+            assert any(_merges(g, pos, m) for m in best), (g.colour, g.edges(), pos, final)
+    return checked
+
+
+def _random_connected_boards(seed, count, max_nodes, max_colours):
+    rng = random.Random(seed)
+    while count:
+        n = rng.randint(4, max_nodes)
+        graph = nx.gnm_random_graph(n, rng.randint(n - 1, n + 4), seed=rng.randrange(10**9))
+        if nx.is_connected(graph):
+            k = rng.randint(3, max_colours)
+            count -= 1
+            yield from_edges([rng.randrange(k) for _ in range(n)], list(graph.edges()), k=k)
+
+
+def test_conjecture_m_on_random_boards():
+    assert sum(conjecture_m_holds(g) for g in _random_connected_boards(1, 30, 6, 4)) > 1000
+
+
+@pytest.mark.slow
+def test_conjecture_m_on_many_random_boards():
+    # About 2,000 boards; session 26's run of the same check: 2,318 boards of 5-8 nodes,
+    # 15,427,470 (position, final colour) pairs, no counterexample.
+    assert sum(conjecture_m_holds(g) for g in _random_connected_boards(2, 2000, 8, 4)) > 10**6
 
 
 def test_pivot_cannot_reach_a_multicoloured_island():
