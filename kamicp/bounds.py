@@ -39,6 +39,7 @@ from __future__ import annotations
 
 import time
 
+from kamicp import leaves
 from kamicp.regions import RegionGraph
 from kamicp.rules import Position, start
 from kamicp.tetrapods import tetrapod_values
@@ -748,7 +749,10 @@ def _piece_tetrapods(
     if cached_only:
         return None
     k, colours, adj = _piece_lists(key)
-    values = tuple(tetrapod_values(colours, adj, range(len(colours)), k, cap, deadline))
+    values = _trimmed_tetrapods(colours, adj, k, cap, deadline)
+    if values is None or min(values) <= cap:
+        whole = tetrapod_values(colours, adj, range(len(colours)), k, cap, deadline)
+        values = tuple(max(a, b) for a, b in zip(whole, values or whole, strict=True))
     if deadline is not None and time.monotonic() >= deadline:
         cap = max(values) - 1  # maybe stopped early: good up to the levels done
     if len(_TETRAPODS) >= _TRIPODS_KEPT:
@@ -759,6 +763,24 @@ def _piece_tetrapods(
         cap = None if cap is None or done is None else max(cap, done)
     _TETRAPODS[key] = (values, cap)
     return values
+
+
+def _trimmed_tetrapods(
+    colours: tuple[int, ...], adj: list[list[int]], k: int, cap: int | None, deadline
+) -> tuple[int, ...] | None:
+    """The tetrapod values, capped at ``cap``, of the piece without a few of its most
+    central leaves (:func:`kamicp.leaves.trimmed`: one word fewer per bit row), a lower
+    bound on the piece's moves (``encodings/bounds.md``, "Leaves"); None without a cap
+    (the values must then be the piece's own) or when nothing is trimmed. The caller
+    computes the whole piece's values too when one of these is within the cap."""
+    if cap is None:
+        return None
+    smaller = leaves.trimmed(colours, adj)
+    if smaller is None:
+        return None
+    part_colours, part_adj = smaller
+    nodes = range(len(part_colours))
+    return tuple(tetrapod_values(part_colours, part_adj, nodes, k, cap, deadline))
 
 
 _TRIPODS: dict[tuple, tuple[int, ...]] = {}  # piece (k, colours, edges) -> its values

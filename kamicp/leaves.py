@@ -1,0 +1,79 @@
+"""Leaves: a piece without some of its degree-1 regions never needs more moves.
+
+Let l be a node of degree 1 of a connected piece G of at least three nodes. Every spanning
+tree T of G has l as a leaf, and T - l is both a spanning tree of G - l and a subtree of T.
+By Meeks and Scott's theorem (m(G, d) = min over the spanning trees T of G of m(T, d);
+"Spanning trees and the complexity of flood-filling games", Theory of Computing Systems 54,
+2014) and Lemma 3 of ``encodings/bounds.md`` (a subtree never needs more moves than its
+tree), with T* a best spanning tree of G,
+
+    m(G - l, d) <= m(T* - l, d) <= m(T*, d) = m(G, d).
+
+Each other leaf of G is still a leaf of G - l (its one neighbour is not l, since G is not a
+single edge), so the argument repeats: for any set L of leaves, every lower bound on
+m(G - L, d) is one on m(G, d). Full argument: Lemma 4 of ``encodings/bounds.md``.
+
+Why it pays: the bound levels are rows of ceil(n / 64) words of 64 bits (:mod:`kamicp.bits`),
+so a piece of 65-68 regions pays two words a row where one of 64 pays one (1.8x measured on
+the tetrapod levels). The children of KAMI 2's Bud6 start have 66-68 regions and 7 leaves.
+IDA*'s tetrapod checks (:func:`kamicp.bounds.tetrapods_bound` with a cap: only "above the
+cap?" is asked) first try the piece without just enough leaves to fit one word fewer, the
+most central leaves dropped. The ends of the quadruples that decide the bound lie far
+apart, so far leaves are often among them: on 40 random children of Bud6's start at cap
+13, dropping the most central leaves kept all 39 cuts of the whole piece (the farthest: 8,
+random ones: 34) in 0.50x the time. The same first try for the tripod checks kept all 56
+cuts on 60 random states two moves deep at cap 12 in 0.65x the time, but made IDA* on
+Bud3 (68 regions) 1.05x slower over all (14.6 -> 15.4 s, two runs each): those checks are
+hundredths of a second, and are left as they are.
+
+Cost: O(leaves x (n + edges)) for the eccentricities (a breadth-first search per leaf).
+
+Example (a star with a long arm: the leaves 1 and 2 are central, 5 is far)::
+
+    >>> adj = [[1, 2, 3], [0], [0], [0, 4], [3, 5], [4]]
+    >>> central_leaves(adj)
+    [1, 2, 5]
+    >>> trimmed([0, 1, 1, 2, 0, 1], adj, width=4)
+    ([0, 2, 0, 1], [[1], [0, 2], [1, 3], [2]])
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import networkx as nx
+
+WORD = 64  # bits in a word of the bound levels' rows (tests lower it to reach the trim)
+
+
+def central_leaves(adj: Sequence[Sequence[int]]) -> list[int]:
+    """The nodes of degree 1 of a connected graph (adjacency lists), the least eccentric
+    first (ties by number). The eccentricity of a node is its largest distance to another."""
+    graph = nx.Graph()
+    graph.add_nodes_from(range(len(adj)))
+    graph.add_edges_from((v, u) for v in range(len(adj)) for u in adj[v])
+    leaves = [v for v in range(len(adj)) if len(adj[v]) == 1]
+    far = {v: max(nx.single_source_shortest_path_length(graph, v).values()) for v in leaves}
+    return sorted(leaves, key=lambda v: (far[v], v))
+
+
+def trimmed(
+    colour: Sequence[int], adj: Sequence[Sequence[int]], width: int | None = None
+) -> tuple[list[int], list[list[int]]] | None:
+    """The connected piece (colours, adjacency lists) without the fewest of its most central
+    leaves that bring its size to a multiple of ``width`` (default :data:`WORD`), so that
+    its bit rows need one word fewer; renumbered in the same order. None when the piece has
+    at most ``width`` nodes or too few leaves. Any lower bound on the moves of the result
+    is one on the moves of the piece (module docstring)."""
+    width = WORD if width is None else width
+    n = len(colour)
+    drop_count = n - width * ((n - 1) // width)
+    if n <= width:
+        return None
+    leaves = central_leaves(adj)
+    if drop_count > len(leaves):
+        return None
+    drop = set(leaves[:drop_count])
+    kept = [v for v in range(n) if v not in drop]
+    number = {v: i for i, v in enumerate(kept)}
+    return [colour[v] for v in kept], [[number[u] for u in adj[v] if u in number] for v in kept]

@@ -1,0 +1,191 @@
+"""Leaves (kamicp.leaves): a piece without some of its leaves never needs more moves (against
+BFS), the trim drops the most central leaves and nothing else, and the tetrapod bound stays
+admissible when its checks go through the trim."""
+
+from __future__ import annotations
+
+import contextlib
+import itertools
+
+import networkx as nx
+import pytest
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
+
+from kamicp import bounds, leaves, rules
+from kamicp.astar import idastar
+from kamicp.bfs import bfs
+from kamicp.regions import from_edges, subgraph
+from tests.strategies import oracle, region_graphs
+from tests.test_tripods import coloured_trees
+
+
+def pieces_with_leaves(g):
+    """The pieces of ``g`` of at least three regions that have a leaf, each as a graph."""
+    for piece in g.islands:
+        part = subgraph(g, sorted(piece))
+        if part.n >= 3 and any(len(part.adj[v]) == 1 for v in range(part.n)):
+            yield part
+
+
+def check_leaves_never_add_moves(g):
+    parts = list(pieces_with_leaves(g))
+    assume(parts)
+    for part in parts:
+        leaf_nodes = [v for v in range(part.n) if len(part.adj[v]) == 1][:3]
+        for final in range(part.k):
+            whole = oracle(part, final).lower_bound
+            for size in range(1, len(leaf_nodes) + 1):
+                for drop in itertools.combinations(leaf_nodes, size):
+                    rest = subgraph(part, [v for v in range(part.n) if v not in drop])
+                    assert bfs(rest, final_colour=final).lower_bound <= whole
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=list(HealthCheck))
+@given(region_graphs(max_cells=12, max_colours=4, rules=("free",)))
+def test_a_piece_without_leaves_needs_no_more_moves(g):
+    check_leaves_never_add_moves(g)
+
+
+@pytest.mark.slow
+@settings(max_examples=1500, deadline=None, suppress_health_check=list(HealthCheck))
+@given(region_graphs(max_cells=16, max_colours=5, rules=("free",)))
+def test_a_piece_without_leaves_needs_no_more_moves_many(g):
+    check_leaves_never_add_moves(g)
+
+
+@st.composite
+def connected_graphs(draw):
+    """Adjacency lists of a random connected graph: a random tree and a few more edges."""
+    n = draw(st.integers(2, 24))
+    edges = {(draw(st.integers(0, v - 1)), v) for v in range(1, n)}
+    pairs = [(u, v) for u in range(n) for v in range(u + 1, n)]
+    edges |= set(draw(st.lists(st.sampled_from(pairs), max_size=n // 3)))
+    adj = [[] for _ in range(n)]
+    for u, v in sorted(edges):
+        adj[u].append(v)
+        adj[v].append(u)
+    return adj
+
+
+@settings(max_examples=300, deadline=None)
+@given(connected_graphs(), st.integers(1, 8))
+def test_the_trim_drops_the_most_central_leaves_to_a_multiple_of_the_width(adj, width):
+    n = len(adj)
+    colour = list(range(n))  # every node its own colour: the kept ones can be told apart
+    result = leaves.trimmed(colour, adj, width)
+    leaf_nodes = [v for v in range(n) if len(adj[v]) == 1]
+    wanted = n - width * ((n - 1) // width)
+    if n <= width or wanted > len(leaf_nodes):
+        assert result is None
+        return
+    kept_colours, kept_adj = result
+    assert len(kept_colours) % width == 0 and len(kept_colours) == n - wanted
+    dropped = set(range(n)) - set(kept_colours)
+    assert dropped <= set(leaf_nodes)
+    graph = nx.Graph([(u, v) for u in range(n) for v in adj[u]])
+    far = {v: max(nx.single_source_shortest_path_length(graph, v).values()) for v in leaf_nodes}
+    kept_leaves = set(leaf_nodes) - dropped
+    assert all(far[a] <= far[b] for a in dropped for b in kept_leaves)
+    # the same graph on the kept nodes, renumbered in order
+    assert kept_colours == sorted(kept_colours)
+    for i, v in enumerate(kept_colours):
+        assert sorted(kept_colours[j] for j in kept_adj[i]) == sorted(set(adj[v]) - dropped)
+    kept_graph = nx.Graph()
+    kept_graph.add_nodes_from(range(len(kept_adj)))
+    kept_graph.add_edges_from((i, j) for i in range(len(kept_adj)) for j in kept_adj[i])
+    assert nx.is_connected(kept_graph)
+
+
+def test_central_leaves_of_a_path_and_a_single_edge():
+    assert leaves.central_leaves([[1], [0, 2], [1]]) == [0, 2]
+    assert leaves.central_leaves([[1], [0]]) == [0, 1]
+    assert leaves.trimmed([0, 1], [[1], [0]], width=1) == ([1], [[]])
+
+
+@contextlib.contextmanager
+def word_of(bits):
+    """Rows of ``bits`` bits for the trim, so that small boards reach it."""
+    kept = leaves.WORD
+    leaves.WORD = bits
+    bounds.forget_cached_bounds()
+    try:
+        yield
+    finally:
+        leaves.WORD = kept
+        bounds.forget_cached_bounds()
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=list(HealthCheck))
+@given(region_graphs(max_cells=14, max_colours=4, rules=("free",)), st.integers(0, 3))
+def test_tetrapod_checks_through_the_trim_stay_admissible(g, width_choice):
+    optimum = oracle(g).lower_bound
+    cur = bounds.contract(g)
+    with word_of((2, 3, 4, 6)[width_choice]):
+        for cap in (optimum - 1, optimum):
+            bounds.forget_cached_bounds()
+            assert bounds.tetrapods_bound(cur, None, cap) <= optimum
+
+
+# a star of two leaves with a long arm: without its two central leaves, a path 0 2 0 1
+STAR = ([0, 1, 1, 2, 0, 1], [(0, 1), (0, 2), (0, 3), (3, 4), (4, 5)])
+
+
+def test_a_check_that_the_trimmed_piece_decides_computes_nothing_else(monkeypatch):
+    sizes = []
+
+    def spy(colour, adj, piece, *args):
+        sizes.append(len(piece))
+        return real(colour, adj, piece, *args)
+
+    real = bounds.tetrapod_values
+    monkeypatch.setattr(bounds, "tetrapod_values", spy)
+    g = from_edges(*STAR)
+    cur = bounds.contract(g)
+    optimum = bfs(g).lower_bound
+    with word_of(4):
+        assert bounds.tetrapods_bound(cur, None, cap=1) == 2  # above the cap: cut
+        assert sizes == [4]  # the path alone
+        sizes.clear()
+        bounds.forget_cached_bounds()
+        assert bounds.tetrapods_bound(cur, None, cap=optimum) <= optimum
+        assert sizes == [4, 6]  # within the cap: the whole piece too
+
+
+def check_idastar_through_the_trim(g, final, bits):
+    ref = oracle(g, final)
+    with word_of(bits):
+        out = idastar(g, final, tripod_after=0.0, check_ratio=0.0, tetrapod_depth=2)
+        assert out.complete and out.lower_bound == ref.lower_bound
+        if ref.moves is None:
+            assert out.moves is None
+            return
+        assert len(out.moves) == len(ref.moves)
+        rules.verify_solution(g, out.moves, final)
+        if ref.moves:
+            below = idastar(g, final, max_moves=len(ref.moves) - 1, tripod_after=0.0)
+            assert below.complete and below.moves is None
+
+
+@st.composite
+def leafy_graphs(draw, max_nodes):
+    """A random tree of 5 or more nodes with at most two more edges, neighbours of different
+    colours: many leaves, so the trim applies at small widths."""
+    colour, edges, k = draw(coloured_trees(max_nodes=max_nodes, max_colours=4))
+    assume(len(colour) >= 5)
+    pairs = [(u, v) for u in range(len(colour)) for v in range(u + 1, len(colour))]
+    extra = draw(st.lists(st.sampled_from(pairs), max_size=2))
+    return from_edges(colour, edges + [(u, v) for u, v in extra if colour[u] != colour[v]], k=k)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=list(HealthCheck))
+@given(leafy_graphs(max_nodes=10), st.none() | st.integers(0, 7), st.integers(2, 5))
+def test_idastar_with_trimmed_checks_agrees_with_bfs(g, choice, bits):
+    check_idastar_through_the_trim(g, None if choice is None else choice % g.k, bits)
+
+
+@pytest.mark.slow
+@settings(max_examples=2000, deadline=None, suppress_health_check=list(HealthCheck))
+@given(leafy_graphs(max_nodes=13), st.none() | st.integers(0, 7), st.integers(2, 8))
+def test_idastar_with_trimmed_checks_agrees_with_bfs_many(g, choice, bits):
+    check_idastar_through_the_trim(g, None if choice is None else choice % g.k, bits)
