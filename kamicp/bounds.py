@@ -51,6 +51,10 @@ UNSOLVABLE = 10**9  # the lower bound of a position that no sequence of moves so
 # levels cost O(n^4 / 64) word operations and O(n^3) bits each (11.6 s for all the levels of
 # Threegrid5's 173 regions).
 TRIPOD_NODES = 200
+# Nor pieces whose tripod levels would need more than this many bytes, counted to the walk
+# value + 2 levels (a row of 164 cells of 25 colours: 120 levels, 2.0 GB counted, 4.2 GB
+# and 55 s taken before this limit; the KAMI 2 levels need at most 32 MB).
+TRIPOD_BYTES = 1024**3
 # Pieces with more regions are left out of the tetrapod bound: O(n^4) bits a level and colour
 # (Threegrid4, 111 regions, 12 levels: 28 s and 1.6 GB; 173 regions would need about 9 GB).
 TETRAPOD_NODES = 120
@@ -796,13 +800,13 @@ def forget_cached_bounds() -> None:
 
 def _piece_tripods(key: tuple, deadline: float | None) -> tuple[int, ...]:
     """Tripod values of one piece given as (k, colours, edges in local numbering), at
-    least its walk values (alone above :data:`TRIPOD_NODES` nodes); cached, see
-    :func:`tripods_bound`."""
+    least its walk values (alone above :data:`TRIPOD_NODES` nodes, or where the levels
+    would need more than :data:`TRIPOD_BYTES`); cached, see :func:`tripods_bound`."""
     if key in _TRIPODS:
         return _TRIPODS[key]
     k, colours, adj = _piece_lists(key)
     nodes = range(len(colours))
-    if len(colours) > TRIPOD_NODES:
+    if len(colours) > TRIPOD_NODES or _tripod_bytes(colours, adj, k) > TRIPOD_BYTES:
         values = walk_values(colours, adj, nodes, k)
     else:
         values = tripod_values(colours, adj, nodes, k, deadline=deadline)
@@ -814,6 +818,14 @@ def _piece_tripods(key: tuple, deadline: float | None) -> tuple[int, ...]:
         _TRIPODS.clear()
     _TRIPODS[key] = tuple(values)
     return _TRIPODS[key]
+
+
+def _tripod_bytes(colours: tuple[int, ...], adj: list[list[int]], k: int) -> int:
+    """The memory the tripod levels of a piece would take, counted to its walk value + 2
+    levels (k n^2 rows of ceil(n / 64) words a level; the levels grow in steps of four)."""
+    n = len(colours)
+    levels = max(walk_values(colours, adj, range(n), k)) + 2
+    return levels * k * n * n * ((n + 63) // 64) * 8
 
 
 def walks_bound_capped(cur: Current, final_colour: int | None, cap: int) -> int:

@@ -283,6 +283,18 @@ def test_big_pieces_keep_their_walk_value(monkeypatch):
     assert bounds.tripods_bound(cur) == bounds.walks_bound(cur) == 2
 
 
+def test_pieces_whose_levels_would_not_fit_keep_their_walk_value(monkeypatch):
+    g = from_edges([0, 1, 0, 1, 0, 2, 0], [(0, 1), (1, 2), (0, 3), (3, 4), (0, 5), (5, 6)])
+    cur = bounds.contract(g)
+    # walk values [2, 3, 3], so 5 levels of 3 colours x 7^2 rows of one word: 5,880 bytes
+    monkeypatch.setattr(bounds, "TRIPOD_BYTES", 5 * 3 * 7 * 7 * 8)
+    monkeypatch.setattr(bounds, "_TRIPODS", {})
+    assert bounds.tripods_bound(cur) == 3
+    monkeypatch.setattr(bounds, "TRIPOD_BYTES", 5 * 3 * 7 * 7 * 8 - 1)
+    monkeypatch.setattr(bounds, "_TRIPODS", {})
+    assert bounds.tripods_bound(cur) == bounds.walks_bound(cur) == 2
+
+
 def test_a_past_deadline_keeps_the_walk_value_and_is_remembered(monkeypatch):
     g = from_edges([0, 1, 0, 1, 0, 2, 0], [(0, 1), (1, 2), (0, 3), (3, 4), (0, 5), (5, 6)])
     cur = bounds.contract(g)
