@@ -66,6 +66,7 @@ from kamicp.bounds import (
     walks_bound,
     walks_bound_capped,
 )
+from kamicp.isomorphs import Classes
 from kamicp.journal import Journal
 from kamicp.regions import RegionGraph
 from kamicp.result import SearchOutcome
@@ -636,6 +637,9 @@ class _Ida(_Search):
         self.tetrapod_depth = TETRAPOD_DEPTH
         self.tetrapod_values: dict[bytes, tuple[int, int]] = {}  # state -> (value, its cap)
         self.tetrapod_checks = [0, 0, 0.0]  # tetrapod checks asked, states cut, seconds
+        self.isomorphs = Classes()  # the classes of the states given a tetrapod check
+        self.class_tetrapods: dict[int, tuple[int, int]] = {}  # class -> (value, its cap)
+        self.shared_checks = 0  # checks answered by an isomorphic state's
         # depth -> [states searched without a check, seconds they took]
         self.subtrees: dict[int, list] = {}
         self.on_status: Callable[[str], None] | None = None
@@ -718,6 +722,8 @@ class _Ida(_Search):
         if self.tetrapod_depth > 0:
             asked, cut, spent = self.tetrapod_checks
             parts.append(f"tetrapod checks {asked:,} ({cut:,} cut, {spent:.0f} s)")
+        if self.shared_checks:
+            parts.append(f"{self.shared_checks:,} checks shared by isomorphic states")
         if self.journal is not None:
             taken, written = self.journal_taken, self.journal.written
             parts.append(f"journal {taken:,} entries taken, {written:,} written")
@@ -806,16 +812,45 @@ class _Ida(_Search):
 
     def tetrapod_check(self, cur: Current, key: bytes, budget: int) -> int:
         """The tetrapod bound (Bound 7) of a one-piece state, exact up to ``budget`` (above
-        it, some bound that exceeds ``budget``); kept per state, as the tripod checks."""
+        it, some bound that exceeds ``budget``); kept per state, as the tripod checks, and
+        per class of isomorphic states (:mod:`kamicp.isomorphs`: the bound is a function of
+        the coloured graph, and a check costs seconds where naming the class costs ms)."""
         value, cap = self.tetrapod_values.get(key, (0, -1))
         if _answers(value, cap, budget):
+            return value
+        like = self.isomorphs.index(cur)
+        value, cap = self.class_tetrapods.get(like, (0, -1))
+        if _answers(value, cap, budget):
+            self.copied_tetrapods(key, value, cap)
             return value
         began = time.monotonic()
         value = tetrapods_bound(cur, self.final_colour, budget, self.deadline)
         if self.deadline is not None and time.monotonic() >= self.deadline:
             return value  # maybe from the levels done before the deadline: not kept
         self.kept_tetrapods(key, budget, value, time.monotonic() - began)
+        self.class_tetrapods[like] = (value, budget)
         return value
+
+    def copied(self, key: bytes, budget: int, value: int, tetrapods: tuple | None) -> None:
+        """Keep, for a state isomorphic to one just checked at ``budget``, that check's
+        tripod value and (``tetrapods``: (value, seconds)) tetrapod value; not counted as
+        checks, so the rule that decides where checks pay learns from real ones only."""
+        if len(self.tripod_values) >= TABLE_LIMIT:
+            self.tripod_values.clear()
+        self.tripod_values[key] = (value, budget)
+        self.journal_check("tripods", key, value, budget)
+        if tetrapods is not None:
+            self.copied_tetrapods(key, tetrapods[0], budget)
+        else:
+            self.shared_checks += 1
+
+    def copied_tetrapods(self, key: bytes, value: int, cap: int) -> None:
+        """Keep a tetrapod value (exact up to ``cap``) taken from an isomorphic state."""
+        if len(self.tetrapod_values) >= TABLE_LIMIT:
+            self.tetrapod_values.clear()
+        self.tetrapod_values[key] = (value, cap)
+        self.journal_check("tetrapods", key, value, cap)
+        self.shared_checks += 1
 
     def kept_tetrapods(self, key: bytes, budget: int, value: int, seconds: float) -> None:
         """Keep a tetrapod check's value (capped at ``budget``) and what it cost and cut."""

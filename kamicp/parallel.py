@@ -63,6 +63,7 @@ from kamicp.astar import (
     tripod_value,
 )
 from kamicp.bounds import UNSOLVABLE, Current, solvable, tetrapods_bound
+from kamicp.isomorphs import isomorphic_groups
 from kamicp.regions import RegionGraph
 from kamicp.result import SearchOutcome
 from kamicp.tetrapods import keep_levels_memory
@@ -336,14 +337,15 @@ class _SplitIda(_Ida):
             return
         jobs = self.to_check(tasks, depth)
         throttle = self.jobs = _Throttle(self.pool, 2 * self.workers)
-        for job in jobs:
-            throttle.submit(_check, job, None)
+        for group in self.alike(jobs, depth):
+            throttle.submit(_check, jobs[group[0]], group[1:])
+        done = 0
         while throttle.pending():
             item = self.answer(throttle)
             if item is None:
                 continue
-            _, (key, budget, value, seconds, tetrapods) = item
-            done = len(jobs) - throttle.pending()
+            copies, (key, budget, value, seconds, tetrapods) = item
+            done += 1 + len(copies)
             self.doing = f"checks at depth {depth}: {done:,} of {len(jobs):,} done"
             self.report_if_due()
             if value is None:
@@ -351,6 +353,16 @@ class _SplitIda(_Ida):
             self.checked(key, budget, value, seconds, depth)
             if tetrapods is not None:
                 self.kept_tetrapods(key, budget, *tetrapods)
+            for i in copies:
+                self.copied(jobs[i][0], budget, value, tetrapods)
+
+    def alike(self, jobs: list[tuple], depth: int) -> list[list[int]]:
+        """The check jobs (indices) in groups of isomorphic states (:mod:`kamicp.isomorphs`),
+        each group checked once, where the tetrapod check applies at this depth (seconds a
+        check, against milliseconds to group a state); elsewhere one job a group."""
+        if depth > self.tetrapod_depth:
+            return [[i] for i in range(len(jobs))]
+        return isomorphic_groups([cur for _, cur, _, _ in jobs])
 
     def frontier(self, key: bytes, cur: Current, first: int, budget: int, after) -> int | None:
         if self.tasks is not None:  # pass 1
