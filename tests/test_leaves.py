@@ -185,7 +185,7 @@ def test_idastar_with_trimmed_checks_agrees_with_bfs(g, choice, bits):
 
 
 @pytest.mark.slow
-@settings(max_examples=2000, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=600, deadline=None, suppress_health_check=list(HealthCheck))
 @given(leafy_graphs(max_nodes=13), st.none() | st.integers(0, 7), st.integers(2, 8))
 def test_idastar_with_trimmed_checks_agrees_with_bfs_many(g, choice, bits):
     check_idastar_through_the_trim(g, None if choice is None else choice % g.k, bits)
