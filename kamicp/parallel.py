@@ -73,7 +73,6 @@ TASKS_PER_WORKER = 16  # the frontier is deepened until it has this many tasks a
 MAX_SPLIT_DEPTH = 3  # nor deeper than this
 TASK_SPLIT = 0.2  # a task that has run this long gives way when a worker is idle
 QUIET_SECONDS = 10.0  # at most this long, at the end, for the workers to drop their jobs
-SKI_GUESS = 1.0  # seconds a task runs before its tetrapod check, before one has been timed
 
 
 def parallel_idastar(
@@ -125,10 +124,6 @@ class _Soft(Exception):
 
 class _GiveWay(Exception):
     """A worker's task is to be split: another worker is idle."""
-
-
-class _Ski(Exception):
-    """A worker's task has run as long as a tetrapod check of its state would take."""
 
 
 class _Group:
@@ -268,9 +263,7 @@ class _SplitIda(_Ida):
             item = self.answer(jobs)
             if item is None:
                 continue
-            (group, task), (value, path, nodes, ski) = item
-            if ski is not None:  # the task's state got a tetrapod check in the worker
-                self.kept_tetrapods(_key(task[1], task[2]), task[3], *ski)
+            (group, task), (value, path, nodes) = item
             answered += 1
             given_way += value == "split"
             left = jobs.pending()
@@ -511,31 +504,10 @@ class _Worker(_Ida):
             return self.tripods_apply(depth)
         return super().tripods_due(depth)
 
-    def skis(self, cur: Current) -> bool:
-        """Does a task at this state get a tetrapod check once it has run long
-        (:meth:`ski_after`)? With tetrapod checks asked (``tetrapod_depth`` > 0) on a
-        :func:`checkable` state of at most TETRAPOD_NODES regions, free rules."""
-        if self.tetrapod_depth <= 0 or not self.tripods_apply(1) or not checkable(cur):
-            return False
-        return tetrapods_apply(cur, 0, self.tetrapod_depth)
-
-    def ski_after(self) -> float:
-        """How long a task runs before its state gets the tetrapod check: as long as this
-        worker's tetrapod checks took on average (SKI_GUESS before the first). A task cut
-        then costs at most twice the time it would have with the check at once, and a
-        short task pays nothing (the ski-rental rule: rent until the rent paid equals the
-        price)."""
-        asked, _, seconds = self.tetrapod_checks
-        return seconds / asked if asked else SKI_GUESS
-
-    ski_at: float | None = None  # when the task at hand gets its tetrapod check (_Ski)
-
     def tick(self) -> None:
         super().tick()
         if _stopping[0].value:
             raise _Stop  # the search is over (_SplitIda.quiet)
-        if self.ski_at is not None and time.monotonic() >= self.ski_at:
-            raise _Ski
         if _idle[0].value and time.monotonic() - self.began >= TASK_SPLIT:
             raise _GiveWay
         if os.getppid() != self.parent:
@@ -583,10 +555,7 @@ def _check(job: tuple) -> tuple:
     quads = tetrapods_bound(cur, w.final_colour, budget, w.deadline)
     if w.deadline is not None and time.monotonic() >= w.deadline:
         return key, budget, None, 0.0, None  # maybe from the levels done before it
-    spent = time.monotonic() - began - seconds
-    w.tetrapod_checks[0] += 1  # what this worker's checks take (Worker.ski_after)
-    w.tetrapod_checks[2] += spent
-    return key, budget, value, seconds, (quads, spent)
+    return key, budget, value, seconds, (quads, time.monotonic() - began - seconds)
 
 
 def _search(job: tuple) -> tuple:
@@ -605,28 +574,13 @@ def _search(job: tuple) -> tuple:
     # 491.5 s, against 206 s on one core, whose subtrees there take 0.014 s on average)
     forced = w.cheap_checks and depth <= checked_depth + 1
     w.root_depth = depth if forced else -1
+    w.path = []
     w.began = time.monotonic()
-    w.ski_at = w.began + w.ski_after() if w.skis(cur) else None
-    before, ski = w.nodes, None
+    before = w.nodes
     try:
-        while True:
-            w.path = []
-            try:
-                value = w.dfs(cur, first, budget, after)
-                break
-            except _Ski:
-                # what the search proved so far stays in the table: it goes on from there
-                # if the check does not cut
-                w.ski_at = None
-                began = time.monotonic()
-                quads = w.tetrapod_check(cur, _key(cur, first), budget)
-                ski = (quads, time.monotonic() - began)
-                if quads > budget:
-                    return quads, None, w.nodes - before, ski
+        value = w.dfs(cur, first, budget, after)
     except _Stop:
-        return None, None, w.nodes - before, None
+        return None, None, w.nodes - before
     except _GiveWay:
-        return "split", None, w.nodes - before, ski
-    finally:
-        w.ski_at = None
-    return value, list(w.path) if value <= budget else None, w.nodes - before, ski
+        return "split", None, w.nodes - before
+    return value, list(w.path) if value <= budget else None, w.nodes - before

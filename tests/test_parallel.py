@@ -228,38 +228,9 @@ def test_a_tasks_state_is_checked_first_only_where_checks_are_cheap(
     cur = contract(g)
     budget, threshold = 5, 7  # the task's state is 7 - 5 = 2 moves deep
     job = (b"", cur, 0, budget, None, 2, threshold, astar.INF, 1)
-    value, _, _, _ = parallel._search(job)
+    value, _, _ = parallel._search(job)
     assert w.cuts.get(2, [0, 0])[0] == checks  # the task's state is the only one that deep
     assert (value <= budget) == (len(bfs(g).moves) <= budget)
-
-
-@pytest.mark.parametrize("budget", [4, 5])
-def test_a_task_that_runs_long_gets_the_tetrapod_check(monkeypatch, budget):
-    # a tree whose tripod bound is 4 and tetrapod bound 5 (its optimum): as a task with
-    # tetrapod checks asked and no time to wait (SKI_GUESS 0), its state gets the check at
-    # the first tick; with 4 moves left the check cuts it, with 5 the search goes on and
-    # finds a solution
-    import os
-
-    from kamicp.bounds import contract
-    from tests.test_tetrapods import TREE
-
-    monkeypatch.setattr(parallel, "SKI_GUESS", 0.0)
-    g = from_edges(*TREE)
-    w = parallel._Worker(g, None, None, soon())
-    w.tripod_after, w.threshold, w.parent, w.tetrapod_depth = 0.0, -1, os.getppid(), 1
-    monkeypatch.setattr(parallel, "_worker", [w])
-    monkeypatch.setattr(parallel, "_idle", [_Flag()])
-    monkeypatch.setattr(parallel, "_stopping", [_Flag()])
-    bounds.forget_cached_bounds()
-    job = (b"", contract(g), 0, budget, None, 3, 8, astar.INF, 0)
-    value, path, _, ski = parallel._search(job)
-    assert ski is not None and ski[0] == min(5, budget + 1)
-    if budget == 4:
-        assert value == 5 and path is None
-    else:
-        assert value == 5 and len(path) == 5
-        rules.verify_solution(g, list(reversed(path)))
 
 
 def _until_stopped(seconds: float) -> str:
