@@ -147,7 +147,6 @@ class _SplitIda(_Ida):
     checked_depth = 0  # the states above the frontier get the tripod check to this depth
     jobs: _Throttle | None = None  # the jobs in the pool
     doing = ""  # what the workers are doing, with counts (status)
-    shared_tasks = 0  # tasks answered by the search of an isomorphic task
 
     def tick(self) -> None:
         super().tick()
@@ -177,8 +176,6 @@ class _SplitIda(_Ida):
 
     def status(self) -> str:
         line = super().status()
-        if self.shared_tasks:
-            line = f"{line}; {self.shared_tasks:,} tasks answered by an isomorphic task's search"
         return f"{line}; {self.doing}" if self.doing else line
 
     def answer(self, jobs: _Throttle) -> tuple | None:
@@ -258,8 +255,7 @@ class _SplitIda(_Ida):
             job = (*task, self.threshold, self.walk_budget, self.checked_depth)
             jobs.submit(_search, job, (group, task))
 
-        searched, copies = self.alike_tasks(tasks)
-        for task in searched:
+        for task in tasks:
             submit(top, task)
         answered = given_way = 0
         while True:
@@ -296,12 +292,6 @@ class _SplitIda(_Ida):
                 self.answers[(task[0], task[3])] = (value, path)
                 if self.journal is not None and path is None and self.journalling():
                     self.journal.bound(task[0], value)  # a worker's proved bound, or pass 2's
-                if path is None:  # no solution: the tasks isomorphic to it take its value
-                    for other in copies.pop((task[0], task[3]), ()):
-                        self.answers[(other[0], other[3])] = (value, None)
-                        if self.journal is not None and self.journalling():
-                            self.journal.bound(other[0], value)
-                        self.shared_tasks += 1
                 if path is not None:
                     self.solved = True
                 if group.open and not self.solved:
@@ -311,40 +301,6 @@ class _SplitIda(_Ida):
                 value, path = self.finish(group)
                 task, group = group.task, group.up
                 group.open -= 1
-
-    def alike_tasks(self, tasks: list) -> tuple[list, dict]:
-        """The tasks to search, in order, and for each (key, budget) of a task searched for
-        a class the tasks isomorphic to it, which take its answer when it holds no solution.
-
-        With tetrapod checks asked (free rules): the one-piece tasks of one budget are
-        grouped by isomorphism (:mod:`kamicp.isomorphs`), and the first of a group of two or
-        more is searched with no move context at its root, a superset of its own search.
-        Its value above the budget is then at most its distance (some optimal solution
-        from a state without context survives R5 and R6, ``encodings/bounds.md``), so at
-        most the distance of every isomorphic state, and so a lower bound on what each of
-        their own searches would return. A solution found ends the iteration: the others
-        are not needed then."""
-        if self.tetrapod_depth <= 0 or not self.tripods_apply(1):
-            return tasks, {}
-        kinds: dict[tuple, list] = {}
-        for task in tasks:
-            if len(task[1].islands) == 1:
-                kinds.setdefault((task[2], task[3]), []).append(task)
-        role: dict[tuple, tuple | None] = {}  # (key, budget) -> task to search, None: a copy
-        copies: dict[tuple, list] = {}
-        for kind in kinds.values():
-            for group in isomorphic_groups([task[1] for task in kind]):
-                head = kind[group[0]]
-                if len(group) > 1:
-                    role[head[0], head[3]] = (*head[:4], None, head[5])
-                    copies[head[0], head[3]] = [kind[i] for i in group[1:]]
-                    role.update(((kind[i][0], kind[i][3]), None) for i in group[1:])
-        searched = []
-        for task in tasks:
-            chosen = role.get((task[0], task[3]), task)
-            if chosen is not None:
-                searched.append(chosen)
-        return searched, copies
 
     def affordable(self, tasks: list, depth: int) -> bool:
         """Check every state at this depth above the frontier? The start's children always
