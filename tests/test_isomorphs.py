@@ -123,6 +123,11 @@ def check_shared_checks(g, final=None):
     if ref.moves is not None:
         assert len(out.moves) == len(ref.moves)
         rules.verify_solution(g, out.moves, final)
+    if ref.moves:  # one move fewer is refuted
+        below = parallel_idastar(
+            g, final, max_moves=len(ref.moves) - 1, split_after=0.0, tetrapod_depth=1
+        )
+        assert below.complete and below.moves is None and below.lower_bound >= len(ref.moves)
     for key, budget, value, tetrapods in copies:
         cur = bounds.contract(g, tuple(key[:-4]))
         own = astar.tripod_value(cur, budget, final, None)
