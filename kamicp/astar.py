@@ -821,7 +821,8 @@ class _Ida(_Search):
         like = self.isomorphs.index(cur)
         value, cap = self.class_tetrapods.get(like, (0, -1))
         if _answers(value, cap, budget):
-            self.copied_tetrapods(key, value, cap)
+            self.store(self.tetrapod_values, "tetrapods", key, value, cap)
+            self.shared_checks += 1
             return value
         began = time.monotonic()
         value = tetrapods_bound(cur, self.final_colour, budget, self.deadline)
@@ -835,39 +836,29 @@ class _Ida(_Search):
         """Keep, for a state isomorphic to one just checked at ``budget``, that check's
         tripod value and (``tetrapods``: (value, seconds)) tetrapod value; not counted as
         checks, so the rule that decides where checks pay learns from real ones only."""
-        if len(self.tripod_values) >= TABLE_LIMIT:
-            self.tripod_values.clear()
-        self.tripod_values[key] = (value, budget)
-        self.journal_check("tripods", key, value, budget)
+        self.store(self.tripod_values, "tripods", key, value, budget)
         if tetrapods is not None:
-            self.copied_tetrapods(key, tetrapods[0], budget)
-        else:
-            self.shared_checks += 1
-
-    def copied_tetrapods(self, key: bytes, value: int, cap: int) -> None:
-        """Keep a tetrapod value (exact up to ``cap``) taken from an isomorphic state."""
-        if len(self.tetrapod_values) >= TABLE_LIMIT:
-            self.tetrapod_values.clear()
-        self.tetrapod_values[key] = (value, cap)
-        self.journal_check("tetrapods", key, value, cap)
+            self.store(self.tetrapod_values, "tetrapods", key, tetrapods[0], budget)
         self.shared_checks += 1
+
+    def store(self, values: dict, kind: str, key: bytes, value: int, cap: int) -> None:
+        """Keep a check's value (exact up to ``cap``) in its cache (emptied when full) and in
+        the journal."""
+        if len(values) >= TABLE_LIMIT:
+            values.clear()
+        values[key] = (value, cap)
+        self.journal_check(kind, key, value, cap)
 
     def kept_tetrapods(self, key: bytes, budget: int, value: int, seconds: float) -> None:
         """Keep a tetrapod check's value (capped at ``budget``) and what it cost and cut."""
-        if len(self.tetrapod_values) >= TABLE_LIMIT:
-            self.tetrapod_values.clear()
-        self.tetrapod_values[key] = (value, budget)
-        self.journal_check("tetrapods", key, value, budget)
+        self.store(self.tetrapod_values, "tetrapods", key, value, budget)
         self.tetrapod_checks[0] += 1
         self.tetrapod_checks[1] += value > budget
         self.tetrapod_checks[2] += seconds
 
     def checked(self, key: bytes, budget: int, value: int, seconds: float, depth: int) -> None:
         """Keep a tripod check's value (capped at ``budget``) and what it cost and cut."""
-        if len(self.tripod_values) >= TABLE_LIMIT:
-            self.tripod_values.clear()
-        self.tripod_values[key] = (value, budget)
-        self.journal_check("tripods", key, value, budget)
+        self.store(self.tripod_values, "tripods", key, value, budget)
         self.checks[0] += 1
         self.checks[1] += seconds
         entry = self.cuts.setdefault(depth, [0, 0])

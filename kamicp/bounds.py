@@ -805,14 +805,14 @@ def _piece_tripods(key: tuple, deadline: float | None) -> tuple[int, ...]:
     if key in _TRIPODS:
         return _TRIPODS[key]
     k, colours, adj = _piece_lists(key)
-    nodes = range(len(colours))
-    if len(colours) > TRIPOD_NODES or _tripod_bytes(colours, adj, k) > TRIPOD_BYTES:
-        values = walk_values(colours, adj, nodes, k)
+    n = len(colours)
+    walks = walk_values(colours, adj, range(n), k)
+    if n > TRIPOD_NODES or _tripod_bytes(n, k, max(walks)) > TRIPOD_BYTES:
+        values = walks
     else:
-        values = tripod_values(colours, adj, nodes, k, deadline=deadline)
+        values = tripod_values(colours, adj, range(n), k, deadline=deadline)
         if deadline is not None and time.monotonic() >= deadline:
             # maybe stopped early, below the walk values (complete tripod values include them)
-            walks = walk_values(colours, adj, nodes, k)
             values = [max(a, b) for a, b in zip(values, walks, strict=True)]
     if len(_TRIPODS) >= _TRIPODS_KEPT:
         _TRIPODS.clear()
@@ -820,12 +820,10 @@ def _piece_tripods(key: tuple, deadline: float | None) -> tuple[int, ...]:
     return _TRIPODS[key]
 
 
-def _tripod_bytes(colours: tuple[int, ...], adj: list[list[int]], k: int) -> int:
-    """The memory the tripod levels of a piece would take, counted to its walk value + 2
-    levels (k n^2 rows of ceil(n / 64) words a level; the levels grow in steps of four)."""
-    n = len(colours)
-    levels = max(walk_values(colours, adj, range(n), k)) + 2
-    return levels * k * n * n * ((n + 63) // 64) * 8
+def _tripod_bytes(n: int, k: int, walk_value: int) -> int:
+    """The memory the tripod levels of a piece of ``n`` regions would take, counted to its
+    walk value + 2 levels (k n^2 rows of ceil(n / 64) words a level)."""
+    return (walk_value + 2) * k * n * n * ((n + 63) // 64) * 8
 
 
 def walks_bound_capped(cur: Current, final_colour: int | None, cap: int) -> int:

@@ -53,7 +53,7 @@ def central_leaves(adj: Sequence[Sequence[int]]) -> list[int]:
     graph.add_nodes_from(range(len(adj)))
     graph.add_edges_from((v, u) for v in range(len(adj)) for u in adj[v])
     leaves = [v for v in range(len(adj)) if len(adj[v]) == 1]
-    far = {v: max(nx.single_source_shortest_path_length(graph, v).values()) for v in leaves}
+    far = nx.eccentricity(graph, v=leaves) if leaves else {}
     return sorted(leaves, key=lambda v: (far[v], v))
 
 
