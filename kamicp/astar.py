@@ -130,6 +130,17 @@ MIN_SAMPLES = 8
 # faster) instead of 1,911-1,955 s (BENCHMARKS.md,
 # "IDA* tetrapod checks").
 TETRAPOD_DEPTH = 0
+# With ``tetrapod_depth=AUTO`` (the default of ``solve``), no depth is checked up front; instead
+# a state at most AUTO_DEPTH moves deep that no check cut is "rented": once its
+# subtree has been searched for as long as a tetrapod check costs (the mean of those made so
+# far, AUTO_GUESS seconds before the first) divided by the share of them that cut (one cut and
+# one miss assumed beforehand), the check is made after all, and ends the subtree if it cuts
+# (ski rental: a subtree that ends sooner never pays for a check, one that runs long pays at
+# most about twice what checking it first would have). One process only: with ``workers`` > 1
+# AUTO means no tetrapod checks (give a depth).
+AUTO = None
+AUTO_DEPTH = 2
+AUTO_GUESS = 1.0
 # IDA* tells its ``on_status`` watcher how it stands (iteration, states, checks, tasks) at most
 # this often; the watcher decides what to print (``kamicp solve --progress-every``).
 STATUS_EVERY = 1.0
@@ -137,6 +148,28 @@ STATUS_EVERY = 1.0
 
 class _Stop(Exception):
     """A node limit or the deadline was reached."""
+
+
+class _Cut(Exception):
+    """A rented state's tetrapod check cut it: unwind the search to that state."""
+
+    def __init__(self, rental: _Rental, value: int):
+        super().__init__()
+        self.rental = rental
+        self.value = value
+
+
+class _Rental:
+    """A state on the search path that may still get its tetrapod check (``AUTO``)."""
+
+    __slots__ = ("cur", "key", "budget", "began", "open")
+
+    def __init__(self, cur: Current, key: bytes, budget: int):
+        self.cur = cur
+        self.key = key  # the check caches' key of the state
+        self.budget = budget
+        self.began = time.monotonic()  # its subtree's clock, checks made below it left out
+        self.open = True  # not yet checked
 
 
 def frame(cur: Current, first: int, final_colour: int | None) -> tuple[bool, int | None]:
@@ -516,7 +549,7 @@ def idastar(
     check_ratio: float = CHECK_RATIO,
     on_bound: Callable[[int], None] | None = None,
     workers: int = 1,
-    tetrapod_depth: int = TETRAPOD_DEPTH,
+    tetrapod_depth: int | None = AUTO,
     on_status: Callable[[str], None] | None = None,
     journal: str | None = None,
 ) -> SearchOutcome:
@@ -553,7 +586,10 @@ def idastar(
     ``tetrapod_depth`` (free rules, one piece of at most :data:`kamicp.bounds.TETRAPOD_NODES`
     regions): a state at most this many moves from the start that gets the tripod check
     and is not cut by it also gets the tetrapod check (Bound 7, seconds on 70 regions; only
-    the time changes, never a value). 0 (:data:`TETRAPOD_DEPTH`): none.
+    the time changes, never a value). 0 (:data:`TETRAPOD_DEPTH`): none. :data:`AUTO` (None,
+    the default): none up front, but a state at most :data:`AUTO_DEPTH` moves deep whose
+    subtree runs long gets the check then (ski rental, see ``_Ida.rent_if_due``); with
+    ``workers`` > 1, none.
 
     ``workers`` > 1: iterations that run over a second are split over that many processes
     (:func:`kamicp.parallel.parallel_idastar`).
@@ -582,7 +618,7 @@ def idastar(
             tripod_after=tripod_after,
             check_ratio=check_ratio,
             on_bound=on_bound,
-            tetrapod_depth=tetrapod_depth,
+            tetrapod_depth=tetrapod_depth or 0,  # AUTO is for one process
             on_status=on_status,
             journal=journal,
         )
@@ -590,7 +626,7 @@ def idastar(
         return SearchOutcome(None, UNSOLVABLE, True, 0)
     ida = _Ida(g, final_colour, node_limit, deadline, walk_depth)
     ida.configure(on_bound, tripod_after, check_ratio, tetrapod_depth, on_status)
-    keep_levels_memory(tetrapod_depth > 0)  # the checks come one after another
+    keep_levels_memory(ida.tetrapod_depth > 0 or ida.auto_tetrapods)  # checks one after another
     try:
         with journalled(ida, journal):
             return ida.run(max_moves, lower or 0)
@@ -635,6 +671,8 @@ class _Ida(_Search):
         self.cuts: dict[int, list] = {}  # depth -> [tripod checks asked, states they cut]
         self.tripod_values: dict[bytes, tuple[int, int]] = {}  # state -> (value, its cap)
         self.tetrapod_depth = TETRAPOD_DEPTH
+        self.auto_tetrapods = False  # rent the tetrapod checks (AUTO)
+        self.rentals: list[_Rental] = []  # the rented states on the path, shallowest first
         self.tetrapod_values: dict[bytes, tuple[int, int]] = {}  # state -> (value, its cap)
         self.tetrapod_checks = [0, 0, 0.0]  # tetrapod checks asked, states cut, seconds
         self.isomorphs = Classes()  # the classes of the states given a tetrapod check
@@ -652,7 +690,8 @@ class _Ida(_Search):
         self.on_bound = on_bound
         self.tripod_after = tripod_after
         self.check_ratio = check_ratio
-        self.tetrapod_depth = tetrapod_depth
+        self.auto_tetrapods = tetrapod_depth is AUTO and self.g.rules == "free"
+        self.tetrapod_depth = 0 if tetrapod_depth is AUTO else tetrapod_depth
         self.on_status = on_status
 
     def run(self, max_moves: int | None, lower: int = 0) -> SearchOutcome:
@@ -696,6 +735,46 @@ class _Ida(_Search):
     def tick(self) -> None:
         super().tick()
         self.report_if_due()
+        if self.rentals:
+            self.rent_if_due()
+
+    def rent(self, cur: Current, first: int, budget: int, depth: int) -> _Rental | int | None:
+        """With AUTO: a state at most AUTO_DEPTH moves deep whose tetrapod check may still
+        pay, as a rental to put on the path; or its value, when the caches know it above
+        ``budget`` already; else None."""
+        if not (self.auto_tetrapods and 1 <= depth <= AUTO_DEPTH and checkable(cur)):
+            return None
+        if len(cur.islands[0]) > TETRAPOD_NODES:
+            return None
+        key = _key(cur, first)
+        value, cap = self.tetrapod_values.get(key, (0, -1))
+        if _answers(value, cap, budget):
+            return value if value > budget else None
+        return _Rental(cur, key, budget)
+
+    def rent_after(self) -> float:
+        """Seconds a rented subtree runs before its check is made: the mean time of a
+        tetrapod check (AUTO_GUESS before the first) over the share that cut, with one cut and
+        one miss assumed beforehand."""
+        asked, cut, spent = self.tetrapod_checks
+        cost = spent / asked if asked else AUTO_GUESS
+        return cost * (asked + 2) / (cut + 1)
+
+    def rent_if_due(self) -> None:
+        """Check the shallowest rented state whose subtree has run :meth:`rent_after`; if
+        the check cuts it, unwind to it (:class:`_Cut`)."""
+        now = time.monotonic()
+        after = self.rent_after()
+        for i, rental in enumerate(self.rentals):
+            if rental.open and now - rental.began >= after:
+                rental.open = False
+                value = self.tetrapod_check(rental.cur, rental.key, rental.budget)
+                spent = time.monotonic() - now
+                for deeper in self.rentals[i + 1 :]:
+                    deeper.began += spent  # their clocks leave this check out
+                if value > rental.budget:
+                    raise _Cut(rental, value)
+                return
 
     def report_if_due(self) -> None:
         """:meth:`report`, if someone listens and a report is due."""
@@ -719,7 +798,7 @@ class _Ida(_Search):
             f"{self.nodes:,} states",
             f"tripod checks {self.checks[0]:,} ({cut:,} cut)",
         ]
-        if self.tetrapod_depth > 0:
+        if self.tetrapod_depth > 0 or self.tetrapod_checks[0]:
             asked, cut, spent = self.tetrapod_checks
             parts.append(f"tetrapod checks {asked:,} ({cut:,} cut, {spent:.0f} s)")
         if self.shared_checks:
@@ -920,6 +999,25 @@ class _Ida(_Search):
         if tripods is not None and tripods > budget:
             self.keep(key, max(known, tripods), depth)
             return tripods
+        rental = self.rent(cur, first, budget, depth)
+        if isinstance(rental, int):
+            self.keep(key, max(known, rental), depth)
+            return rental
+        if rental is None:
+            return self.children(cur, first, budget, after, key, known, depth, tripods)
+        self.rentals.append(rental)
+        try:
+            return self.children(cur, first, budget, after, key, known, depth, tripods)
+        except _Cut as cut:
+            if cut.rental is not rental:
+                raise
+            self.keep(key, max(known, cut.value), depth)
+            return cut.value
+        finally:
+            self.rentals.pop()
+
+    def children(self, cur, first, budget, after, key, known, depth, tripods) -> int:
+        """The rest of :meth:`dfs`: search the children of a state that no check cut."""
         began = time.monotonic()
         # Children in the order of their own bounds; the table's bounds (learnt in failed
         # iterations) only cut off, since ordering by them was found to hurt. Children

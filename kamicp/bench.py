@@ -113,7 +113,7 @@ def bench(
     strategy: str = DEFAULT_STRATEGY,
     workers: int = 1,
     known: str | None = None,
-    tetrapod_depth: int = 0,
+    tetrapod_depth: int | None = None,
     beam_width: int | None = None,
 ) -> int:
     """Run every solver on every puzzle; print the table, totals and medians.

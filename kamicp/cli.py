@@ -73,6 +73,11 @@ SECONDS = _number(float, 0, strict=True, most=MOST_SECONDS)  # time limits
 SECONDS_OR_NONE = _number(float, 0, most=MOST_SECONDS)  # --probe: 0 means none
 
 
+def DEPTH(text: str) -> int | None:
+    """An argparse type: ``--tetrapod-depth``, a number of moves or ``auto`` (None)."""
+    return None if text == "auto" else COUNT(text)
+
+
 def PATH(text: str) -> str:
     """An argparse type: a file or folder name, not empty (an empty name was taken as the
     option not given: ``--journal ""`` ran without a journal)."""
@@ -263,12 +268,14 @@ def add_solve(p):
     _workers_arg(p)
     p.add_argument(
         "--tetrapod-depth",
-        type=COUNT,
-        default=0,
-        metavar="N",
+        type=DEPTH,
+        default=None,
+        metavar="N|auto",
         help="idastar (and the portfolio's idastar backend): the tetrapod check also at the "
         "states at most N moves deep that the tripod check does not cut (seconds each on 70 "
-        "regions; for runs of many minutes; default 0: none)",
+        "regions; for runs of many minutes; 0: none); default auto: one process checks a "
+        "state at most 2 moves deep once its subtree has run about as long as a check "
+        "costs; with --workers 2 or more, auto means none",
     )
     p.add_argument(
         "--journal",
@@ -388,7 +395,7 @@ def describe(board: Board, g, result: Result) -> str:
 def run_solve(args) -> int:
     # the options that only IDA* (alone or as the portfolio's backend) takes
     for option, given in (("--tetrapod-depth", args.tetrapod_depth), ("--journal", args.journal)):
-        if given and args.solver not in TETRAPOD_DEPTH_SOLVERS:
+        if given is not None and args.solver not in TETRAPOD_DEPTH_SOLVERS:
             raise KamicpError(
                 f"{option}: only with --solver idastar or portfolio, not {args.solver}"
             )
@@ -597,10 +604,10 @@ def add_bench(p):
     _workers_arg(p)
     p.add_argument(
         "--tetrapod-depth",
-        type=COUNT,
-        default=0,
-        metavar="N",
-        help="as for solve, on the idastar and portfolio rows (default 0: none)",
+        type=DEPTH,
+        default=None,
+        metavar="N|auto",
+        help="as for solve, on the idastar and portfolio rows (default auto)",
     )
     p.add_argument(
         "--known-solution",
@@ -626,7 +633,7 @@ def run_bench(args) -> int:
     from kamicp.bench import bench
 
     solvers = solver_list(args.solver, "--solver")
-    if args.tetrapod_depth and not set(TETRAPOD_DEPTH_SOLVERS) & set(solvers):
+    if args.tetrapod_depth is not None and not set(TETRAPOD_DEPTH_SOLVERS) & set(solvers):
         raise KamicpError(
             f"--tetrapod-depth: only with idastar or portfolio among the solvers, not {args.solver}"
         )

@@ -85,7 +85,7 @@ def solve(
     strategy: str = DEFAULT_STRATEGY,
     known: list[Move] | None = None,
     tetrapods: bool = True,
-    tetrapod_depth: int = 0,
+    tetrapod_depth: int | None = None,
     beam_width: int | None = None,
     journal: str | None = None,
 ) -> Result:
@@ -101,7 +101,8 @@ def solve(
     ``tetrapods``: ask the tetrapod bound at the start where it can matter (:func:`_tetrapods`;
     the portfolio leaves it to its ``sat`` backend, so that ``idastar`` starts at once).
     ``tetrapod_depth`` (``idastar``): the tetrapod check also at the states at most that
-    many moves deep (:func:`kamicp.astar.idastar`; for proofs that run for many minutes).
+    many moves deep (:func:`kamicp.astar.idastar`; for proofs that run for many minutes);
+    None (:data:`kamicp.astar.AUTO`): where a subtree runs long, on one process.
     ``beam_width`` (``greedy``): the beam's width, default :data:`kamicp.greedy.WIDTH`; a
     wider beam is tried after the quick one and kept where shorter. For the other solvers:
     the width of the beam they start from, at least :data:`UPPER_WIDTH` (:func:`_start_beam`).

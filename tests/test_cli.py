@@ -334,6 +334,30 @@ def test_bench_tetrapod_depth_needs_idastar(capsys):
     assert err.strip().count("\n") == 0 and "--tetrapod-depth" in err
 
 
+def test_tetrapod_depth_is_a_number_or_auto(capsys, monkeypatch):
+    # auto (the default) reaches IDA* as None; anything else but a count is one line, exit 2
+    from kamicp import astar
+
+    seen = []
+    search = astar.idastar
+    monkeypatch.setattr(
+        astar, "idastar", lambda g, **kw: seen.append(kw["tetrapod_depth"]) or search(g, **kw)
+    )
+    for given, expected in (
+        ([], None),
+        (["--tetrapod-depth", "auto"], None),
+        (["--tetrapod-depth", "2"], 2),
+    ):
+        code, out, _ = run(capsys, "solve", ARTICLE, "--solver", "idastar", *given)
+        assert code == 0 and "optimal, 5 moves" in out and seen.pop() == expected
+    for bad in ("-1", "deep", "1.5"):
+        with pytest.raises(SystemExit) as stop:  # argparse's error: the parser's one line
+            main(["solve", ARTICLE, "--solver", "idastar", "--tetrapod-depth", bad])
+        out, err = capsys.readouterr()
+        assert stop.value.code == 2 and not out
+        assert err.strip().count("\n") == 0 and "--tetrapod-depth" in err
+
+
 @pytest.mark.parametrize("solver", ["idastar", "sat", "portfolio"])
 def test_a_known_solution_is_beaten_or_proved_optimal(capsys, solver):
     code, out, _ = run(capsys, "solve", ARTICLE, "--solver", "idastar", "--json")

@@ -15,6 +15,7 @@ import re
 import time
 from collections import deque
 from pathlib import Path
+from unittest import mock
 
 import networkx as nx
 import pytest
@@ -60,8 +61,17 @@ def idastar_tetrapods(g, **options):
     return idastar(g, tripod_after=0.0, tetrapod_depth=2, **options)
 
 
+def idastar_rented(g, **options):
+    """IDA* with the tetrapod checks rented (AUTO, the default) and every rental due at once:
+    each state at most AUTO_DEPTH moves deep is checked at the first state searched below it,
+    and a cut unwinds the search to it. The cheap bounds only otherwise, so that the search
+    runs several iterations, each learning from the values the cuts kept."""
+    with mock.patch.object(_Ida, "rent_after", lambda self: 0.0):
+        return idastar_cheap(g, **options)
+
+
 SEARCHES = [astar, idastar, idastar_walks, idastar_cheap, idastar_tripods]
-SEARCHES += [idastar_tripods_everywhere, idastar_tetrapods]
+SEARCHES += [idastar_tripods_everywhere, idastar_tetrapods, idastar_rented]
 
 
 def final_of(g, choice):
@@ -400,6 +410,98 @@ def test_tetrapod_checks_cut_what_the_tripod_checks_leave():
     assert none[0] == 0 and checks[0] > checks[1] > 0
     assert deep.nodes < plain.nodes
     rules.verify_solution(g, deep.moves)
+
+
+def test_rented_tetrapod_checks_cut_where_subtrees_run_long():
+    # the same board with AUTO: no check up front (an explicit 0: none at all); with every
+    # rental due at once, the states one and two moves deep get the check after their first
+    # child, some are cut by it, and the optimum is the same
+    colour = [1, 3, 1, 2, 3, 0, 2, 0, 0]
+    edges = [(0, 1), (0, 7), (1, 2), (1, 7), (2, 3), (3, 4), (4, 5), (4, 8), (5, 6), (6, 7)]
+    g = from_edges(colour, edges, k=4)
+    runs = []
+    for depth, due in ((0, 0.0), (astar_module.AUTO, 0.0), (astar_module.AUTO, 1e9)):
+        bounds.forget_cached_bounds()
+        ida = _Ida(g, None, None, None)
+        ida.configure(None, 0.0, 0.0, depth, None)
+        with mock.patch.object(_Ida, "rent_after", lambda self, due=due: due):
+            runs.append((ida.run(None), ida.tetrapod_checks, ida.rentals))
+    (none, no_checks, _), (rented, checks, left), (patient, idle, _) = runs
+    assert len(none.moves) == len(rented.moves) == len(patient.moves) == len(bfs(g).moves) == 5
+    assert no_checks[0] == idle[0] == 0
+    assert checks[0] > checks[1] > 0 and left == []
+    assert rented.nodes < none.nodes
+    rules.verify_solution(g, rented.moves)
+
+
+NESTED = (  # random boards (found by search, kept as data) where, with rentals due at every
+    # second state, a state one move deep is cut while a rented state below it is on the path
+    [2, 3, 2, 1, 1, 0, 3, 2, 1, 0],
+    [(0, 1), (0, 4), (1, 2), (1, 3), (2, 5), (3, 6), (4, 7), (5, 8), (8, 9)],
+)
+
+
+@pytest.mark.parametrize("every", [1, 2, 3])
+def test_a_cut_keeps_the_rented_state_its_check_value(monkeypatch, every):
+    # what a cut unwinds to: the state that was checked, which keeps the check's value as its
+    # proved bound (not more: a value too high survives the optimum on random boards, so it
+    # is checked here); the states unwound in between keep nothing. Rentals fall due at
+    # every ``every``-th state only, so that a rented state may be below the one checked
+    colour, edges = NESTED
+    g = from_edges(colour, edges, k=4)
+    cuts, kept = [], []
+    check, keep = _Ida.tetrapod_check, _Ida.keep
+
+    def checked(self, cur, key, budget):
+        value = check(self, cur, key, budget)
+        if value > budget:
+            cuts.append((key, value, self.nodes))
+        return value
+
+    def kept_value(self, key, value, depth):
+        kept.append((key, value, self.nodes))
+        keep(self, key, value, depth)
+
+    monkeypatch.setattr(_Ida, "tetrapod_check", checked)
+    monkeypatch.setattr(_Ida, "keep", kept_value)
+    monkeypatch.setattr(_Ida, "rent_after", lambda self: 0.0 if self.nodes % every == 0 else 1e9)
+    bounds.forget_cached_bounds()
+    out = idastar(g, walk_depth=-1, tripod_after=None)
+    assert len(out.moves) == len(bfs(g).moves) and cuts
+    for key, value, nodes in cuts:
+        after = [entry for entry in kept if entry[2] >= nodes]
+        assert after[0][0].startswith(key) and after[0][1] == value
+
+
+def test_rental_rule_follows_the_measurements():
+    # a check is due after (mean check time, AUTO_GUESS before the first) x (asked + 2) /
+    # (cut + 1) seconds of a rented subtree: checks that cut are made sooner
+    g = from_edges([0, 1, 0], [(0, 1), (1, 2)], k=2)
+    ida = _Ida(g, None, None, None)
+    assert ida.rent_after() == pytest.approx(2 * astar_module.AUTO_GUESS)
+    ida.tetrapod_checks = [8, 8, 4.0]  # 0.5 s each, all cut
+    assert ida.rent_after() == pytest.approx(0.5 * 10 / 9)
+    ida.tetrapod_checks = [8, 0, 4.0]  # none cut
+    assert ida.rent_after() == pytest.approx(0.5 * 10)
+
+
+def test_rentals_only_with_auto_on_one_piece_within_the_sizes(monkeypatch):
+    # AUTO rents the states 1..AUTO_DEPTH moves deep of a checkable piece of at most
+    # TETRAPOD_NODES regions; an explicit depth, pivot rules or a bigger piece rent nothing
+    def path(n, rules="free"):
+        return from_edges([i % 3 for i in range(n)], [(i, i + 1) for i in range(n - 1)], 3, rules)
+
+    def rents(g, depth, tetrapod_depth=astar_module.AUTO):
+        ida = _Ida(g, None, None, None)
+        ida.configure(None, 0.0, 0.0, tetrapod_depth, None)
+        return ida.rent(bounds.contract(g), 0, 99, depth) is not None
+
+    small = path(9)
+    assert rents(small, 1) and rents(small, astar_module.AUTO_DEPTH)
+    assert not rents(small, 0) and not rents(small, astar_module.AUTO_DEPTH + 1)
+    assert not rents(small, 1, tetrapod_depth=0) and not rents(small, 1, tetrapod_depth=2)
+    assert not rents(path(bounds.TETRAPOD_NODES + 1), 1)
+    assert not rents(path(9, "pivot"), 1)
 
 
 def test_forced_checks_only_on_boards_where_checks_are_cheap():
