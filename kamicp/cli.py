@@ -75,7 +75,12 @@ SECONDS_OR_NONE = _number(float, 0, most=MOST_SECONDS)  # --probe: 0 means none
 
 def DEPTH(text: str) -> int | None:
     """An argparse type: ``--tetrapod-depth``, a number of moves or ``auto`` (None)."""
-    return None if text == "auto" else COUNT(text)
+    if text == "auto":
+        return None
+    try:
+        return COUNT(text)
+    except argparse.ArgumentTypeError as error:
+        raise argparse.ArgumentTypeError(f"a number of moves or 'auto': {error}") from None
 
 
 def PATH(text: str) -> str:
