@@ -137,10 +137,14 @@ TETRAPOD_DEPTH = 0
 # one miss assumed beforehand), the check is made after all, and ends the subtree if it cuts
 # (ski rental: a subtree that ends sooner never pays for a check, one that runs long pays at
 # most about twice what checking it first would have). One process only: with ``workers`` > 1
-# AUTO means no tetrapod checks (give a depth).
+# AUTO means no tetrapod checks (give a depth). Bud6 on one core: 332.6 s, against 315.3 s
+# with depth 2 and no proof in 683 s without checks (BENCHMARKS.md, "Rented tetrapod checks").
 AUTO = None
 AUTO_DEPTH = 2
 AUTO_GUESS = 1.0
+# A depth whose rented states mostly ran long (at least half of AUTO_SAMPLES or more) has the
+# rest of its states checked up front, as ``tetrapod_depth`` would: the rent is then waste.
+AUTO_SAMPLES = 8
 # IDA* tells its ``on_status`` watcher how it stands (iteration, states, checks, tasks) at most
 # this often; the watcher decides what to print (``kamicp solve --progress-every``).
 STATUS_EVERY = 1.0
@@ -673,6 +677,7 @@ class _Ida(_Search):
         self.tetrapod_depth = TETRAPOD_DEPTH
         self.auto_tetrapods = False  # rent the tetrapod checks (AUTO)
         self.rentals: list[_Rental] = []  # the rented states on the path, shallowest first
+        self.rented: dict[int, list] = {}  # depth -> [states rented, their checks made]
         self.tetrapod_values: dict[bytes, tuple[int, int]] = {}  # state -> (value, its cap)
         self.tetrapod_checks = [0, 0, 0.0]  # tetrapod checks asked, states cut, seconds
         self.isomorphs = Classes()  # the classes of the states given a tetrapod check
@@ -749,6 +754,10 @@ class _Ida(_Search):
         key = _key(cur, first)
         value, cap = self.tetrapod_values.get(key, (0, -1))
         if _answers(value, cap, budget):
+            return value if value > budget else None
+        rented, checked = self.rented.get(depth, (0, 0))
+        if rented >= AUTO_SAMPLES and 2 * checked >= rented:
+            value = self.tetrapod_check(cur, key, budget)
             return value if value > budget else None
         return _Rental(cur, key, budget)
 
@@ -1015,6 +1024,9 @@ class _Ida(_Search):
             return cut.value
         finally:
             self.rentals.pop()
+            entry = self.rented.setdefault(depth, [0, 0])
+            entry[0] += 1
+            entry[1] += not rental.open
 
     def children(self, cur, first, budget, after, key, known, depth, tripods) -> int:
         """The rest of :meth:`dfs`: search the children of a state that no check cut."""

@@ -485,6 +485,31 @@ def test_rental_rule_follows_the_measurements():
     assert ida.rent_after() == pytest.approx(0.5 * 10)
 
 
+def test_a_depth_whose_rentals_ran_long_is_checked_up_front(monkeypatch):
+    # after AUTO_SAMPLES rented states of a depth, of which at least half got their check,
+    # the next state of that depth is checked at once (its value returned when it cuts)
+    g = from_edges([i % 3 for i in range(9)], [(i, i + 1) for i in range(8)], k=3)
+    cur = bounds.contract(g)
+    asked = []
+    monkeypatch.setattr(
+        _Ida, "tetrapod_check", lambda self, cur, key, budget: asked.append(budget) or 7
+    )
+    ida = _Ida(g, None, None, None)
+    ida.configure(None, 0.0, 0.0, astar_module.AUTO, None)
+    samples = astar_module.AUTO_SAMPLES
+    for rented, checked, budget, expected in (
+        (samples - 1, samples - 1, 6, "rental"),  # too few samples
+        (samples, samples // 2 - 1, 6, "rental"),  # most ended before their check
+        (samples, samples // 2, 6, 7),  # checked now, and cut
+        (samples, samples, 7, None),  # checked now, not cut
+    ):
+        ida.rented[1] = [rented, checked]
+        out = ida.rent(cur, 0, budget, 1)
+        assert (type(out).__name__ == "_Rental") if expected == "rental" else out == expected
+        assert len(asked) == (0 if expected == "rental" else 1)
+        asked.clear()
+
+
 def test_rentals_only_with_auto_on_one_piece_within_the_sizes(monkeypatch):
     # AUTO rents the states 1..AUTO_DEPTH moves deep of a checkable piece of at most
     # TETRAPOD_NODES regions; an explicit depth, pivot rules or a bigger piece rent nothing
