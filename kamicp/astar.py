@@ -747,16 +747,16 @@ class _Ida(_Search):
         """With AUTO: a state at most AUTO_DEPTH moves deep whose tetrapod check may still
         pay, as a rental to put on the path; or its value, when the caches know it above
         ``budget`` already; else None."""
-        if not (self.auto_tetrapods and 1 <= depth <= AUTO_DEPTH and checkable(cur)):
+        if not (self.auto_tetrapods and depth >= 1 and checkable(cur)):
             return None
-        if len(cur.islands[0]) > TETRAPOD_NODES:
+        if not tetrapods_apply(cur, depth, AUTO_DEPTH):
             return None
         key = _key(cur, first)
-        value, cap = self.tetrapod_values.get(key, (0, -1))
-        if _answers(value, cap, budget):
-            return value if value > budget else None
         rented, checked = self.rented.get(depth, (0, 0))
-        if rented >= AUTO_SAMPLES and 2 * checked >= rented:
+        # checked now when the caches answer it, or when this depth's rentals mostly ran long
+        if _answers(*self.tetrapod_values.get(key, (0, -1)), budget) or (
+            rented >= AUTO_SAMPLES and 2 * checked >= rented
+        ):
             value = self.tetrapod_check(cur, key, budget)
             return value if value > budget else None
         return _Rental(cur, key, budget)

@@ -392,13 +392,16 @@ def test_tripod_checks_cut_children_of_the_start():
     assert len(everywhere.moves) == 5 and everywhere.nodes <= checked.nodes
 
 
+NINE = (  # a random 9-region board (found by search, kept as data), 5 moves
+    [1, 3, 1, 2, 3, 0, 2, 0, 0],
+    [(0, 1), (0, 7), (1, 2), (1, 7), (2, 3), (3, 4), (4, 5), (4, 8), (5, 6), (6, 7)],
+)
+
+
 def test_tetrapod_checks_cut_what_the_tripod_checks_leave():
-    # a random 9-region board (found by search, kept as data): the tetrapod check at the
-    # start's children cuts 7 of the 8 that the tripod check leaves; fewer states, the
-    # same optimum
-    colour = [1, 3, 1, 2, 3, 0, 2, 0, 0]
-    edges = [(0, 1), (0, 7), (1, 2), (1, 7), (2, 3), (3, 4), (4, 5), (4, 8), (5, 6), (6, 7)]
-    g = from_edges(colour, edges, k=4)
+    # NINE: the tetrapod check at the start's children cuts 7 of the 8 that the tripod check
+    # leaves; fewer states, the same optimum
+    g = from_edges(*NINE, k=4)
     runs = []
     for depth in (0, 1):
         bounds.forget_cached_bounds()  # no tetrapod value of the start cached by a solve
@@ -413,12 +416,10 @@ def test_tetrapod_checks_cut_what_the_tripod_checks_leave():
 
 
 def test_rented_tetrapod_checks_cut_where_subtrees_run_long():
-    # the same board with AUTO: no check up front (an explicit 0: none at all); with every
+    # NINE with AUTO: no check up front (an explicit 0: none at all); with every
     # rental due at once, the states one and two moves deep get the check after their first
     # child, some are cut by it, and the optimum is the same
-    colour = [1, 3, 1, 2, 3, 0, 2, 0, 0]
-    edges = [(0, 1), (0, 7), (1, 2), (1, 7), (2, 3), (3, 4), (4, 5), (4, 8), (5, 6), (6, 7)]
-    g = from_edges(colour, edges, k=4)
+    g = from_edges(*NINE, k=4)
     runs = []
     for depth, due in ((0, 0.0), (astar_module.AUTO, 0.0), (astar_module.AUTO, 1e9)):
         bounds.forget_cached_bounds()
