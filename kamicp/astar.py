@@ -136,9 +136,10 @@ TETRAPOD_DEPTH = 0
 # far, AUTO_GUESS seconds before the first) divided by the share of them that cut (one cut and
 # one miss assumed beforehand), the check is made after all, and ends the subtree if it cuts
 # (ski rental: a subtree that ends sooner never pays for a check, one that runs long pays at
-# most about twice what checking it first would have). One process only: with ``workers`` > 1
-# AUTO means no tetrapod checks (give a depth). Bud6 on one core: 332.6 s, against 315.3 s
-# with depth 2 and no proof in 683 s without checks (BENCHMARKS.md, "Rented tetrapod checks").
+# most about twice what checking it first would have). With ``workers`` > 1 the tasks are the
+# start's children and each worker rents as one process does (kamicp.parallel). Bud6 on one
+# core: 332.6 s, against 315.3 s with depth 2 and no proof in 683 s without checks
+# (BENCHMARKS.md, "Rented tetrapod checks").
 AUTO = None
 AUTO_DEPTH = 2
 AUTO_GUESS = 1.0
@@ -593,7 +594,7 @@ def idastar(
     the time changes, never a value). 0 (:data:`TETRAPOD_DEPTH`): none. :data:`AUTO` (None,
     the default): none up front, but a state at most :data:`AUTO_DEPTH` moves deep whose
     subtree runs long gets the check then (ski rental, see ``_Ida.rent_if_due``); with
-    ``workers`` > 1, none.
+    ``workers`` > 1, in each worker (:func:`kamicp.parallel.parallel_idastar`).
 
     ``workers`` > 1: iterations that run over a second are split over that many processes
     (:func:`kamicp.parallel.parallel_idastar`).
@@ -622,7 +623,7 @@ def idastar(
             tripod_after=tripod_after,
             check_ratio=check_ratio,
             on_bound=on_bound,
-            tetrapod_depth=tetrapod_depth or 0,  # AUTO is for one process
+            tetrapod_depth=tetrapod_depth,
             on_status=on_status,
             journal=journal,
         )
@@ -776,14 +777,21 @@ class _Ida(_Search):
         after = self.rent_after()
         for i, rental in enumerate(self.rentals):
             if rental.open and now - rental.began >= after:
-                rental.open = False
-                value = self.tetrapod_check(rental.cur, rental.key, rental.budget)
-                spent = time.monotonic() - now
-                for deeper in self.rentals[i + 1 :]:
-                    deeper.began += spent  # their clocks leave this check out
-                if value > rental.budget:
-                    raise _Cut(rental, value)
+                self.check_rented(i)
                 return
+
+    def check_rented(self, i: int) -> None:
+        """Make the tetrapod check of the ``i``-th rented state on the path now; if it
+        cuts the state, unwind to it (:class:`_Cut`)."""
+        rental = self.rentals[i]
+        rental.open = False
+        began = time.monotonic()
+        value = self.tetrapod_check(rental.cur, rental.key, rental.budget)
+        spent = time.monotonic() - began
+        for deeper in self.rentals[i + 1 :]:
+            deeper.began += spent  # their clocks leave this check out
+        if value > rental.budget:
+            raise _Cut(rental, value)
 
     def report_if_due(self) -> None:
         """:meth:`report`, if someone listens and a report is due."""

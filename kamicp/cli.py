@@ -278,9 +278,9 @@ def add_solve(p):
         metavar="N|auto",
         help="idastar (and the portfolio's idastar backend): the tetrapod check also at the "
         "states at most N moves deep that the tripod check does not cut (seconds each on 70 "
-        "regions; for runs of many minutes; 0: none); default auto: one process checks a "
-        "state at most 2 moves deep once its subtree has run about as long as a check "
-        "costs; with --workers 2 or more, auto means none",
+        "regions; for runs of many minutes; 0: none); default auto: a state at most 2 "
+        "moves deep is checked once its subtree has run about as long as a check costs "
+        "(with --workers, in each worker)",
     )
     p.add_argument(
         "--journal",

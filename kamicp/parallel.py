@@ -23,6 +23,12 @@ always; a deeper level when that costs no more than the iteration has run so far
 was checked and the board has at most :data:`kamicp.astar.FORCED_NODES` regions (else the
 worker's own rule decides).
 
+With ``tetrapod_depth=AUTO`` the frontier is the start's children instead (where their
+tetrapod checks may be rented): each worker rents the checks of its task's state and of the
+states below it as one process does (``_Ida.rent``), checks its task's state at once when
+asked to give way, and asks the tripod checks of its top levels as one process does; the
+passes here rent nothing.
+
 Pass 1 answers each task with ``budget + 1``, a placeholder; the table it writes is a copy,
 thrown away (a placeholder is a lower bound only if its subtree holds no solution).
 
@@ -50,6 +56,7 @@ import time
 from collections.abc import Callable
 
 from kamicp.astar import (
+    AUTO_DEPTH,
     CHECK_GUESS,
     CHECK_RATIO,
     TETRAPOD_DEPTH,
@@ -89,7 +96,7 @@ def parallel_idastar(
     check_ratio: float = CHECK_RATIO,
     on_bound: Callable[[int], None] | None = None,
     split_after: float | None = None,
-    tetrapod_depth: int = TETRAPOD_DEPTH,
+    tetrapod_depth: int | None = TETRAPOD_DEPTH,
     on_status: Callable[[str], None] | None = None,
     journal: str | None = None,
 ) -> SearchOutcome:
@@ -103,7 +110,10 @@ def parallel_idastar(
         return SearchOutcome(None, UNSOLVABLE, True, 0)
     ida = _SplitIda(g, final_colour, node_limit, deadline, walk_depth)
     ida.configure(on_bound, tripod_after, check_ratio, tetrapod_depth, on_status)
-    ida.forced_depth = 0  # the parallel search has its own rule for the top levels (prefetch)
+    if not ida.auto_tetrapods:
+        # the top levels have their own rule (prefetch); with AUTO the tasks are the start's
+        # children, whose workers check their top levels as one process does
+        ida.forced_depth = 0
     ida.workers = workers
     ida.split_after = SPLIT_AFTER if split_after is None else split_after
     try:
@@ -193,7 +203,7 @@ class _SplitIda(_Ida):
         start = (b"", root, 0, threshold, None, 0)
         depth, self.checked_depth = 1, 0
         tasks = self.collect(start, depth)
-        while tasks:
+        while tasks and not self.rents_in_workers(tasks, depth):
             enough = len(tasks) >= TASKS_PER_WORKER * self.workers
             if depth >= min(MAX_SPLIT_DEPTH, threshold - 1) or (enough and depth >= 3):
                 break
@@ -213,6 +223,22 @@ class _SplitIda(_Ida):
             self.farm(top, tasks)
             self.doing = ""
         return self.finish(top)[0]
+
+    def rents_in_workers(self, tasks: list, depth: int) -> bool:
+        """With AUTO, are these the tasks? The start's children, when their tetrapod checks
+        may be rented: each worker then rents the checks of its task's state and of the
+        states below it within AUTO_DEPTH moves, as one process does (``_Ida.rent``), a
+        state's check made at once when its task is asked to give way. A deeper frontier
+        would leave those states to the passes here, whose subtrees are not searched."""
+        return (
+            self.auto_tetrapods
+            and depth == 1
+            and any(checkable(t[1]) and tetrapods_apply(t[1], 1, AUTO_DEPTH) for t in tasks)
+        )
+
+    def rent(self, cur: Current, first: int, budget: int, depth: int) -> None:
+        """Never here: the passes do not search the subtrees they time; the workers rent."""
+        return None
 
     def collect(self, task: tuple, depth: int) -> list | None:
         """Pass 1 below a task's state: the states ``depth`` moves below it, in the order
@@ -263,7 +289,9 @@ class _SplitIda(_Ida):
             item = self.answer(jobs)
             if item is None:
                 continue
-            (group, task), (value, path, nodes) = item
+            (group, task), (value, path, nodes, tetrapods) = item
+            for i, count in enumerate(tetrapods):  # the workers' checks, for the status
+                self.tetrapod_checks[i] += count
             answered += 1
             given_way += value == "split"
             left = jobs.pending()
@@ -497,6 +525,7 @@ _stopping: list = []  # a flag shared with the workers: drop the job at hand
 class _Worker(_Ida):
     root_depth = -1  # the depth of the task being searched: its root gets the tripod check
     began = 0.0  # when the task began
+    task_state: Current | None = None  # the state of the task being searched
     parent = 0  # the process that farms the tasks out
 
     def tripods_due(self, depth: int) -> bool:
@@ -509,7 +538,14 @@ class _Worker(_Ida):
         if _stopping[0].value:
             raise _Stop  # the search is over (_SplitIda.quiet)
         if _idle[0].value and time.monotonic() - self.began >= TASK_SPLIT:
+            self.settle_task_state()
             raise _GiveWay
+
+    def settle_task_state(self) -> None:
+        """Before a task gives way: if its state is rented, make its check now (the split
+        would drop the rental, and the idle worker waits either way); a cut ends the task."""
+        if self.rentals and self.rentals[0].cur is self.task_state and self.rentals[0].open:
+            self.check_rented(0)
         if os.getppid() != self.parent:
             # the parent was killed (a portfolio stops a backend with SIGKILL, which gives
             # the pool no chance to stop its workers): this task's answer has no reader
@@ -524,7 +560,9 @@ def _start_worker(parent: _SplitIda) -> None:
     w.tripod_after = parent.tripod_after
     w.check_ratio = parent.check_ratio
     w.tetrapod_depth = parent.tetrapod_depth
-    keep_levels_memory(w.tetrapod_depth > 0)  # the worker's checks come one after another
+    w.auto_tetrapods = parent.auto_tetrapods
+    # the worker's checks come one after another
+    keep_levels_memory(w.tetrapod_depth > 0 or w.auto_tetrapods)
     w.forced_depth = parent.forced_depth
     # the parent's proved bounds and check values so far (a journal's among them): this
     # process's copies of them, made by the fork
@@ -559,8 +597,8 @@ def _check(job: tuple) -> tuple:
 
 
 def _search(job: tuple) -> tuple:
-    """(value, path or None, states expanded) of one task: value None at the deadline,
-    "split" when it gave way to an idle worker."""
+    """(value, path or None, states expanded, tetrapod checks (asked, cut, seconds)) of one
+    task: value None at the deadline, "split" when it gave way to an idle worker."""
     _, cur, first, budget, after, depth, threshold, walk_budget, checked_depth = job
     w = _worker[0]
     if w.threshold != threshold:  # a new iteration: the check policy learns afresh
@@ -575,12 +613,15 @@ def _search(job: tuple) -> tuple:
     forced = w.cheap_checks and depth <= checked_depth + 1
     w.root_depth = depth if forced else -1
     w.path = []
+    w.task_state = cur
     w.began = time.monotonic()
-    before = w.nodes
+    before, checks_before = w.nodes, list(w.tetrapod_checks)
     try:
         value = w.dfs(cur, first, budget, after)
+        path = list(w.path) if value <= budget else None
     except _Stop:
-        return None, None, w.nodes - before
+        value, path = None, None
     except _GiveWay:
-        return "split", None, w.nodes - before
-    return value, list(w.path) if value <= budget else None, w.nodes - before
+        value, path = "split", None
+    checks = tuple(now - then for now, then in zip(w.tetrapod_checks, checks_before, strict=True))
+    return value, path, w.nodes - before, checks

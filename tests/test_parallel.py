@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 import time
+from unittest import mock
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -89,6 +90,69 @@ def test_the_workers_ask_the_tetrapods_of_the_starts_children(monkeypatch):
     assert out.complete and len(out.moves) == len(bfs(g).moves) == 5
     rules.verify_solution(g, out.moves)
     assert any(kept) and not here  # the workers' values, some of them cuts
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=list(HealthCheck))
+@given(region_graphs(max_cells=20, max_colours=4, rules=("free",)), FINALS)
+def test_same_optimum_with_checks_rented_in_the_workers(g, choice):
+    # AUTO: the tasks are the start's children, and every rental in the workers (forked
+    # after the patch) falls due at once, so that cuts unwind the workers' searches
+    with mock.patch.object(astar._Ida, "rent_after", lambda self: 0.0):
+        check_against_bfs(g, None if choice is None else choice % g.k, tetrapod_depth=astar.AUTO)
+
+
+def settle_and_give_way(self):
+    """A worker's tick that has every task give way at once, its rented state checked first
+    (as when a worker is idle)."""
+    self.settle_task_state()
+    raise parallel._GiveWay
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=list(HealthCheck))
+@given(region_graphs(max_cells=20, max_colours=4, rules=("free",)), FINALS)
+def test_same_optimum_when_rented_tasks_give_way(monkeypatch, g, choice):
+    monkeypatch.setattr(parallel._Worker, "tick", settle_and_give_way)
+    check_against_bfs(g, None if choice is None else choice % g.k, tetrapod_depth=astar.AUTO)
+
+
+def test_with_auto_the_workers_rent_the_checks_of_the_starts_children(monkeypatch):
+    # NINE (tests/test_search.py): with AUTO the tasks are the start's children, no check is
+    # asked up front, and the workers' rented checks (all due at once) cut some of them; the
+    # parent counts them; a depth given up front asks its checks here, before the split
+    from tests.test_search import NINE
+
+    g = from_edges(*NINE, k=4)
+    depths = []
+    collect = parallel._SplitIda.collect
+
+    def spy(self, task, depth):
+        tasks = collect(self, task, depth)
+        if not task[0] and tasks:
+            depths.append((depth, self.rents_in_workers(tasks, depth)))
+        return tasks
+
+    monkeypatch.setattr(parallel._SplitIda, "collect", spy)
+    monkeypatch.setattr(astar._Ida, "rent_after", lambda self: 0.0)
+    runs = {}
+    for depth in (astar.AUTO, 0):
+        bounds.forget_cached_bounds()
+        ida = parallel._SplitIda(g, None, None, soon())
+        ida.configure(None, 0.0, 0.0, depth, None)
+        ida.split_after = 0.0
+        try:
+            out = ida.run(None)
+        finally:
+            ida.pool.terminate()
+            ida.pool.join()
+        assert len(out.moves) == len(bfs(g).moves) == 5
+        rules.verify_solution(g, out.moves)
+        runs[depth] = (list(depths), ida.tetrapod_checks)
+        depths.clear()
+    rented, checks = runs[astar.AUTO]
+    assert rented and all(entry == (1, True) for entry in rented)
+    assert checks[0] > checks[1] > 0
+    plain, none = runs[0]
+    assert plain and all(not rents for _, rents in plain) and none[0] == 0
 
 
 def always_give_way(self):
@@ -228,7 +292,7 @@ def test_a_tasks_state_is_checked_first_only_where_checks_are_cheap(
     cur = contract(g)
     budget, threshold = 5, 7  # the task's state is 7 - 5 = 2 moves deep
     job = (b"", cur, 0, budget, None, 2, threshold, astar.INF, 1)
-    value, _, _ = parallel._search(job)
+    value, _, _, _ = parallel._search(job)
     assert w.cuts.get(2, [0, 0])[0] == checks  # the task's state is the only one that deep
     assert (value <= budget) == (len(bfs(g).moves) <= budget)
 
