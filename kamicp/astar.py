@@ -1023,8 +1023,11 @@ class _Ida(_Search):
         if rental is None:
             return self.children(cur, first, budget, after, key, known, depth, tripods)
         self.rentals.append(rental)
+        ran_short = False
         try:
-            return self.children(cur, first, budget, after, key, known, depth, tripods)
+            value = self.children(cur, first, budget, after, key, known, depth, tripods)
+            ran_short = rental.open
+            return value
         except _Cut as cut:
             if cut.rental is not rental:
                 raise
@@ -1032,9 +1035,12 @@ class _Ida(_Search):
             return cut.value
         finally:
             self.rentals.pop()
-            entry = self.rented.setdefault(depth, [0, 0])
-            entry[0] += 1
-            entry[1] += not rental.open
+            # a state unwound (an ancestor's cut, a give-way, the deadline) before its check
+            # fell due tells nothing of how long it would have run: not counted
+            if ran_short or not rental.open:
+                entry = self.rented.setdefault(depth, [0, 0])
+                entry[0] += 1
+                entry[1] += not rental.open
 
     def children(self, cur, first, budget, after, key, known, depth, tripods) -> int:
         """The rest of :meth:`dfs`: search the children of a state that no check cut."""

@@ -435,6 +435,42 @@ def test_rented_tetrapod_checks_cut_where_subtrees_run_long():
     rules.verify_solution(g, rented.moves)
 
 
+def test_a_rented_state_unwound_before_its_check_is_not_counted(monkeypatch):
+    # the rule that switches a depth to checks up front counts the rented states that ran
+    # short (finished unchecked) and long (checked); one unwound by an ancestor's cut before
+    # its own check fell due is neither. Here the first state two moves deep is unwound by a
+    # cut of its parent (made by hand); every other rented state finishes or is cut itself
+    g = from_edges(*NINE, k=4)
+    ida = _Ida(g, None, None, None)
+    ida.configure(None, None, 0.0, astar_module.AUTO, None)
+    created: dict[int, int] = {}
+    rent, children = _Ida.rent, _Ida.children
+
+    def counted(self, cur, first, budget, depth):
+        rental = rent(self, cur, first, budget, depth)
+        if isinstance(rental, astar_module._Rental):
+            created[depth] = created.get(depth, 0) + 1
+        return rental
+
+    def unwound(self, cur, first, budget, after, key, known, depth, tripods):
+        if depth == 2 and not fired:
+            fired.append(depth)
+            parent = self.rentals[0]
+            parent.open = False  # as if its check had been made and had cut it
+            raise astar_module._Cut(parent, parent.budget + 1)
+        return children(self, cur, first, budget, after, key, known, depth, tripods)
+
+    fired: list[int] = []
+    monkeypatch.setattr(_Ida, "rent", counted)
+    monkeypatch.setattr(_Ida, "children", unwound)
+    monkeypatch.setattr(_Ida, "rent_after", lambda self: 1e9)
+    ida.threshold = 5
+    ida.dfs(bounds.contract(g), 0, 5, None)
+    assert fired and created[1] >= 1 and created[2] >= 2
+    assert ida.rented[1] == [created[1], 1]  # the parent cut by hand: checked
+    assert ida.rented[2] == [created[2] - 1, 0]  # all but the one unwound
+
+
 NESTED = (  # random boards (found by search, kept as data) where, with rentals due at every
     # second state, a state one move deep is cut while a rented state below it is on the path
     [2, 3, 2, 1, 1, 0, 3, 2, 1, 0],
