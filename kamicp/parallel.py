@@ -289,7 +289,8 @@ class _SplitIda(_Ida):
             item = self.answer(jobs)
             if item is None:
                 continue
-            (group, task), (value, path, nodes, tetrapods) = item
+            (group, task), (value, path, nodes, tetrapods, notes) = item
+            self.write_notes(notes)
             for i, count in enumerate(tetrapods):  # the workers' checks, for the status
                 self.tetrapod_checks[i] += count
             answered += 1
@@ -329,6 +330,18 @@ class _SplitIda(_Ida):
                 value, path = self.finish(group)
                 task, group = group.task, group.up
                 group.open -= 1
+
+    def write_notes(self, notes: tuple | None) -> None:
+        """Write to the journal what a worker proved in a task (:class:`_Notes`): bounds
+        the worker's ``dfs`` kept, which are proved whatever this search's pass, and check
+        values."""
+        if notes is None or self.journal is None:
+            return
+        bounds, checks = notes
+        for key, value in bounds:
+            self.journal.bound(key, value)
+        for kind, key, value, cap in checks:
+            self.journal.check(kind, key, value, cap)
 
     def affordable(self, tasks: list, depth: int) -> bool:
         """Check every state at this depth above the frontier? The start's children always
@@ -522,6 +535,30 @@ _idle: list = []  # a flag shared with the workers: some worker waits for a task
 _stopping: list = []  # a flag shared with the workers: drop the job at hand
 
 
+class _Notes:
+    """A worker's journal: what it would write (the bounds it keeps for states at most
+    JOURNAL_DEPTH moves deep, its check values) is kept here and sent back with each task's
+    answer, for the parent, the journal's one writer, to write. Without it a stopped run
+    would keep only the tasks' answers: with ``AUTO`` the tasks are the start's children."""
+
+    def __init__(self):
+        self.bounds: list[tuple[bytes, int]] = []
+        self.checks: list[tuple[str, bytes, int, int]] = []
+        self.written = 0
+
+    def bound(self, key: bytes, value: int) -> None:
+        self.bounds.append((key, value))
+
+    def check(self, kind: str, key: bytes, value: int, cap: int) -> None:
+        self.checks.append((kind, key, value, cap))
+
+    def take(self) -> tuple[list, list]:
+        """What was noted since the last call."""
+        out = self.bounds, self.checks
+        self.bounds, self.checks = [], []
+        return out
+
+
 class _Worker(_Ida):
     root_depth = -1  # the depth of the task being searched: its root gets the tripod check
     began = 0.0  # when the task began
@@ -572,6 +609,7 @@ def _start_worker(parent: _SplitIda) -> None:
         parent.tetrapod_values,
     )
     w.threshold = -1
+    w.journal = _Notes() if parent.journal is not None else None
     w.parent = os.getppid()
     _worker.append(w)
 
@@ -597,8 +635,9 @@ def _check(job: tuple) -> tuple:
 
 
 def _search(job: tuple) -> tuple:
-    """(value, path or None, states expanded, tetrapod checks (asked, cut, seconds)) of one
-    task: value None at the deadline, "split" when it gave way to an idle worker."""
+    """(value, path or None, states expanded, tetrapod checks (asked, cut, seconds), notes
+    for the journal or None) of one task: value None at the deadline, "split" when it gave
+    way to an idle worker."""
     _, cur, first, budget, after, depth, threshold, walk_budget, checked_depth = job
     w = _worker[0]
     if w.threshold != threshold:  # a new iteration: the check policy learns afresh
@@ -624,4 +663,5 @@ def _search(job: tuple) -> tuple:
     except _GiveWay:
         value, path = "split", None
     checks = tuple(now - then for now, then in zip(w.tetrapod_checks, checks_before, strict=True))
-    return value, path, w.nodes - before, checks
+    notes = w.journal.take() if w.journal is not None else None
+    return value, path, w.nodes - before, checks, notes

@@ -21,7 +21,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from kamicp import parallel, rules
-from kamicp.astar import idastar
+from kamicp.astar import AUTO, idastar
 from kamicp.bfs import bfs
 from kamicp.errors import InputError
 from kamicp.greedy import greedy
@@ -93,13 +93,16 @@ def writes_checked(monkeypatch):
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck))
-@given(region_graphs(max_cells=20, max_colours=4), FINALS)
-def test_the_parallel_searchs_journal_holds_only_proved_bounds(writes_checked, g, choice):
+@given(region_graphs(max_cells=20, max_colours=4), FINALS, st.sampled_from([0, AUTO]))
+def test_the_parallel_searchs_journal_holds_only_proved_bounds(writes_checked, g, choice, depth):
+    # with AUTO the tasks are the start's children and the workers' own bounds and checks
+    # are written too (kamicp.parallel._Notes)
     final = None if choice is None else choice % g.k
     opt = optimum(g, final)
     with tempfile.TemporaryDirectory() as folder:
         journal = str(Path(folder) / "j")
         options = {"final_colour": final, "split_after": 0.0, "deadline": soon()}
+        options["tetrapod_depth"] = depth
         # a run that finds a solution (pass 2 after it holds placeholders) ...
         parallel_idastar(g, journal=journal, **options)
         if opt:  # ... and one that refutes the horizon below it
@@ -118,6 +121,31 @@ def test_a_split_search_writes_the_workers_answers():
         with Journal(journal, g, None) as j:
             assert j.load().bounds
         check_resumed(g, None, journal, 4)
+
+
+def test_the_workers_bounds_below_their_tasks_are_written(monkeypatch):
+    # with AUTO the tasks are the start's children: the bounds a worker keeps below its
+    # task (states at most JOURNAL_DEPTH moves deep) reach the journal through the parent,
+    # so a stopped run keeps more than the tasks' answers; without the notes, fewer entries
+    colours = [2, 1, 0, 0, 1, 0, 0, 2, 2, 1]  # a random board (found by search), optimum 5
+    edges = [(1, 0), (2, 0), (3, 1), (4, 2), (5, 0), (6, 4), (7, 6), (8, 5), (9, 3), (8, 9)]
+    g = from_edges(colours, edges, k=3)
+    opt = optimum(g, None)
+    counts = []
+    for noted in (True, False):
+        if not noted:
+            monkeypatch.setattr(parallel._Notes, "bound", lambda self, key, value: None)
+        with tempfile.TemporaryDirectory() as folder:
+            journal = str(Path(folder) / "j")
+            out = parallel_idastar(
+                g, max_moves=opt - 1, split_after=0.0, tetrapod_depth=AUTO, journal=journal
+            )
+            assert out.complete and out.moves is None
+            with Journal(journal, g, None) as j:
+                counts.append(len(j.load().bounds))
+            if noted:
+                check_resumed(g, None, journal, opt)
+    assert counts[0] > counts[1] > 0
 
 
 def test_a_bound_is_kept_at_its_highest(tmp_path):

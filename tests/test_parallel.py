@@ -292,7 +292,7 @@ def test_a_tasks_state_is_checked_first_only_where_checks_are_cheap(
     cur = contract(g)
     budget, threshold = 5, 7  # the task's state is 7 - 5 = 2 moves deep
     job = (b"", cur, 0, budget, None, 2, threshold, astar.INF, 1)
-    value, _, _, _ = parallel._search(job)
+    value, _, _, _, _ = parallel._search(job)
     assert w.cuts.get(2, [0, 0])[0] == checks  # the task's state is the only one that deep
     assert (value <= budget) == (len(bfs(g).moves) <= budget)
 
