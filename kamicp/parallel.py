@@ -118,14 +118,15 @@ def parallel_idastar(
     ida.split_after = SPLIT_AFTER if split_after is None else split_after
     try:
         with journalled(ida, journal):
-            return ida.run(max_moves, lower or 0)
+            try:
+                return ida.run(max_moves, lower or 0)
+            finally:
+                if ida.pool is not None:
+                    ida.quiet()  # while the journal is open: the dropped tasks' notes too
     finally:
         if ida.pool is not None:
-            try:
-                ida.quiet()
-            finally:
-                ida.pool.terminate()
-                ida.pool.join()
+            ida.pool.terminate()
+            ida.pool.join()
 
 
 class _Soft(Exception):
@@ -428,14 +429,17 @@ class _SplitIda(_Ida):
         writes an answer holds the result queue's lock for ever, and the pool's task
         handler, which writes to that queue as it stops, then waits for it: a hang in
         ``terminate`` (seen twice in the tests, when a search ended with jobs in the pool).
-        Idle workers only wait for tasks."""
+        Idle workers only wait for tasks. What the dropped tasks proved goes to the
+        journal."""
         _stopping[0].value = 1
         end = time.monotonic() + QUIET_SECONDS
         while self.jobs is not None and self.jobs.in_pool and time.monotonic() < end:
             try:
-                self.jobs.next(feed=False, timeout=end - time.monotonic())
+                item = self.jobs.next(feed=False, timeout=end - time.monotonic())
             except Exception:  # a job's error: answered all the same
-                pass
+                continue
+            if item is not None and isinstance(item[0], tuple):  # a task's (group, task)
+                self.write_notes(item[1][4])
 
     def tripods_due(self, depth: int) -> bool:
         if self.split_budget >= 0:  # above the frontier: where the workers computed it

@@ -77,18 +77,27 @@ def writes_checked(monkeypatch):
     """Every bound the parallel search writes is checked to be written neither in pass 1 nor
     after a solution was found (both hold placeholders, which a later run could not tell
     from proved bounds; the second kind never changes an optimum, so only this sees it)."""
-    searches = []
-    learn, bound = parallel._SplitIda.learn, Journal.bound
+    searches, noting = [], []
+    learn, bound, write = parallel._SplitIda.learn, Journal.bound, parallel._SplitIda.write_notes
 
     def learning(self, journal):
         searches.append(self)
         return learn(self, journal)
 
+    def writing(self, notes):
+        noting.append(notes)
+        try:
+            return write(self, notes)
+        finally:
+            noting.pop()
+
     def checked_bound(self, key, value):
-        assert searches[-1].tasks is None and not searches[-1].solved
+        if not noting:  # a worker's notes are its own dfs's bounds: proved in any pass
+            assert searches[-1].tasks is None and not searches[-1].solved
         return bound(self, key, value)
 
     monkeypatch.setattr(parallel._SplitIda, "learn", learning)
+    monkeypatch.setattr(parallel._SplitIda, "write_notes", writing)
     monkeypatch.setattr(Journal, "bound", checked_bound)
 
 
@@ -146,6 +155,65 @@ def test_the_workers_bounds_below_their_tasks_are_written(monkeypatch):
             if noted:
                 check_resumed(g, None, journal, opt)
     assert counts[0] > counts[1] > 0
+
+
+class _Answers:
+    """A throttle whose jobs in the pool answer one by one: ``items`` as (tag, answer)."""
+
+    def __init__(self, items):
+        self.items = list(items)
+        self.in_pool = len(self.items)
+
+    def next(self, feed=True, timeout=None):
+        self.in_pool -= 1
+        return self.items.pop(0)
+
+
+def test_quieting_the_pool_writes_what_the_dropped_tasks_proved(tmp_path, monkeypatch):
+    # a stopped run's tasks still in the workers answer while the pool is quieted: the
+    # bounds and check values they proved are written; a check job's answer is not a note
+    import types
+
+    monkeypatch.setattr(parallel, "_stopping", [types.SimpleNamespace(value=0)])
+    g = from_edges([0, 1, 0], [(0, 1), (1, 2)])
+    search = parallel._SplitIda(g, None, None, None)
+    task_answer = (None, None, 10, (0, 0, 0.0), ([(b"k", 3)], [("tetrapods", b"k", 4, 3)]))
+    check_answer = (b"c", 2, 3, 0.1, None)
+    search.jobs = _Answers([((None, "task"), task_answer), ([1], check_answer)])
+    with Journal(str(tmp_path / "j"), g, None) as journal:
+        search.journal = journal
+        search.quiet()
+        search.journal = None
+    with Journal(str(tmp_path / "j"), g, None) as journal:
+        learnt = journal.load()
+    assert learnt.bounds == {b"k": 3} and learnt.tetrapods == {b"k": (4, 3)}
+    assert learnt.tripods == {}
+
+
+def test_the_pool_is_quieted_while_the_journal_is_open(tmp_path, monkeypatch):
+    # so that what quieting brings back can be written (a 10x10 board, 5 colours, stopped)
+    import random
+
+    from kamicp import formats
+    from kamicp.regions import region_graph
+
+    rng = random.Random(7)
+    rows = ["".join(rng.choice("RGBYP") for _ in range(10)) for _ in range(10)]
+    text = "name: b\nrules: free\n" + "\n".join(rows) + "\n"
+    g = region_graph(formats.load("b.txt", text=text)[0])
+    seen = []
+    quiet = parallel._SplitIda.quiet
+
+    def quieting(self):
+        seen.append(self.journal is not None)
+        return quiet(self)
+
+    monkeypatch.setattr(parallel._SplitIda, "quiet", quieting)
+    journal = str(tmp_path / "j")
+    deadline = time.monotonic() + 3
+    options = {"split_after": 0.0, "tetrapod_depth": AUTO, "deadline": deadline}
+    out = parallel_idastar(g, journal=journal, **options)
+    assert not out.complete and seen == [True]
 
 
 def test_a_bound_is_kept_at_its_highest(tmp_path):
