@@ -581,16 +581,16 @@ class _Worker(_Ida):
         if _idle[0].value and time.monotonic() - self.began >= TASK_SPLIT:
             self.settle_task_state()
             raise _GiveWay
+        if os.getppid() != self.parent:
+            # the parent was killed (a portfolio stops a backend with SIGKILL, which gives
+            # the pool no chance to stop its workers): this task's answer has no reader
+            os._exit(0)
 
     def settle_task_state(self) -> None:
         """Before a task gives way: if its state is rented, make its check now (the split
         would drop the rental, and the idle worker waits either way); a cut ends the task."""
         if self.rentals and self.rentals[0].cur is self.task_state and self.rentals[0].open:
             self.check_rented(0)
-        if os.getppid() != self.parent:
-            # the parent was killed (a portfolio stops a backend with SIGKILL, which gives
-            # the pool no chance to stop its workers): this task's answer has no reader
-            os._exit(0)
 
 
 def _start_worker(parent: _SplitIda) -> None:

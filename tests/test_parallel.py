@@ -297,6 +297,26 @@ def test_a_tasks_state_is_checked_first_only_where_checks_are_cheap(
     assert (value <= budget) == (len(bfs(g).moves) <= budget)
 
 
+def test_a_worker_whose_parent_is_gone_exits(monkeypatch):
+    # a portfolio stops a backend with SIGKILL, which leaves its pool's workers orphaned:
+    # every tick of a worker (not only one that gives way) ends it when its parent is gone
+    import os
+
+    g = from_edges([0, 1, 0], [(0, 1), (1, 2)])
+    w = parallel._Worker(g, None, None, soon())
+    w.began = time.monotonic()
+    monkeypatch.setattr(parallel, "_idle", [_Flag()])
+    monkeypatch.setattr(parallel, "_stopping", [_Flag()])
+    exits = []
+    monkeypatch.setattr(parallel.os, "_exit", exits.append)
+    w.parent = os.getppid()
+    w.tick()
+    assert exits == []
+    w.parent = os.getppid() + 1  # not this process's parent
+    w.tick()
+    assert exits == [0]
+
+
 def _until_stopped(seconds: float) -> str:
     end = time.monotonic() + seconds
     while time.monotonic() < end:
