@@ -438,8 +438,11 @@ class _SplitIda(_Ida):
                 item = self.jobs.next(feed=False, timeout=end - time.monotonic())
             except Exception:  # a job's error: answered all the same
                 continue
-            if item is not None and isinstance(item[0], tuple):  # a task's (group, task)
-                self.write_notes(item[1][4])
+            if item is None:
+                continue
+            tag, answer = item
+            if isinstance(tag, tuple) and isinstance(tag[0], _Group):  # a task's, not a check's
+                self.write_notes(answer[4])
 
     def tripods_due(self, depth: int) -> bool:
         if self.split_budget >= 0:  # above the frontier: where the workers computed it
@@ -548,13 +551,15 @@ class _Notes:
     def __init__(self):
         self.bounds: list[tuple[bytes, int]] = []
         self.checks: list[tuple[str, bytes, int, int]] = []
-        self.written = 0
+        self.written = 0  # notes taken, as a Journal counts its writes (status lines)
 
     def bound(self, key: bytes, value: int) -> None:
         self.bounds.append((key, value))
+        self.written += 1
 
     def check(self, kind: str, key: bytes, value: int, cap: int) -> None:
         self.checks.append((kind, key, value, cap))
+        self.written += 1
 
     def take(self) -> tuple[list, list]:
         """What was noted since the last call."""

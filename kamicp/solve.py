@@ -102,7 +102,8 @@ def solve(
     the portfolio leaves it to its ``sat`` backend, so that ``idastar`` starts at once).
     ``tetrapod_depth`` (``idastar``): the tetrapod check also at the states at most that
     many moves deep (:func:`kamicp.astar.idastar`; for proofs that run for many minutes);
-    None (:data:`kamicp.astar.AUTO`): where a subtree runs long, on one process.
+    None (:data:`kamicp.astar.AUTO`): where a subtree runs long (with ``workers``, in each
+    worker).
     ``beam_width`` (``greedy``): the beam's width, default :data:`kamicp.greedy.WIDTH`; a
     wider beam is tried after the quick one and kept where shorter. For the other solvers:
     the width of the beam they start from, at least :data:`UPPER_WIDTH` (:func:`_start_beam`).

@@ -179,7 +179,8 @@ def test_quieting_the_pool_writes_what_the_dropped_tasks_proved(tmp_path, monkey
     search = parallel._SplitIda(g, None, None, None)
     task_answer = (None, None, 10, (0, 0, 0.0), ([(b"k", 3)], [("tetrapods", b"k", 4, 3)]))
     check_answer = (b"c", 2, 3, 0.1, None)
-    search.jobs = _Answers([((None, "task"), task_answer), ([1], check_answer)])
+    task = (parallel._Group(None, None, 0), "task")
+    search.jobs = _Answers([(task, task_answer), ([1], check_answer)])
     with Journal(str(tmp_path / "j"), g, None) as journal:
         search.journal = journal
         search.quiet()
