@@ -94,10 +94,22 @@ def describe_board(board) -> dict:
 
 
 def _cell(row: dict) -> str:
+    """One solver's result: status, moves, then the bounds proved when the optimum was not
+    (a time limit reached: "feas 15 (14-15) 60.1s", "unk - (>=14) 60.1s"), then seconds."""
     status = {"optimal": "opt", "feasible": "feas", "infeasible": "inf", "unknown": "unk"}
     word = status.get(row["status"], row["status"])
     moves = "-" if row.get("moves") is None else row["moves"]
-    return f"{word} {moves} {row['seconds']:.1f}s"
+    proved = _proved(row)
+    return f"{word} {moves}{f' ({proved})' if proved else ''} {row['seconds']:.1f}s"
+
+
+def _proved(row: dict) -> str:
+    """The bounds a run proved, where they are not its optimum: "14-15", ">=14"; "" for an
+    optimum, an unsolvable board, or a row without bounds (a run that failed)."""
+    lower, upper = row.get("lower"), row.get("upper")
+    if row["status"] == "optimal" or lower is None or lower >= bounds.UNSOLVABLE:
+        return ""
+    return f">={lower}" if upper is None else f"{lower}-{upper}"
 
 
 def bench(
@@ -191,7 +203,7 @@ def _disagreement(row: dict, solvers: list[str]) -> str:
 
 
 def _print_row(out, cells, sep, markdown, header=False) -> None:
-    widths = [22, 7, 7, 3, 4, 6] + [16] * (len(cells) - 6)
+    widths = [22, 7, 7, 3, 4, 6] + [22] * (len(cells) - 6)
     text = sep.join(str(c).ljust(w) for c, w in zip(cells, widths, strict=False))
     if markdown:
         text = f"| {text} |"
@@ -226,6 +238,11 @@ def _print_summary(out, rows, solvers) -> None:
                     )
 
 
+def _bound_text(value: int | None) -> str | int | None:
+    """A proved bound for the CSV: "inf" for an unsolvable board (no moves solve it)."""
+    return "inf" if value is not None and value >= bounds.UNSOLVABLE else value
+
+
 def _write_csv(path, rows, solvers) -> None:
     with open(path, "w", newline="") as f:
         w = csv.writer(f)
@@ -241,6 +258,8 @@ def _write_csv(path, rows, solvers) -> None:
                 "moves",
                 "seconds",
                 "peak_mb",
+                "proved_lower",
+                "proved_upper",
             ]
         )
         for r in rows:
@@ -258,5 +277,7 @@ def _write_csv(path, rows, solvers) -> None:
                         x.get("moves"),
                         round(x["seconds"], 3),
                         round(x.get("peak_mb", 0), 1),
+                        _bound_text(x.get("lower")),
+                        x.get("upper"),
                     ]
                 )

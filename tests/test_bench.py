@@ -71,6 +71,28 @@ def test_bench_table_csv_and_json(tmp_path):
     assert json.loads(json_path.read_text())[0]["sat"]["moves"] == 4
 
 
+def test_a_result_short_of_the_optimum_shows_the_bounds_it_proved(tmp_path):
+    # greedy proves only the start's bound: 4 <= optimum <= 5 on this board (optimum 5)
+    out, csv_path = io.StringIO(), tmp_path / "rows.csv"
+    holes = str(ROOT_PUZZLES / "square" / "holes.txt")
+    first = str(ROOT_PUZZLES / "square" / "first.txt")
+    bench.bench([holes, first], ["greedy"], time_limit=10, out=out, csv_path=str(csv_path))
+    lines = out.getvalue().splitlines()
+    assert "feas 5 (4-5) " in next(line for line in lines if line.startswith("square holes"))
+    assert "(" not in next(line for line in lines if line.startswith("first"))  # an optimum
+    rows = list(csv.DictReader(csv_path.open()))
+    assert [(r["proved_lower"], r["proved_upper"]) for r in rows] == [("4", "5"), ("4", "4")]
+
+
+def test_bench_cells_state_bounds_only_short_of_an_optimum():
+    row = {"status": "unknown", "moves": None, "lower": 14, "upper": None, "seconds": 60.04}
+    assert bench._cell(row) == "unk - (>=14) 60.0s"
+    assert bench._cell({**row, "status": "optimal", "moves": 14, "upper": 14}) == "opt 14 60.0s"
+    assert bench._cell({"status": "killed", "error": "exit code -9", "seconds": 75.0}) == (
+        "killed - 75.0s"
+    )
+
+
 def test_an_unsolvable_board_has_an_infinite_lower_bound(tmp_path):
     board = tmp_path / "never.json"
     nodes = {"a": "Red", "b": "Blue", "c": "Red", "d": "Blue"}
