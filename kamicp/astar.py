@@ -268,6 +268,15 @@ def tripod_value(cur: Current, budget: int, final_colour: int | None, deadline) 
     return least_tripod_value(cur.pos, cur.adj, piece, cur.k, finals, budget, deadline)
 
 
+def rent_time(asked: float, cut: float, spent: float) -> float:
+    """Seconds a rented subtree runs before its check is made, from the tetrapod checks made
+    so far (``asked``, the ``cut`` among them, the seconds ``spent``): the mean time of a
+    check (AUTO_GUESS before the first) over the share that cut, with one cut and one miss
+    assumed beforehand."""
+    cost = spent / asked if asked else AUTO_GUESS
+    return cost * (asked + 2) / (cut + 1)
+
+
 def _answers(value: int, cap: int, budget: int) -> bool:
     """Does a check's value computed with ``cap`` answer it at ``budget``: exact (at most
     its cap), or capped at the budget or above (then any value above it is as good)?"""
@@ -763,12 +772,14 @@ class _Ida(_Search):
         return _Rental(cur, key, budget)
 
     def rent_after(self) -> float:
-        """Seconds a rented subtree runs before its check is made: the mean time of a
-        tetrapod check (AUTO_GUESS before the first) over the share that cut, with one cut and
-        one miss assumed beforehand."""
+        """Seconds a rented subtree runs before its check is made (:func:`rent_time`)."""
+        return rent_time(*self.rent_statistics())
+
+    def rent_statistics(self) -> tuple[float, float, float]:
+        """The tetrapod checks the rents are timed from: (asked, cut, seconds) of this
+        search's (:mod:`kamicp.parallel`'s workers share theirs)."""
         asked, cut, spent = self.tetrapod_checks
-        cost = spent / asked if asked else AUTO_GUESS
-        return cost * (asked + 2) / (cut + 1)
+        return asked, cut, spent
 
     def rent_if_due(self) -> None:
         """Check the shallowest rented state whose subtree has run :meth:`rent_after`; if

@@ -374,3 +374,22 @@ def test_status_lines_count_the_workers_checks_and_tasks(monkeypatch):
         assert len({of for _, of in counts}) == 1
     assert all(counts == sorted(counts) for counts in answered.values())
     assert max(answered) == max(checks) == 6  # up to the iteration that finds the solution
+
+
+def test_workers_time_their_rentals_from_every_workers_checks(monkeypatch):
+    # a worker whose first task is long must not time its rentals from that task's few
+    # checks: each worker adds its checks to a tally shared through the fork, and its rents
+    # are timed from the tally (astar.rent_time of it)
+    monkeypatch.setattr(parallel, "_rent_tally", [])
+    parallel._new_tally(parallel._rent_tally)
+    g = from_edges([0, 1, 0], [(0, 1), (1, 2)])
+    first, second = (parallel._Worker(g, None, None, None) for _ in range(2))
+    for _ in range(9):
+        first.kept_tetrapods(b"k", 5, 7, 0.5)  # nine checks of 0.5 s, each a cut
+    second.kept_tetrapods(b"k", 5, 3, 4.0)  # one of 4 s that cuts nothing
+    assert second.tetrapod_checks == [1, 0, 4.0]  # its own, for the status
+    assert second.rent_statistics() == first.rent_statistics() == (10, 9, 8.5)
+    assert second.rent_after() == pytest.approx(astar.rent_time(10, 9, 8.5))
+    assert second.rent_after() < astar.rent_time(1, 0, 4.0) / 10
+    parallel._new_tally(parallel._rent_tally)  # a new pool starts from nothing
+    assert first.rent_statistics() == (0, 0, 0)
