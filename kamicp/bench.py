@@ -181,9 +181,7 @@ def bench(
 
 
 def _print_bench_row(out, row: dict, solvers: list[str], sep: str, markdown: bool) -> None:
-    lower = row["lower_bound"]
-    lower = "inf" if lower >= bounds.UNSOLVABLE else lower  # no moves solve it
-    cells = [row["puzzle"], row["regions"], row["colours"], lower]
+    cells = [row["puzzle"], row["regions"], row["colours"], _bound_text(row["lower_bound"])]
     cells += ["-" if row["par"] is None else row["par"]]
     cells += ["-" if row["optimum"] is None else row["optimum"]]
     cells += [_cell(row[s]) for s in solvers]
@@ -239,7 +237,8 @@ def _print_summary(out, rows, solvers) -> None:
 
 
 def _bound_text(value: int | None) -> str | int | None:
-    """A proved bound for the CSV: "inf" for an unsolvable board (no moves solve it)."""
+    """A proved bound as the table and the CSV show it: "inf" for an unsolvable board (no
+    moves solve it)."""
     return "inf" if value is not None and value >= bounds.UNSOLVABLE else value
 
 
