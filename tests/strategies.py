@@ -1,18 +1,21 @@
 """Hypothesis strategies: random small boards of every geometry, with holes and islands.
 
 Sizes are kept small enough that the reference BFS finishes in milliseconds, so thousands of
-examples fit in a test run.
+examples fit in a test run. The referees :func:`oracle` (an optimum) and
+:func:`assert_no_shorter` (no solution below a bound) keep a rare larger search in bounds.
 """
 
 from __future__ import annotations
 
 import numpy as np
-from hypothesis import assume
+from hypothesis import assume, reject
 from hypothesis import strategies as st
 
 from kamicp import geometry
 from kamicp.bfs import bfs
 from kamicp.board import Board
+from kamicp.bounds import UNSOLVABLE
+from kamicp.cpsat import CpsatHorizon
 from kamicp.regions import RegionGraph, region_graph
 
 
@@ -111,3 +114,55 @@ def oracle(g: RegionGraph, final_colour: int | None = None):
     ref = bfs(g, final_colour=final_colour, node_limit=ORACLE_NODES)
     assume(ref.complete)
     return ref
+
+
+# CP-SAT's models with every optional part off: no bound, symmetry breaking or hint, only the
+# rules (tests/test_cpsat.py checks them against BFS, bare and with each part alone).
+BARE = {
+    "free": dict(
+        commute=0,
+        regrow=False,
+        colour_bound=False,
+        radius_bound=False,
+        depth_bound=False,
+        hints=False,
+    ),
+    "pivot": dict(
+        distance_bound=False,
+        colour_bound=False,
+        layer_bound=False,
+        progress=False,
+        eliminate=False,
+        hints=False,
+    ),
+}
+
+# Where BFS stops before moves - 1 (positions expanded), the bare CP-SAT model decides, within
+# REFEREE_SECONDS. On six random 4 x 4 boards of 5 colours whose BFS needed over 20,000
+# positions, BFS to depth 4 took 0.8-2.2 s, the bare model's refutation of 4 moves 0.1 s.
+REFEREE_NODES = 50_000
+REFEREE_SECONDS = 60.0
+
+
+def assert_no_shorter(g: RegionGraph, final_colour: int | None, moves: int) -> None:
+    """Assert that ``g`` has no solution of fewer than ``moves`` moves, so that ``moves`` is
+    at most the optimum (a bound is admissible on ``g``), or drop the example.
+
+    Unlike :func:`oracle`, this needs no optimum: BFS looks ``moves - 1`` deep only; where it
+    stops at REFEREE_NODES, CP-SAT's bare model (:data:`BARE`), which holds none of the
+    bounds under test, must refute ``moves - 1``; an unknown at its time limit drops the
+    example (hypothesis.reject). A board BFS could not finish is still checked."""
+    if moves <= 0:
+        return
+    depth = None if moves >= UNSOLVABLE else moves - 1
+    ref = bfs(g, final_colour=final_colour, max_moves=depth, node_limit=REFEREE_NODES)
+    if ref.complete:
+        assert ref.moves is None, (moves, ref.moves)
+        return
+    if depth is None:
+        reject()  # no model refutes every horizon
+    horizon = CpsatHorizon(g, final_colour=final_colour, **BARE[g.rules])
+    decision = horizon.decide(depth, time_limit=REFEREE_SECONDS)
+    if decision.status == "unknown":
+        reject()
+    assert decision.status == "unsat", (moves, decision.moves)

@@ -20,30 +20,13 @@ from kamicp.bfs import bfs
 from kamicp.cpsat import CpsatHorizon, build_model
 from kamicp.regions import from_edges, region_graph
 from tests.seed import article_board
-from tests.strategies import boards, oracle
+from tests.strategies import BARE, boards, oracle
 
 SETTINGS = {"deadline": None, "suppress_health_check": list(HealthCheck)}
 
-# Model variants: all parts on (the default), everything optional off, and one part at a
-# time off, so a part that removed every optimal solution would show up as a wrong unsat.
-BARE = {
-    "free": dict(
-        commute=0,
-        regrow=False,
-        colour_bound=False,
-        radius_bound=False,
-        depth_bound=False,
-        hints=False,
-    ),
-    "pivot": dict(
-        distance_bound=False,
-        colour_bound=False,
-        layer_bound=False,
-        progress=False,
-        eliminate=False,
-        hints=False,
-    ),
-}
+# Model variants: all parts on (the default), everything optional off (BARE, from
+# tests.strategies), and one part at a time off, so a part that removed every optimal
+# solution would show up as a wrong unsat.
 
 
 def check_exact(g, final_colour, reference=bfs, **options):
