@@ -8,7 +8,7 @@ examples fit in a test run. The referees :func:`oracle` (an optimum) and
 from __future__ import annotations
 
 import numpy as np
-from hypothesis import assume, reject
+from hypothesis import assume, currently_in_test_context, event, reject
 from hypothesis import strategies as st
 
 from kamicp import geometry
@@ -159,6 +159,8 @@ def assert_no_shorter(g: RegionGraph, final_colour: int | None, moves: int) -> N
     if ref.complete:
         assert ref.moves is None, (moves, ref.moves)
         return
+    if currently_in_test_context():
+        event("referee: BFS stopped, CP-SAT decides")  # counted by --hypothesis-show-statistics
     if depth is None:
         reject()  # no model refutes every horizon
     horizon = CpsatHorizon(g, final_colour=final_colour, **BARE[g.rules])
