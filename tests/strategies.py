@@ -137,9 +137,10 @@ BARE = {
     ),
 }
 
-# Where BFS stops before moves - 1 (positions expanded), the bare CP-SAT model decides, within
-# REFEREE_SECONDS. On six random 4 x 4 boards of 5 colours whose BFS needed over 20,000
-# positions, BFS to depth 4 took 0.8-2.2 s, the bare model's refutation of 4 moves 0.1 s.
+# Where BFS expands REFEREE_NODES positions before it has looked moves - 1 deep, the bare
+# CP-SAT model decides, within REFEREE_SECONDS. On six random 4 x 4 boards of 5 colours whose
+# BFS needed over 20,000 positions, BFS to depth 4 took 0.8-2.2 s, the bare model's refutation
+# of 4 moves 0.1 s.
 REFEREE_NODES = 50_000
 REFEREE_SECONDS = 60.0
 
