@@ -9,12 +9,7 @@ from kamicp.bfs import bfs
 from kamicp.regions import from_edges
 from tests import strategies
 from tests.strategies import assert_no_shorter
-
-# a tree of 11 regions, optimum 5 (tests/test_tetrapods.py: every final colour needs a tetrapod)
-TREE = (
-    [3, 1, 0, 0, 3, 0, 3, 2, 2, 3, 1],
-    [(0, 1), (0, 2), (1, 3), (3, 4), (0, 5), (2, 6), (0, 7), (1, 8), (1, 9), (9, 10)],
-)
+from tests.test_tetrapods import TREE  # 11 regions, optimum 5
 
 
 @pytest.mark.parametrize("nodes", [strategies.REFEREE_NODES, 0])  # 0: BFS stops, CP-SAT decides
