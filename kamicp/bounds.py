@@ -772,19 +772,30 @@ def _piece_tetrapods(
 def _trimmed_tetrapods(
     colours: tuple[int, ...], adj: list[list[int]], k: int, cap: int | None, deadline
 ) -> tuple[int, ...] | None:
-    """The tetrapod values, capped at ``cap``, of the piece without a few of its most
-    central leaves (:func:`kamicp.leaves.trimmed`: one word fewer per bit row), a lower
-    bound on the piece's moves (``encodings/bounds.md``, "Leaves"); None without a cap
-    (the values must then be the piece's own) or when nothing is trimmed. The caller
-    computes the whole piece's values too when one of these is within the cap."""
+    """The tetrapod values, capped at ``cap``, of smaller pieces left by removing leaves,
+    lower bounds on the piece's moves (``encodings/bounds.md``, "Lemma 4"). First the piece
+    peeled of its central leaves for as long as its diameter and radius stay
+    (:func:`kamicp.leaves.peeled`, then :func:`kamicp.leaves.trimmed` if that is still
+    above a multiple of 64 regions); if a value is within the cap there, the piece
+    without just the central leaves that save one word per bit row (``trimmed`` alone),
+    each value the larger of the two. None without a cap (the values must then be the
+    piece's own) or when nothing is removed. The caller computes the whole piece's values
+    too when one of these is within the cap."""
     if cap is None:
         return None
-    smaller = leaves.trimmed(colours, adj)
-    if smaller is None:
-        return None
-    part_colours, part_adj = smaller
-    nodes = range(len(part_colours))
-    return tuple(tetrapod_values(part_colours, part_adj, nodes, k, cap, deadline))
+    peeled = leaves.peeled(colours, adj)
+    parts = [leaves.trimmed(*peeled) or peeled] if peeled else []
+    trim = leaves.trimmed(colours, adj)
+    if trim and trim not in parts:  # the peel may have cost a cut that this, larger, makes
+        parts.append(trim)
+    values = None
+    for part_colours, part_adj in parts:
+        nodes = range(len(part_colours))
+        found = tetrapod_values(part_colours, part_adj, nodes, k, cap, deadline)
+        values = tuple(max(a, b) for a, b in zip(found, values or found, strict=True))
+        if min(values) > cap:
+            break
+    return values
 
 
 _TRIPODS: dict[tuple, tuple[int, ...]] = {}  # piece (k, colours, edges) -> its values

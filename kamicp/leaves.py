@@ -26,7 +26,17 @@ cuts on 60 random states two moves deep at cap 12 in 0.65x the time, but made ID
 Bud3 (68 regions) 1.05x slower over all (14.6 -> 15.4 s, two runs each): those checks are
 hundredths of a second, and are left as they are.
 
-Cost: O(leaves x (n + edges)) for the eccentricities (a breadth-first search per leaf).
+Peeling: removing leaves makes new ones (the next node of a pendant chain), and the argument
+applies again to the smaller piece, so a lower bound on any piece left by removing leaves one
+at a time is one on the piece. :func:`peeled` keeps removing the most central leaf as long as
+what is left has the piece's diameter and radius: the far ends, and the centre the radius
+bound measures from, stay. On 26 random children of Bud6's start (66-67 regions, cap 13)
+the peel stopped at 54-58 regions and kept every cut of the whole piece, where peeling 4 to
+6 regions more lost most of them; a tetrapod check cost 0.65x the one trimmed to 64 regions.
+
+Cost: O(leaves x (n + edges)) for the eccentricities of :func:`central_leaves` (a
+breadth-first search per leaf); O(n (n + edges) + n^3) for :func:`peeled` (all distances,
+then the eccentricities after each removal).
 
 Example (a star with a long arm: the leaves 1 and 2 are central, 5 is far)::
 
@@ -35,6 +45,12 @@ Example (a star with a long arm: the leaves 1 and 2 are central, 5 is far)::
     [1, 2, 5]
     >>> trimmed([0, 1, 1, 2, 0, 1], adj, width=4)
     ([0, 2, 0, 1], [[1], [0, 2], [1, 3], [2]])
+
+A path 0 1 2 3 4 with an arm 2 5 6 (diameter 4, radius 2, centre 2), peeled: 0 goes, then
+1 (a leaf once 0 is gone); then every leaf's removal would shorten the diameter::
+
+    >>> peeled([0, 1, 0, 1, 0, 1, 0], [[1], [0, 2], [1, 3, 5], [2, 4], [3], [2, 6], [5]])
+    ([0, 1, 0, 1, 0], [[1, 3], [0, 2], [1], [0, 4], [3]])
 """
 
 from __future__ import annotations
@@ -42,6 +58,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import networkx as nx
+import numpy as np
 
 WORD = 64  # bits in a word of the bound levels' rows (tests lower it to reach the trim)
 
@@ -75,5 +92,47 @@ def trimmed(
         return None
     drop = set(leaves[:drop_count])
     kept = [v for v in range(n) if v not in drop]
+    number = {v: i for i, v in enumerate(kept)}
+    return [colour[v] for v in kept], [[number[u] for u in adj[v] if u in number] for v in kept]
+
+
+def peeled(
+    colour: Sequence[int], adj: Sequence[Sequence[int]]
+) -> tuple[list[int], list[list[int]]] | None:
+    """The connected piece without the leaves removed one at a time, the most central
+    first (new leaves included), for as long as what is left keeps the piece's diameter
+    and radius and at least three nodes; renumbered in the same order. None when no leaf
+    goes. Any lower bound on the moves of the result is one on the moves of the piece
+    (module docstring).
+
+    A leaf is never inside a shortest path between two other nodes, so removing it leaves
+    the other distances as they were: one table of distances serves every step."""
+    n = len(colour)
+    graph = nx.Graph()
+    graph.add_nodes_from(range(n))
+    graph.add_edges_from((v, u) for v in range(n) for u in adj[v])
+    far = np.zeros((n, n), dtype=np.int32)
+    for v, lengths in nx.all_pairs_shortest_path_length(graph):
+        for u, length in lengths.items():
+            far[v, u] = length
+    alive = np.ones(n, dtype=bool)
+    degree = [len(adj[v]) for v in range(n)]
+    eccentricity = far.max(axis=1)
+    shape = (eccentricity.max(), eccentricity.min())
+    while alive.sum() > 3:
+        leaf_nodes = [v for v in range(n) if alive[v] and degree[v] == 1]
+        if not leaf_nodes:
+            break
+        v = min(leaf_nodes, key=lambda v: (eccentricity[v], v))
+        alive[v] = False
+        eccentricity = np.where(alive, far[:, alive].max(axis=1), 0)
+        if (eccentricity[alive].max(), eccentricity[alive].min()) != shape:
+            alive[v] = True
+            break
+        for u in adj[v]:
+            degree[u] -= 1
+    if alive.all():
+        return None
+    kept = [v for v in range(n) if alive[v]]
     number = {v: i for i, v in enumerate(kept)}
     return [colour[v] for v in kept], [[number[u] for u in adj[v] if u in number] for v in kept]

@@ -1,6 +1,8 @@
 """Leaves (kamicp.leaves): a piece without some of its leaves never needs more moves (against
-BFS), the trim drops the most central leaves and nothing else, and the tetrapod bound stays
-admissible when its checks go through the trim."""
+BFS), also when peeled leaf after leaf; the trim drops the most central leaves and nothing
+else; the peel keeps the diameter and the radius and stops where the next leaf would change
+them; and the tetrapod bound stays admissible when its checks go through the peel and the
+trim."""
 
 from __future__ import annotations
 
@@ -97,6 +99,43 @@ def test_the_trim_drops_the_most_central_leaves_to_a_multiple_of_the_width(adj, 
     assert nx.is_connected(kept_graph)
 
 
+def nx_graph(adj):
+    graph = nx.Graph()
+    graph.add_nodes_from(range(len(adj)))
+    graph.add_edges_from((i, j) for i in range(len(adj)) for j in adj[i])
+    return graph
+
+
+@settings(max_examples=300, deadline=None)
+@given(connected_graphs())
+def test_the_peel_removes_leaves_while_the_diameter_and_radius_stay(adj):
+    n = len(adj)
+    graph = nx_graph(adj)
+    result = leaves.peeled(list(range(n)), adj)  # colours name the nodes
+    kept = list(range(n)) if result is None else result[0]
+    assert kept == sorted(kept)
+    rest = graph.subgraph(kept)
+    if result is not None:
+        assert len(kept) < n
+        assert nx_graph(result[1]).edges == nx.relabel_nodes(rest, kept.index).edges
+    assert nx.is_connected(rest)
+    # the removed nodes come off one leaf at a time
+    current, dropped = graph.copy(), set(range(n)) - set(kept)
+    while dropped:
+        leaf = next(v for v in dropped if current.degree(v) == 1)
+        current.remove_node(leaf)
+        dropped.discard(leaf)
+    shape = (nx.diameter(graph), nx.radius(graph))
+    assert (nx.diameter(rest), nx.radius(rest)) == shape
+    # it stops only where its next leaf would change the shape, or at three nodes
+    leaf_nodes = [v for v in rest if rest.degree(v) == 1]
+    if len(kept) > 3 and leaf_nodes:
+        far = nx.eccentricity(rest, v=leaf_nodes)
+        nxt = min(leaf_nodes, key=lambda v: (far[v], v))
+        smaller = rest.subgraph(set(kept) - {nxt})
+        assert (nx.diameter(smaller), nx.radius(smaller)) != shape
+
+
 def test_central_leaves_of_a_path_and_a_single_edge():
     assert leaves.central_leaves([[1], [0, 2], [1]]) == [0, 2]
     assert leaves.central_leaves([[1], [0]]) == [0, 1]
@@ -152,6 +191,23 @@ def test_a_check_that_the_trimmed_piece_decides_computes_nothing_else(monkeypatc
         assert sizes == [4, 6]  # within the cap: the whole piece too
 
 
+def test_a_check_the_peel_misses_tries_the_trim_before_the_whole_piece(monkeypatch):
+    sizes = []
+
+    def spy(colour, adj, piece, *args):
+        sizes.append(len(piece))
+        return real(colour, adj, piece, *args)
+
+    real = bounds.tetrapod_values
+    monkeypatch.setattr(bounds, "tetrapod_values", spy)
+    # a peel that went too far: the first three nodes of the path 0 2 0 1 need one move
+    monkeypatch.setattr(leaves, "peeled", lambda colour, adj: ([0, 2, 0], [[1], [0, 2], [1]]))
+    cur = bounds.contract(from_edges(*STAR))
+    with word_of(4):
+        assert bounds.tetrapods_bound(cur, None, cap=1) == 2  # the trim still cuts
+        assert sizes == [3, 4]
+
+
 def check_idastar_through_the_trim(g, final, bits):
     ref = oracle(g, final)
     with word_of(bits):
@@ -189,3 +245,29 @@ def test_idastar_with_trimmed_checks_agrees_with_bfs(g, choice, bits):
 @given(leafy_graphs(max_nodes=13), st.none() | st.integers(0, 7), st.integers(2, 8))
 def test_idastar_with_trimmed_checks_agrees_with_bfs_many(g, choice, bits):
     check_idastar_through_the_trim(g, None if choice is None else choice % g.k, bits)
+
+
+def check_peeled_pieces_never_need_more_moves(g):
+    parts = list(pieces_with_leaves(g))
+    assume(parts)
+    for part in parts:
+        result = leaves.peeled(list(part.colour), part.adj)
+        assume(result is not None)
+        rest = from_edges(
+            result[0], [(i, j) for i, js in enumerate(result[1]) for j in js if i < j], k=part.k
+        )
+        for final in range(part.k):
+            assert bfs(rest, final_colour=final).lower_bound <= oracle(part, final).lower_bound
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=list(HealthCheck))
+@given(leafy_graphs(max_nodes=11))
+def test_a_peeled_piece_needs_no_more_moves(g):
+    check_peeled_pieces_never_need_more_moves(g)
+
+
+@pytest.mark.slow
+@settings(max_examples=1000, deadline=None, suppress_health_check=list(HealthCheck))
+@given(leafy_graphs(max_nodes=14))
+def test_a_peeled_piece_needs_no_more_moves_many(g):
+    check_peeled_pieces_never_need_more_moves(g)
