@@ -62,6 +62,11 @@ TETRAPOD_NODES = 120
 # bits; Bud5's 17 levels: 0.65 GB, Threegrid4's 13: 1.4 GB); the levels are counted to the
 # cap, or to the tripod value + 2 without one.
 TETRAPOD_BYTES = 2 * 1024**3
+# A capped tetrapod check tries the piece peeled of its central leaves first only when that
+# is expected to cost at most this share of the check on the piece it would spare (on a
+# miss both are paid): Bud6's children 67 -> 54-58 regions, 0.29 by :func:`_level_cost`,
+# 0.64x measured against the trim to 64; Threegrid4's 111 -> 108 would be 0.92.
+PEEL_SAVING = 0.8
 
 
 class Current:
@@ -773,21 +778,27 @@ def _trimmed_tetrapods(
     colours: tuple[int, ...], adj: list[list[int]], k: int, cap: int | None, deadline
 ) -> tuple[int, ...] | None:
     """The tetrapod values, capped at ``cap``, of smaller pieces left by removing leaves,
-    lower bounds on the piece's moves (``encodings/bounds.md``, "Lemma 4"). First the piece
-    peeled of its central leaves for as long as its diameter and radius stay
-    (:func:`kamicp.leaves.peeled`, then :func:`kamicp.leaves.trimmed` if that is still
-    above a multiple of 64 regions); if a value is within the cap there, the piece
-    without just the central leaves that save one word per bit row (``trimmed`` alone),
-    each value the larger of the two. None without a cap (the values must then be the
-    piece's own) or when nothing is removed. The caller computes the whole piece's values
-    too when one of these is within the cap."""
+    lower bounds on the piece's moves (``encodings/bounds.md``, "Lemma 4"): the piece
+    without just the central leaves that save one word per bit row
+    (:func:`kamicp.leaves.trimmed`), and before it, where it is expected to cost at most
+    :data:`PEEL_SAVING` of that, the piece peeled of its central leaves for as long as its
+    diameter and radius stay (:func:`kamicp.leaves.peeled`, trimmed too if still above a
+    multiple of 64 regions). The second is computed only if a value of the first is within
+    the cap, and each value is the larger of the two. None without a cap (the values must
+    then be the piece's own) or when nothing is removed. The caller computes the whole
+    piece's values too when one of these is within the cap."""
     if cap is None:
         return None
-    peeled = leaves.peeled(colours, adj)
-    parts = [leaves.trimmed(*peeled) or peeled] if peeled else []
     trim = leaves.trimmed(colours, adj)
-    if trim and trim not in parts:  # the peel may have cost a cut that this, larger, makes
-        parts.append(trim)
+    parts = [trim] if trim else []
+    peeled = leaves.peeled(colours, adj)
+    if peeled:
+        peeled = leaves.trimmed(*peeled) or peeled
+        if _level_cost(len(peeled[0])) <= PEEL_SAVING * _level_cost(
+            len(trim[0] if trim else colours)
+        ):
+            # tried first; if it misses a cut, the trim alone (larger) may still make it
+            parts.insert(0, peeled)
     values = None
     for part_colours, part_adj in parts:
         nodes = range(len(part_colours))
@@ -796,6 +807,12 @@ def _trimmed_tetrapods(
         if min(values) > cap:
             break
     return values
+
+
+def _level_cost(n: int) -> int:
+    """How the tetrapod levels' work grows with a piece's size: n^3 rows of ceil(n / 64)
+    words (each joined along its n nodes, the same factor for every piece compared)."""
+    return n**3 * -(-n // leaves.WORD)
 
 
 _TRIPODS: dict[tuple, tuple[int, ...]] = {}  # piece (k, colours, edges) -> its values
