@@ -932,7 +932,7 @@ class _Ida(_Search):
             self.shared_checks += 1
             return value
         began = time.monotonic()
-        value = tetrapods_bound(cur, self.final_colour, budget, self.deadline)
+        value = tetrapods_bound(cur, self.final_colour, budget, self.deadline, peel=True)
         if self.deadline is not None and time.monotonic() >= self.deadline:
             return value  # maybe from the levels done before the deadline: not kept
         self.kept_tetrapods(key, budget, value, time.monotonic() - began)

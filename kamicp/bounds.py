@@ -714,6 +714,7 @@ def tetrapods_bound(
     cap: int | None = None,
     deadline: float | None = None,
     cached_only: bool = False,
+    peel: bool = False,
 ) -> int:
     """Free rules: :func:`tripods_bound` with each piece of at most :data:`TETRAPOD_NODES`
     regions raised to its tetrapod value (:mod:`kamicp.tetrapods`, Bound 7 of
@@ -726,6 +727,9 @@ def tetrapods_bound(
     after it (the piece keeps the levels done). The values are cached per piece with the
     cap they were computed to; ``cached_only`` computes nothing and uses the tripod values
     where nothing is cached (so :func:`lower_bound` reuses what a solve computed).
+    ``peel`` (with a cap): try a peeled piece first (:func:`_trimmed_tetrapods`), for
+    callers that expect most answers to be "above the cap" (IDA*'s checks); a start bound,
+    usually within its cap, would pay for the peeled piece and then the whole one.
     """
     per_piece = []
     for piece, floor in zip(cur.islands, _piece_floors(cur), strict=True):
@@ -736,7 +740,7 @@ def tetrapods_bound(
         if len(piece) <= TETRAPOD_NODES and levels * cur.k * len(piece) ** 3 * words * 8 <= (
             TETRAPOD_BYTES
         ):
-            quads = _piece_tetrapods(key, cap, deadline, cached_only)
+            quads = _piece_tetrapods(key, cap, deadline, cached_only, peel)
             values = [max(a, b) for a, b in zip(values, quads or values, strict=True)]
         per_piece.append([max(a, b) for a, b in zip(values, floor, strict=True)])
     return cheapest_final(per_piece, cur.k, final_colour)
@@ -746,7 +750,7 @@ _TETRAPODS: dict[tuple, tuple[tuple[int, ...], int | None]] = {}  # piece -> (va
 
 
 def _piece_tetrapods(
-    key: tuple, cap: int | None, deadline: float | None, cached_only: bool
+    key: tuple, cap: int | None, deadline: float | None, cached_only: bool, peel: bool = False
 ) -> tuple[int, ...] | None:
     """Tetrapod values of one piece (see :func:`tetrapods_bound`); None when not cached and
     ``cached_only``. A cached entry serves any cap up to the one it was computed to (and
@@ -758,7 +762,7 @@ def _piece_tetrapods(
     if cached_only:
         return None
     k, colours, adj = _piece_lists(key)
-    values = _trimmed_tetrapods(colours, adj, k, cap, deadline)
+    values = _trimmed_tetrapods(colours, adj, k, cap, deadline, peel)
     if values is None or min(values) <= cap:
         whole = tetrapod_values(colours, adj, range(len(colours)), k, cap, deadline)
         values = tuple(max(a, b) for a, b in zip(whole, values or whole, strict=True))
@@ -775,23 +779,23 @@ def _piece_tetrapods(
 
 
 def _trimmed_tetrapods(
-    colours: tuple[int, ...], adj: list[list[int]], k: int, cap: int | None, deadline
+    colours: tuple[int, ...], adj: list[list[int]], k: int, cap: int | None, deadline, peel: bool
 ) -> tuple[int, ...] | None:
     """The tetrapod values, capped at ``cap``, of smaller pieces left by removing leaves,
     lower bounds on the piece's moves (``encodings/bounds.md``, "Lemma 4"): the piece
     without just the central leaves that save one word per bit row
-    (:func:`kamicp.leaves.trimmed`), and before it, where it is expected to cost at most
-    :data:`PEEL_SAVING` of that, the piece peeled of its central leaves for as long as its
-    diameter and radius stay (:func:`kamicp.leaves.peeled`, trimmed too if still above a
-    multiple of 64 regions). The second is computed only if a value of the first is within
-    the cap, and each value is the larger of the two. None without a cap (the values must
-    then be the piece's own) or when nothing is removed. The caller computes the whole
-    piece's values too when one of these is within the cap."""
+    (:func:`kamicp.leaves.trimmed`), and before it, with ``peel`` and where it is expected
+    to cost at most :data:`PEEL_SAVING` of that, the piece peeled of its central leaves
+    for as long as its diameter and radius stay (:func:`kamicp.leaves.peeled`, trimmed
+    too if still above a multiple of 64 regions). The second is computed only if a value
+    of the first is within the cap, and each value is the larger of the two. None without
+    a cap (the values must then be the piece's own) or when nothing is removed. The
+    caller computes the whole piece's values too when one of these is within the cap."""
     if cap is None:
         return None
     trim = leaves.trimmed(colours, adj)
     parts = [trim] if trim else []
-    peeled = leaves.peeled(colours, adj)
+    peeled = leaves.peeled(colours, adj) if peel else None
     if peeled:
         peeled = leaves.trimmed(*peeled) or peeled
         if _level_cost(len(peeled[0])) <= PEEL_SAVING * _level_cost(

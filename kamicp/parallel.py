@@ -668,7 +668,7 @@ def _check(job: tuple) -> tuple:
     seconds = time.monotonic() - began
     if value > budget or not tetrapods_apply(cur, depth, w.tetrapod_depth):
         return key, budget, value, seconds, None
-    quads = tetrapods_bound(cur, w.final_colour, budget, w.deadline)
+    quads = tetrapods_bound(cur, w.final_colour, budget, w.deadline, peel=True)
     if w.deadline is not None and time.monotonic() >= w.deadline:
         return key, budget, None, 0.0, None  # maybe from the levels done before it
     return key, budget, value, seconds, (quads, time.monotonic() - began - seconds)

@@ -157,13 +157,13 @@ def word_of(bits):
 
 @settings(max_examples=400, deadline=None, suppress_health_check=list(HealthCheck))
 @given(region_graphs(max_cells=14, max_colours=4, rules=("free",)), st.integers(0, 3))
-def test_tetrapod_checks_through_the_trim_stay_admissible(g, width_choice):
+def test_tetrapod_checks_through_the_peel_and_trim_stay_admissible(g, width_choice):
     optimum = oracle(g).lower_bound
     cur = bounds.contract(g)
     with word_of((2, 3, 4, 6)[width_choice]):
-        for cap in (optimum - 1, optimum):
+        for cap, peel in itertools.product((optimum - 1, optimum), (False, True)):
             bounds.forget_cached_bounds()
-            assert bounds.tetrapods_bound(cur, None, cap) <= optimum
+            assert bounds.tetrapods_bound(cur, None, cap, peel=peel) <= optimum
 
 
 # a star of two leaves with a long arm: without its two central leaves, a path 0 2 0 1
@@ -204,8 +204,12 @@ def test_a_check_the_peel_misses_tries_the_trim_before_the_whole_piece(monkeypat
     monkeypatch.setattr(leaves, "peeled", lambda colour, adj: ([0, 2, 0], [[1], [0, 2], [1]]))
     cur = bounds.contract(from_edges(*STAR))
     with word_of(4):
-        assert bounds.tetrapods_bound(cur, None, cap=1) == 2  # the trim still cuts
+        assert bounds.tetrapods_bound(cur, None, cap=1, peel=True) == 2  # the trim still cuts
         assert sizes == [3, 4]
+        sizes.clear()
+        bounds.forget_cached_bounds()
+        assert bounds.tetrapods_bound(cur, None, cap=1) == 2  # a start bound: no peel
+        assert sizes == [4]
 
 
 def check_idastar_through_the_trim(g, final, bits):
