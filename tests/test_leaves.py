@@ -170,15 +170,21 @@ def test_tetrapod_checks_through_the_peel_and_trim_stay_admissible(g, width_choi
 STAR = ([0, 1, 1, 2, 0, 1], [(0, 1), (0, 2), (0, 3), (3, 4), (4, 5)])
 
 
-def test_a_check_that_the_trimmed_piece_decides_computes_nothing_else(monkeypatch):
-    sizes = []
+@pytest.fixture
+def sizes(monkeypatch):
+    """The sizes of the pieces whose tetrapod levels are computed, in order."""
+    seen = []
 
     def spy(colour, adj, piece, *args):
-        sizes.append(len(piece))
+        seen.append(len(piece))
         return real(colour, adj, piece, *args)
 
     real = bounds.tetrapod_values
     monkeypatch.setattr(bounds, "tetrapod_values", spy)
+    return seen
+
+
+def test_a_check_that_the_trimmed_piece_decides_computes_nothing_else(sizes):
     g = from_edges(*STAR)
     cur = bounds.contract(g)
     optimum = bfs(g).lower_bound
@@ -191,15 +197,7 @@ def test_a_check_that_the_trimmed_piece_decides_computes_nothing_else(monkeypatc
         assert sizes == [4, 6]  # within the cap: the whole piece too
 
 
-def test_a_check_the_peel_misses_tries_the_trim_before_the_whole_piece(monkeypatch):
-    sizes = []
-
-    def spy(colour, adj, piece, *args):
-        sizes.append(len(piece))
-        return real(colour, adj, piece, *args)
-
-    real = bounds.tetrapod_values
-    monkeypatch.setattr(bounds, "tetrapod_values", spy)
+def test_a_check_the_peel_misses_tries_the_trim_before_the_whole_piece(sizes, monkeypatch):
     # a peel that went too far: the first three nodes of the path 0 2 0 1 need one move
     monkeypatch.setattr(leaves, "peeled", lambda colour, adj: ([0, 2, 0], [[1], [0, 2], [1]]))
     cur = bounds.contract(from_edges(*STAR))
