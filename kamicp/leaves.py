@@ -30,9 +30,11 @@ Peeling: removing leaves makes new ones (the next node of a pendant chain), and 
 applies again to the smaller piece, so a lower bound on any piece left by removing leaves one
 at a time is one on the piece. :func:`peeled` keeps removing the most central leaf as long as
 what is left has the piece's diameter and radius: the far ends, and the centre the radius
-bound measures from, stay. On 26 random children of Bud6's start (66-67 regions, cap 13)
-the peel stopped at 54-58 regions and kept every cut of the whole piece, where peeling 4 to
-6 regions more lost most of them; a tetrapod check cost 0.65x the one trimmed to 64 regions.
+bound measures from, stay. On 30 random children of Bud6's start (66-67 regions, cap 13)
+the peel stopped at 53-57 regions and kept the 29 cuts of the whole piece (peeled to a fixed
+50 regions instead, 1 of 8 children kept its cut), and a tetrapod check cost 0.64x the one
+trimmed to 64 regions. It is a guess, not a rule: on Bud3's children (66-67 regions, cap
+15) it stopped at 37-40 and kept 6 of 12 cuts, so a check it misses goes on to the trim.
 
 Cost: O(leaves x (n + edges)) for the eccentricities of :func:`central_leaves` (a
 breadth-first search per leaf); O(n (n + edges) + n^3) for :func:`peeled` (all distances,
