@@ -68,9 +68,7 @@ WORD = 64  # bits in a word of the bound levels' rows (tests lower it to reach t
 def central_leaves(adj: Sequence[Sequence[int]]) -> list[int]:
     """The nodes of degree 1 of a connected graph (adjacency lists), the least eccentric
     first (ties by number). The eccentricity of a node is its largest distance to another."""
-    graph = nx.Graph()
-    graph.add_nodes_from(range(len(adj)))
-    graph.add_edges_from((v, u) for v in range(len(adj)) for u in adj[v])
+    graph = _graph(adj)
     leaves = [v for v in range(len(adj)) if len(adj[v]) == 1]
     far = nx.eccentricity(graph, v=leaves) if leaves else {}
     return sorted(leaves, key=lambda v: (far[v], v))
@@ -94,8 +92,7 @@ def trimmed(
         return None
     drop = set(leaves[:drop_count])
     kept = [v for v in range(n) if v not in drop]
-    number = {v: i for i, v in enumerate(kept)}
-    return [colour[v] for v in kept], [[number[u] for u in adj[v] if u in number] for v in kept]
+    return _kept(colour, adj, kept)
 
 
 def peeled(
@@ -110,9 +107,7 @@ def peeled(
     A leaf is never inside a shortest path between two other nodes, so removing it leaves
     the other distances as they were: one table of distances serves every step."""
     n = len(colour)
-    graph = nx.Graph()
-    graph.add_nodes_from(range(n))
-    graph.add_edges_from((v, u) for v in range(n) for u in adj[v])
+    graph = _graph(adj)
     far = np.zeros((n, n), dtype=np.int32)
     for v, lengths in nx.all_pairs_shortest_path_length(graph):
         for u, length in lengths.items():
@@ -136,5 +131,21 @@ def peeled(
     if alive.all():
         return None
     kept = [v for v in range(n) if alive[v]]
+    return _kept(colour, adj, kept)
+
+
+def _graph(adj: Sequence[Sequence[int]]) -> nx.Graph:
+    """The graph of adjacency lists, nodes 0..n-1."""
+    graph = nx.Graph()
+    graph.add_nodes_from(range(len(adj)))
+    graph.add_edges_from((v, u) for v in range(len(adj)) for u in adj[v])
+    return graph
+
+
+def _kept(
+    colour: Sequence[int], adj: Sequence[Sequence[int]], kept: list[int]
+) -> tuple[list[int], list[list[int]]]:
+    """The nodes ``kept`` (in increasing order) as a graph of their own, renumbered 0..:
+    their colours and adjacency lists."""
     number = {v: i for i, v in enumerate(kept)}
     return [colour[v] for v in kept], [[number[u] for u in adj[v] if u in number] for v in kept]

@@ -93,10 +93,7 @@ def test_the_trim_drops_the_most_central_leaves_to_a_multiple_of_the_width(adj, 
     assert kept_colours == sorted(kept_colours)
     for i, v in enumerate(kept_colours):
         assert sorted(kept_colours[j] for j in kept_adj[i]) == sorted(set(adj[v]) - dropped)
-    kept_graph = nx.Graph()
-    kept_graph.add_nodes_from(range(len(kept_adj)))
-    kept_graph.add_edges_from((i, j) for i in range(len(kept_adj)) for j in kept_adj[i])
-    assert nx.is_connected(kept_graph)
+    assert nx.is_connected(nx_graph(kept_adj))
 
 
 def nx_graph(adj):
