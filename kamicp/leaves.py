@@ -24,7 +24,9 @@ apart, so far leaves are often among them: on 40 random children of Bud6's start
 random ones: 34) in 0.50x the time. The same first try for the tripod checks kept all 56
 cuts on 60 random states two moves deep at cap 12 in 0.65x the time, but made IDA* on
 Bud3 (68 regions) 1.05x slower over all (14.6 -> 15.4 s, two runs each): those checks are
-hundredths of a second, and are left as they are.
+hundredths of a second, and are left as they are. So was the peel below, tried there too:
+it kept 703 of 715 cuts on Bud6's deep states but 44 of 306 on Bud3's, and Bud6's proof
+gained 4-5% (BENCHMARKS.md, "Peeled tripod checks: tried and set aside").
 
 Peeling: removing leaves makes new ones (the next node of a pendant chain), and the argument
 applies again to the smaller piece, so a lower bound on any piece left by removing leaves one
