@@ -21,6 +21,7 @@ from typing import Any
 from ortools.sat.python import cp_model
 
 from kamicp import rules
+from kamicp.interruptible import run_interruptibly
 from kamicp.regions import RegionGraph
 from kamicp.result import SAT, UNKNOWN, UNSAT, Decision
 
@@ -139,7 +140,9 @@ class CpsatHorizon:
         if time_limit is not None:
             left = time_limit - (time.monotonic() - start)
             solver.parameters.max_time_in_seconds = max(0.01, left)
-        status = solver.solve(model)
+        # CP-SAT would take SIGINT itself and end as "unknown"; kamicp.interruptible says why
+        solver.parameters.catch_sigint_signal = False
+        status = run_interruptibly(lambda: solver.solve(model), solver.stop_search)
         seconds = time.monotonic() - start
         if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
             moves = variables.moves(solver)

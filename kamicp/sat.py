@@ -26,6 +26,7 @@ from collections.abc import Callable
 from pysat.formula import CNF
 from pysat.solvers import Solver, SolverNames
 
+from kamicp.interruptible import run_interruptibly
 from kamicp.regions import RegionGraph
 from kamicp.result import SAT, UNKNOWN, UNSAT, Decision
 from kamicp.rules import verify_solution
@@ -33,10 +34,11 @@ from kamicp.sat_encoding import describe, encoding
 
 DEFAULT_SOLVER = "cadical195"
 PROOF_SOLVER = "cadical153"
-SLICE = 2.0  # seconds: the longest conflict-budget slice of a time-limited CaDiCaL run
+SLICE = 2.0  # seconds: the longest conflict-budget slice of a CaDiCaL run
 # A CaDiCaL run that someone watches (``kamicp solve --progress-every``) reports how it stands
-# at most this often. It then runs in conflict-budget slices of at most this length even
-# without a time limit (each slice ends with a restart; everything learnt is kept).
+# at most this often, between two slices (each slice ends with a restart; everything learnt
+# is kept). The solvers other than CaDiCaL solve in the main thread without a time limit,
+# where pysat's own SIGINT handler takes Ctrl-C (see kamicp.interruptible).
 STATUS_EVERY = 10.0
 BUDGETED = ("cadical103", "cadical153", "cadical195", "cadical300")
 INTERRUPTIBLE = (
@@ -93,17 +95,17 @@ def run_limited(
 ):
     """``solver.solve`` within ``time_limit`` seconds: True, False, or None (out of time).
 
-    CaDiCaL cannot be interrupted through pysat, so it runs in conflict-budget slices sized
-    from the measured conflict rate to end near the deadline; the others get a timer that
-    calls ``interrupt``. Both keep everything learnt. ``on_status`` (CaDiCaL only) is called
-    between slices, at most every :data:`STATUS_EVERY` seconds, with the solver's counts
-    (``accum_stats``: conflicts, decisions, ...); with it, CaDiCaL runs in slices even
-    without a time limit.
+    CaDiCaL cannot be interrupted through pysat, so it runs in conflict-budget slices
+    (:func:`run_sliced`), with a time limit or without; the others get a timer that calls
+    ``interrupt``, or without a time limit a plain solve. Both keep everything learnt.
+    ``on_status`` (CaDiCaL only) is called between slices, at most every
+    :data:`STATUS_EVERY` seconds, with the solver's counts (``accum_stats``: conflicts,
+    decisions, ...).
     """
-    watched = on_status is not None and canon in BUDGETED
-    if time_limit is None and not watched:
+    if canon in BUDGETED:
+        return run_sliced(solver, assumptions, time_limit, on_status)
+    if time_limit is None:
         return solver.solve(assumptions=assumptions)
-    deadline = None if time_limit is None else time.monotonic() + time_limit
     if canon in INTERRUPTIBLE:
         timer = threading.Timer(max(0.0, time_limit), solver.interrupt)
         timer.start()
@@ -112,8 +114,23 @@ def run_limited(
         finally:
             timer.cancel()
             solver.clear_interrupt()
-    if canon not in BUDGETED:
-        raise ValueError(f"solver {canon} cannot be stopped: no time limit possible")
+    raise ValueError(f"solver {canon} cannot be stopped: no time limit possible")
+
+
+def run_sliced(
+    solver: Solver,
+    assumptions: list[int],
+    time_limit: float | None,
+    on_status: Callable[[dict], None] | None = None,
+):
+    """CaDiCaL in conflict-budget slices of at most :data:`SLICE` seconds, sized from the
+    slowest conflict rate seen to end near the deadline: True, False or None (out of time).
+
+    Each slice runs off the main thread (:mod:`kamicp.interruptible`: pysat's own SIGINT
+    handler hung or crashed the process), so Ctrl-C and SIGTERM stop the solve between two
+    slices, through Python's handlers, at most :data:`SLICE` seconds later.
+    """
+    deadline = None if time_limit is None else time.monotonic() + time_limit
     budget = 1000
     slowest = None  # the lowest conflict rate seen: rates fall as clauses are learnt
     next_status = time.monotonic() + STATUS_EVERY
@@ -121,11 +138,11 @@ def run_limited(
         began = time.monotonic()
         if deadline is not None and began >= deadline:
             return None
-        if watched and began >= next_status:
+        if on_status is not None and began >= next_status:
             on_status(solver.accum_stats())
             next_status = began + STATUS_EVERY
         solver.conf_budget(budget)
-        answer = solver.solve_limited(assumptions=assumptions)
+        answer = run_interruptibly(lambda: solver.solve_limited(assumptions=assumptions))
         if answer is not None:
             return answer
         # Slices of at most SLICE seconds, and at most half the time left, at the slowest
@@ -135,8 +152,8 @@ def run_limited(
         now = time.monotonic()
         rate = budget / max(now - began, 1e-3)
         slowest = rate if slowest is None else min(slowest, rate)
-        room = STATUS_EVERY if deadline is None else min(SLICE, 0.5 * (deadline - now))
-        if watched:
+        room = SLICE if deadline is None else min(SLICE, 0.5 * (deadline - now))
+        if on_status is not None:
             room = min(room, max(next_status - now, 0.1))
         budget = max(100, min(2 * budget, int(slowest * room)))
 

@@ -192,6 +192,13 @@ def solve(
     result.solver = solver
     result.seconds = clock.seconds()
     result.interrupted = result.interrupted or bool(interrupts)
+    if result.interrupted and result.status == "feasible" and max_moves is None:
+        # The horizon drivers answer a stopped run as a time limit ("feasible"); IDA* and
+        # the portfolio as _interrupted does. One answer whichever caught it: a solution whose
+        # optimality was not proved is "unknown (interrupted)", exit 3, its bounds printed.
+        result.status = "unknown"
+    if result.interrupted and result.status == "unknown":
+        result.proof = "interrupted"
     return result
 
 
@@ -828,6 +835,7 @@ def _exact(
     h.whole = True
     if known is not None and (h.upper is None or len(known) < h.upper):
         h.best = list(known)
+    h.report()  # the beam's solution at once, not after the first horizon (minutes, maybe)
     try:
         if max_moves is not None:
             return _decide_max(h, max_moves, clock)

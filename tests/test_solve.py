@@ -335,6 +335,76 @@ def test_an_interrupted_portfolio_keeps_its_backends_bounds(monkeypatch, ctrl_c_
     assert r.lower_bound == 5 and "interrupted" in r.proof and r.seconds < 20
 
 
+def test_a_horizon_driver_stopped_by_ctrl_c_answers_as_idastar_does(monkeypatch, ctrl_c_raises):
+    # Before, sat and cpsat said "feasible" (exit 0) where idastar and the portfolio said
+    # "unknown (interrupted)" (exit 3), with the same solution and bounds.
+    import os
+    import signal
+
+    from kamicp import solve as driver
+
+    g = _holes()  # start bound 4, optimum 5
+
+    def stopped(self, clock, probe_seconds=0.0):
+        os.kill(os.getpid(), signal.SIGINT)
+        signal.sigtimedwait([], 0.1)  # let the handler raise here
+
+    monkeypatch.setattr(driver.Horizons, "optimum", stopped)
+    r = solve(g, "sat")
+    assert r.interrupted and (r.status, r.proof) == ("unknown", "interrupted")
+    assert r.lower_bound == 4 and r.moves is not None and r.moves >= 5
+
+
+@pytest.mark.parametrize("solver", ["sat", "cpsat"])
+def test_ctrl_c_inside_a_solver_is_noted_and_ctrl_c_still_works(tmp_path, ctrl_c_raises, solver):
+    # pysat and CP-SAT set SIGINT handlers of their own during a solve. Before session 34
+    # Ctrl-C there was not noted (the answer said "feasible", a file's next puzzle began),
+    # pysat left SIGINT blocked (every later Ctrl-C went nowhere), and CP-SAT, stopped, was
+    # left running while the process exited (it aborted).
+    import os
+    import signal
+    import subprocess
+    import threading
+
+    from kamicp.formats import load
+    from tests.seed import long_board
+
+    g = region_graph(load(str(long_board(tmp_path)))[0])  # beam 4-5 s, first horizon 40 s
+    # from another process, as a terminal's Ctrl-C: pysat holds the GIL while it solves,
+    # so a timer thread here would wait for the horizon to end
+    sender = subprocess.Popen(["sh", "-c", f"sleep 7; kill -INT {os.getpid()}"])
+    try:
+        r = solve(g, solver)
+    finally:
+        sender.kill()
+        sender.wait()
+    assert r.interrupted and (r.status, r.proof) == ("unknown", "interrupted")
+    assert r.seconds < 20 and 10 <= r.lower_bound <= r.moves <= 13
+    assert signal.SIGINT not in signal.pthread_sigmask(signal.SIG_BLOCK, [])
+    assert not any(t.name == "interruptible" and t.is_alive() for t in threading.enumerate())
+
+
+def test_the_horizon_drivers_tell_the_beams_solution_before_the_first_horizon(monkeypatch):
+    # --progress (and a contained run's parent) heard of the beam's solution only when the
+    # first horizon ended, 48 s into tests.seed.long_board's solve with sat.
+    from kamicp import solve as driver
+
+    g = _holes()
+    told = driver.Seen()
+    at_first_horizon = []
+    decide = driver.Horizons.decide
+
+    def noting(self, horizon, clock):
+        at_first_horizon.append(told.best)
+        return decide(self, horizon, clock)
+
+    monkeypatch.setattr(driver.Horizons, "decide", noting)
+    with driver.watched(told):
+        r = solve(g, "sat")
+    assert r.status == "optimal" and r.moves == 5
+    assert at_first_horizon and at_first_horizon[0] is not None
+
+
 def test_told_bounds():
     from kamicp.portfolio import _Told
 
