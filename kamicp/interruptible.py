@@ -20,11 +20,13 @@ from __future__ import annotations
 
 import signal
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import TypeVar
 
 T = TypeVar("T")
 STEP = 0.05  # seconds between two looks at the signals while the call runs
+SIGNALS = (signal.SIGINT, signal.SIGTERM)
 
 
 def run_interruptibly(call: Callable[[], T], stop: Callable[[], object] | None = None) -> T:
@@ -33,14 +35,16 @@ def run_interruptibly(call: Callable[[], T], stop: Callable[[], object] | None =
 
     The end is awaited on an Event, not ``Thread.join``: a KeyboardInterrupt inside
     ``join`` marks the thread stopped while it still runs (CPython 3.11), and a process
-    that then exited under a running CP-SAT aborted. A call that holds the GIL (pysat
-    does) delays the handlers until it returns.
+    that then exited under a running CP-SAT aborted. The thread is started with the
+    signals deferred (:func:`deferred_signals`): a Ctrl-C inside ``Thread.start`` left the
+    call running after this returned. A call that holds the GIL (pysat does) delays the
+    handlers until it returns.
     """
     out: dict = {}
     ended = threading.Event()
 
     def run() -> None:
-        signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
+        signal.pthread_sigmask(signal.SIG_BLOCK, set(SIGNALS))
         try:
             out["value"] = call()
         except BaseException as err:  # raised again in the caller's thread
@@ -48,12 +52,19 @@ def run_interruptibly(call: Callable[[], T], stop: Callable[[], object] | None =
         finally:
             ended.set()
 
-    threading.Thread(target=run, name="interruptible", daemon=True).start()
+    thread = threading.Thread(target=run, name="interruptible", daemon=True)
+    started = False
+    pending: list[int] = []
     try:
+        with deferred_signals(pending):
+            thread.start()
+            started = True
+        for signum in pending:
+            signal.raise_signal(signum)  # its handler runs here, and raises
         while not ended.wait(STEP):
             pass
     except BaseException as err:
-        while True:  # a second Ctrl-C meanwhile is absorbed: the call must end first
+        while started:  # a second Ctrl-C meanwhile is absorbed: the call must end first
             if stop is not None:
                 stop()
             try:
@@ -65,3 +76,21 @@ def run_interruptibly(call: Callable[[], T], stop: Callable[[], object] | None =
     if "error" in out:
         raise out["error"]
     return out["value"]
+
+
+@contextmanager
+def deferred_signals(pending: list[int]) -> Iterator[None]:
+    """Within the block, SIGINT and SIGTERM are noted in ``pending`` instead of handled (in
+    the main thread; elsewhere Python runs no handlers, and nothing changes)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    kept = {}
+    try:
+        for signum in SIGNALS:
+            if signal.getsignal(signum) is not None:  # None: set from C, cannot be put back
+                kept[signum] = signal.signal(signum, lambda n, frame: pending.append(n))
+        yield
+    finally:
+        for signum, handler in kept.items():
+            signal.signal(signum, handler)

@@ -8,7 +8,7 @@ import time
 
 import pytest
 
-from kamicp.interruptible import run_interruptibly
+from kamicp.interruptible import deferred_signals, run_interruptibly
 
 
 @pytest.fixture
@@ -56,3 +56,14 @@ def test_ctrl_c_stops_the_call_and_is_raised_once_it_has_ended(ctrl_c_raises):
     assert stops and ended and stops[0] < ended[0] <= raised
     assert raised - began < 5
     assert not any(t.name == "interruptible" and t.is_alive() for t in threading.enumerate())
+
+
+def test_signals_are_deferred_while_the_thread_starts(ctrl_c_raises):
+    # a Ctrl-C inside Thread.start was raised before the wait, and left the call running
+    pending = []
+    with deferred_signals(pending):
+        signal.raise_signal(signal.SIGINT)  # noted, not raised
+    assert pending == [signal.SIGINT]
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler  # put back
+    with pytest.raises(KeyboardInterrupt):
+        signal.raise_signal(signal.SIGINT)
