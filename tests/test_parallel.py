@@ -142,6 +142,10 @@ def test_with_auto_the_workers_rent_the_checks_of_the_starts_children(monkeypatc
         try:
             out = ida.run(None)
         finally:
+            # as parallel.idastar does: the workers drop their jobs first (quiet); without
+            # it, terminate hung for good in CI once (session 34), its task handler waiting
+            # for the result queue's lock, held by a worker killed while it answered
+            ida.quiet()
             ida.pool.terminate()
             ida.pool.join()
         assert len(out.moves) == len(bfs(g).moves) == 5
