@@ -13,8 +13,9 @@ The encoding itself is :mod:`kamicp.sat_encoding` (documented in ``encodings/sat
 Solvers (python-sat 1.9.dev17, measured): every solver but Kissat takes assumptions;
 CaDiCaL (all versions) cannot be interrupted from another thread, so time limits use
 conflict budgets in slices; Glucose, MapleSAT, MiniSat, Gluecard, MergeSat and Ergo are
-interrupted by a timer. Proof logging: CaDiCaL 1.0.3/1.5.3/1.9.5/3.0.0, Glucose 3/4/4.2,
-Gluecard, Lingeling, MapleSAT variants (MapleSAT proofs are known not to check; avoid).
+interrupted by a timer (and by Ctrl-C: both kinds solve off the main thread). Proof
+logging: CaDiCaL 1.0.3/1.5.3/1.9.5/3.0.0, Glucose 3/4/4.2, Gluecard, Lingeling, MapleSAT
+variants (MapleSAT proofs are known not to check; avoid).
 """
 
 from __future__ import annotations
@@ -37,8 +38,8 @@ PROOF_SOLVER = "cadical153"
 SLICE = 2.0  # seconds: the longest conflict-budget slice of a CaDiCaL run
 # A CaDiCaL run that someone watches (``kamicp solve --progress-every``) reports how it stands
 # at most this often, between two slices (each slice ends with a restart; everything learnt
-# is kept). The solvers other than CaDiCaL solve in the main thread without a time limit,
-# where pysat's own SIGINT handler takes Ctrl-C (see kamicp.interruptible).
+# is kept). Lingeling, which neither takes a budget nor an interrupt, solves in the main
+# thread, where pysat's own SIGINT handler takes Ctrl-C (see kamicp.interruptible).
 STATUS_EVERY = 10.0
 BUDGETED = ("cadical103", "cadical153", "cadical195", "cadical300")
 INTERRUPTIBLE = (
@@ -96,25 +97,44 @@ def run_limited(
     """``solver.solve`` within ``time_limit`` seconds: True, False, or None (out of time).
 
     CaDiCaL cannot be interrupted through pysat, so it runs in conflict-budget slices
-    (:func:`run_sliced`), with a time limit or without; the others get a timer that calls
-    ``interrupt``, or without a time limit a plain solve. Both keep everything learnt.
+    (:func:`run_sliced`), with a time limit or without; the MiniSat-like ones are stopped by
+    ``interrupt`` (:func:`run_interrupted`); Lingeling gets a plain solve and no time
+    limit. All keep everything learnt.
     ``on_status`` (CaDiCaL only) is called between slices, at most every
     :data:`STATUS_EVERY` seconds, with the solver's counts (``accum_stats``: conflicts,
     decisions, ...).
     """
     if canon in BUDGETED:
         return run_sliced(solver, assumptions, time_limit, on_status)
+    if canon in INTERRUPTIBLE:
+        return run_interrupted(solver, assumptions, time_limit)
     if time_limit is None:
         return solver.solve(assumptions=assumptions)
-    if canon in INTERRUPTIBLE:
+    raise ValueError(f"solver {canon} cannot be stopped: no time limit possible")
+
+
+def run_interrupted(solver: Solver, assumptions: list[int], time_limit: float | None):
+    """A solver that pysat can ``interrupt`` (MiniSat-like ones), off the main thread
+    (:mod:`kamicp.interruptible`): a timer interrupts it at ``time_limit`` (None: no
+    timer), and so does a Ctrl-C or SIGTERM. True, False or None (out of time).
+
+    pysat leaves it undefined what a SIGINT does to a solve that expects ``interrupt``;
+    in the helper thread the solver never sees the signal: Python's handler in the main
+    thread takes it and calls ``interrupt``.
+    """
+    timer = None
+    if time_limit is not None:
         timer = threading.Timer(max(0.0, time_limit), solver.interrupt)
         timer.start()
-        try:
-            return solver.solve_limited(assumptions=assumptions, expect_interrupt=True)
-        finally:
+    try:
+        return run_interruptibly(
+            lambda: solver.solve_limited(assumptions=assumptions, expect_interrupt=True),
+            stop=solver.interrupt,
+        )
+    finally:
+        if timer is not None:
             timer.cancel()
-            solver.clear_interrupt()
-    raise ValueError(f"solver {canon} cannot be stopped: no time limit possible")
+        solver.clear_interrupt()
 
 
 def run_sliced(

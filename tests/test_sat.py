@@ -185,6 +185,58 @@ def test_time_limit_gives_unknown_and_the_solver_keeps_working(solver_name):
         assert sat.decide(0, time_limit=0).status == "unknown"
 
 
+# A pigeonhole refutation that Glucose and MiniSat need minutes for, stopped by a SIGINT
+# from another process (as a terminal's Ctrl-C) 1 s in; then the solver must still answer.
+INTERRUPTED_SCRIPT = """
+import json, os, signal, subprocess, sys, time
+from pysat.examples.genhard import PHP
+from pysat.solvers import Solver
+from kamicp.sat import run_limited
+
+signal.signal(signal.SIGINT, signal.default_int_handler)
+name, limit = sys.argv[1], None if sys.argv[2] == "none" else float(sys.argv[2])
+subprocess.Popen(["sh", "-c", f"sleep 1; kill -INT {os.getpid()}"])
+began = time.monotonic()
+with Solver(name=name, bootstrap_with=PHP(11).clauses) as solver:
+    try:
+        raised = repr(run_limited(solver, name, [], limit))
+    except BaseException as err:
+        raised = type(err).__name__
+    seconds = time.monotonic() - began
+    blocked = signal.SIGINT in signal.pthread_sigmask(signal.SIG_BLOCK, [])
+    solver.conf_budget(100)
+    after = repr(solver.solve_limited())
+print(json.dumps([raised, seconds, blocked, after]))
+"""
+
+
+@pytest.mark.parametrize("time_limit", ["none", "120"])
+@pytest.mark.parametrize("solver_name", ["glucose4", "minisat22"])
+def test_ctrl_c_stops_an_interruptible_solver_which_then_still_answers(solver_name, time_limit):
+    # Before session 37 these solved in the main thread: without a time limit pysat's own
+    # handler raised its error, left SIGINT blocked, and the next solve crashed (SIGSEGV);
+    # with one (solve_limited expecting interrupt, where pysat leaves SIGINT undefined)
+    # the Ctrl-C waited for the time limit.
+    import json
+    import signal
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    done = subprocess.run(
+        [sys.executable, "-c", INTERRUPTED_SCRIPT, solver_name, time_limit],
+        cwd=Path(__file__).resolve().parent.parent,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    raised, seconds, blocked, after = json.loads(done.stdout.strip().splitlines()[-1])
+    assert raised == "KeyboardInterrupt" and seconds < 30
+    assert not blocked and after == "None"  # a budget of 100 conflicts: unknown, no crash
+
+
 @pytest.mark.parametrize("time_limit", [None, 60.0])
 def test_a_watched_run_reports_its_counts_and_gives_the_same_answer(monkeypatch, time_limit):
     # a report before every slice (STATUS_EVERY 0): CaDiCaL then runs in slices even without
