@@ -1,0 +1,169 @@
+"""The anchored tetrapod bound (kamicp.anchored): its search against the plain recursion,
+never above the tetrapod bound, admissible against BFS, and how IDA*'s checks use it."""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from kamicp import anchored, bounds
+from kamicp.anchored import _anchored, _least_levels, anchored_values
+from kamicp.astar import idastar
+from kamicp.bfs import bfs
+from kamicp.regions import from_edges
+from kamicp.tetrapods import tetrapod_values
+from kamicp.tripods import _packed_levels as packed_tripod_levels
+from kamicp.walks import packed_walk_levels, piece_arrays
+from tests.strategies import assert_no_shorter, coloured_graphs, region_graphs
+from tests.test_tetrapods import TREE
+from tests.test_tripods import coloured_trees, on_piece, plain_tripods, relax
+
+
+def plain_anchored(colour, adj, k, z, w):
+    """R(x, y, d) for anchors z, w by relaxing the rules of the module's docstring until
+    nothing changes: integers, no levels, no Dijkstra."""
+    n = len(colour)
+    nodes, colours = range(n), range(k)
+    edges = [(u, v) for u in nodes for v in adj[u]]
+    y3 = plain_tripods(colour, adj, k)
+    r = {(x, y, d): 10 * n * k for x in nodes for y in nodes for d in colours}
+
+    def walk(x, u, d):
+        return y3[x, u, u, d]
+
+    def rules(x, y, d):
+        options = [1 + min(r[x, y, e] for e in colours)]
+        options += [walk(x, u, d) + r[v, y, d] for u, v in edges]
+        options += [walk(y, u, d) + r[x, v, d] for u, v in edges]
+        for a, b, c, e in ((x, y, z, w), (x, z, y, w), (x, w, y, z)):  # two tripods
+            options += [y3[a, b, u, d] + y3[v, c, e, d] for u, v in edges]
+        for a, b in ((z, w), (w, z)):  # a's arm: a walk, and the sub-tripods of the rest
+            for u, v in edges:
+                low = max(y3[x, y, v, d], y3[x, y, b, d], y3[x, v, b, d], y3[y, v, b, d])
+                options.append(walk(a, u, d) + low)
+        ends = (x, y, z, w)
+        for i, j in itertools.combinations(range(4), 2):  # two ends in one node
+            if ends[i] == ends[j]:
+                options.append(y3[(*(ends[h] for h in range(4) if h != j), d)])
+        return options
+
+    relax(r, rules)
+    return r
+
+
+def compiled_maxima(colour, adj, k, z, w, cap):
+    """What :func:`kamicp.anchored._anchored` gives for one pair: per colour, the largest
+    R(x, y, d), above ``cap`` reported as ``cap + 1``."""
+    n = len(colour)
+    piece = list(range(n))
+    arrays = piece_arrays(colour, adj, piece)
+    tripods = np.array([lv.copy() for lv in packed_tripod_levels(colour, adj, piece, k, cap)])
+    *_, (_, cost) = packed_walk_levels(arrays, k, cap)
+    y = np.empty((k, n, n, n), dtype=np.int16)
+    _least_levels(tripods.reshape(len(tripods), k, n, n, -1), n, y)
+    return list(_anchored(y, cost.astype(np.int16), z, w, cap, arrays[1], arrays[2]))
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck))
+@given(region_graphs(max_cells=6, max_colours=3) | coloured_graphs(), st.integers(0, 6))
+def test_the_search_gives_the_least_solution_of_the_recursion(case, cap):
+    if isinstance(case, tuple):  # neighbours may share a colour: cost-0 walks
+        colour, adj, k = case
+    else:
+        colour, adj = on_piece(case.colour, case.adj, case.islands[0])
+        k = case.k
+    n = len(colour)
+    for z, w in itertools.combinations_with_replacement(range(n), 2):
+        r = plain_anchored(colour, adj, k, z, w)
+        top = [max(r[x, y, d] for x in range(n) for y in range(n)) for d in range(k)]
+        plain = [min(cap + 1, value) for value in top]
+        assert compiled_maxima(colour, adj, k, z, w, cap) == plain, (z, w)
+
+
+def check_below_tetrapods(colour, adj, k, piece, cap):
+    quads = tetrapod_values(colour, adj, piece, k, cap)
+    every = anchored_values(colour, adj, piece, k, cap, anchors=range(len(piece)))
+    chosen = anchored_values(colour, adj, piece, k, cap)
+    assert all(a <= b for a, b in zip(every, quads, strict=True))
+    assert all(a <= b for a, b in zip(chosen, every, strict=True)) or min(chosen) > cap
+    return every, quads
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=list(HealthCheck))
+@given(region_graphs(max_cells=12, max_colours=4), st.integers(0, 8))
+def test_never_above_the_tetrapod_bound(g, cap):
+    for piece in g.islands:
+        check_below_tetrapods(g.colour, g.adj, g.k, piece, cap)
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=list(HealthCheck))
+@given(coloured_trees(max_nodes=10, max_colours=4))
+def test_on_trees_every_value_is_at_most_the_optimum(tree):
+    colour, edges, k = tree
+    g = from_edges(colour, edges, k=k)
+    every, _ = check_below_tetrapods(g.colour, g.adj, k, range(g.n), 3 * g.n)
+    for d, value in enumerate(every):
+        assert value <= bfs(g, final_colour=d).lower_bound
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=list(HealthCheck))
+@given(region_graphs(max_cells=14, max_colours=4, rules=("free",)), st.none() | st.integers(0, 7))
+def test_the_check_through_the_anchored_bound_is_admissible(g, choice):
+    final = None if choice is None else choice % g.k
+    cur = bounds.contract(g)
+    for cap in range(0, 9):
+        bounds.forget_cached_bounds()
+        value = bounds.tetrapods_bound(cur, final, cap, peel=True)
+        assert_no_shorter(g, final, min(value, cap + 1))
+
+
+def test_the_tree_needs_the_anchors_of_its_hardest_triples():
+    # TREE's tetrapod value for colour 0 (6) is one above its tripod value; the default
+    # anchors find it
+    g = from_edges(*TREE)
+    assert tetrapod_values(g.colour, g.adj, range(g.n), g.k) == [6, 5, 5, 5]
+    assert anchored_values(g.colour, g.adj, range(g.n), g.k, 10) == [6, 5, 5, 5]
+    assert anchored_values(g.colour, g.adj, range(g.n), g.k, 4) == [5, 5, 5, 5]  # cut: stops
+
+
+def test_a_check_the_anchored_bound_decides_computes_no_tetrapod_levels(monkeypatch):
+    sizes = []
+    real = bounds.tetrapod_values
+
+    def spy(colour, adj, piece, *args):
+        sizes.append(len(piece))
+        return real(colour, adj, piece, *args)
+
+    monkeypatch.setattr(bounds, "tetrapod_values", spy)
+    cur = bounds.contract(from_edges(*TREE))
+    bounds.forget_cached_bounds()
+    assert bounds.tetrapods_bound(cur, None, cap=4, peel=True) == 5  # all above 4: a cut
+    assert sizes == []
+    bounds.forget_cached_bounds()
+    assert bounds.tetrapods_bound(cur, None, cap=5, peel=True) == 5  # within: Bound 7 decides
+    assert sizes and sizes[-1] == 11
+    sizes.clear()
+    bounds.forget_cached_bounds()
+    assert bounds.tetrapods_bound(cur, None, cap=4) == 5  # a start bound: no anchors
+    assert sizes == [11]
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
+@given(region_graphs(max_cells=12, max_colours=4, rules=("free",)))
+def test_idastar_with_anchored_checks_agrees_with_bfs(g):
+    ref = bfs(g)
+    bounds.forget_cached_bounds()
+    out = idastar(g, tripod_after=0.0, check_ratio=0.0, tetrapod_depth=3)
+    assert out.complete and out.lower_bound == ref.lower_bound
+    assert (out.moves is None) == (ref.moves is None)
+    if ref.moves is not None:
+        assert len(out.moves) == len(ref.moves)
+
+
+def test_pairs_come_from_the_hardest_triples():
+    y = np.zeros((3, 3, 3), dtype=np.int16)
+    y[0, 1, 2] = y[1, 0, 2] = y[2, 1, 0] = 5  # one hardest triple, in three orders
+    assert anchored._pairs(y) == [(0, 1), (0, 2), (1, 2)]
