@@ -68,6 +68,8 @@ def anchored_values(
     k: int,
     cap: int,
     anchors: Sequence[int] | None = None,
+    first: Sequence[tuple[int, int]] = (),
+    helped: list[tuple[int, int]] | None = None,
 ) -> list[int]:
     """For each final colour d: max over the anchor pairs (z, w) and all x, y of
     R(x, y, d), a lower bound on the moves that bring the piece to colour d (at most the
@@ -76,7 +78,9 @@ def anchored_values(
 
     The pairs: for each colour, the most frequent pairs of ends among its hardest
     triples (:func:`_pairs`), at most :data:`PAIRS` in all, each tried for the colour
-    lowest so far; or, given ``anchors`` (indices into ``piece``), every pair of them."""
+    lowest so far; or, given ``anchors`` (indices into ``piece``), every pair of them.
+    The pairs ``first`` (say, those that cut similar states) are tried before the others;
+    ``helped``, if given, receives each pair that brought a colour above the cap."""
     if cap < 0:
         return [0] * k  # every value is above a negative cap
     piece = list(piece)
@@ -96,16 +100,23 @@ def anchored_values(
     else:
         every = [(a, b) for i, a in enumerate(anchors) for b in anchors[i:]]
         candidates, pairs = [list(every) for _ in range(k)], len(every)
+    queue = [(min(p), max(p)) for p in first]
     while len(tried) < pairs and best.min() <= cap:
-        # the next untried pair of the first colour still within the cap
-        d = int(np.argmin(best))
-        while candidates[d] and candidates[d][0] in tried:
-            candidates[d].pop(0)
-        if not candidates[d]:
-            break  # nothing left to try for d: the cut cannot come
-        z, w = candidates[d].pop(0)
+        if queue:
+            z, w = queue.pop(0)
+            if (z, w) in tried:
+                continue
+        else:  # the next untried pair of the colour lowest so far
+            d = int(np.argmin(best))
+            while candidates[d] and candidates[d][0] in tried:
+                candidates[d].pop(0)
+            if not candidates[d]:
+                break  # nothing left to try for d: the cut cannot come
+            z, w = candidates[d].pop(0)
         tried.add((z, w))
         values = _anchored(y, walk_cost, z, w, cap, starts, neighbours)
+        if helped is not None and ((values > cap) & (best <= cap)).any():
+            helped.append((z, w))
         best = np.maximum(best, values)
     return [int(v) for v in best]
 

@@ -38,6 +38,7 @@ per candidate centre instead of O(radius * edges).
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 
 from kamicp import leaves
 from kamicp.anchored import anchored_values
@@ -742,7 +743,7 @@ def tetrapods_bound(
         if len(piece) <= TETRAPOD_NODES and levels * cur.k * len(piece) ** 3 * words * 8 <= (
             TETRAPOD_BYTES
         ):
-            quads = _piece_tetrapods(key, cap, deadline, cached_only, peel)
+            quads = _piece_tetrapods(key, cap, deadline, cached_only, peel, piece)
             values = [max(a, b) for a, b in zip(values, quads or values, strict=True)]
         per_piece.append([max(a, b) for a, b in zip(values, floor, strict=True)])
     return cheapest_final(per_piece, cur.k, final_colour)
@@ -752,7 +753,12 @@ _TETRAPODS: dict[tuple, tuple[tuple[int, ...], int | None]] = {}  # piece -> (va
 
 
 def _piece_tetrapods(
-    key: tuple, cap: int | None, deadline: float | None, cached_only: bool, peel: bool = False
+    key: tuple,
+    cap: int | None,
+    deadline: float | None,
+    cached_only: bool,
+    peel: bool = False,
+    piece: Sequence[int] | None = None,
 ) -> tuple[int, ...] | None:
     """Tetrapod values of one piece (see :func:`tetrapods_bound`); None when not cached and
     ``cached_only``. A cached entry serves any cap up to the one it was computed to (and
@@ -768,7 +774,7 @@ def _piece_tetrapods(
     if peel and cap is not None and ANCHORED:
         # the anchored bound first (Bound 8): about a fifth of the cost, most of the cuts;
         # all above the cap, its values are the capped tetrapod values
-        values = tuple(anchored_values(colours, adj, range(len(colours)), k, cap))
+        values = _anchored_first(colours, adj, k, cap, piece)
         values = values if min(values) > cap else None
     if values is None:
         values = _trimmed_tetrapods(colours, adj, k, cap, deadline, peel)
@@ -785,6 +791,32 @@ def _piece_tetrapods(
         cap = None if cap is None or done is None else max(cap, done)
     _TETRAPODS[key] = (values, cap)
     return values
+
+
+_HELPFUL: dict[tuple[int, int], int] = {}  # anchor pairs (region ids) -> cuts they helped
+HINTS = 4  # of those, tried first in a check on a piece holding both regions
+
+
+def _anchored_first(
+    colours: tuple[int, ...], adj: list[list[int]], k: int, cap: int, piece: Sequence[int] | None
+) -> tuple[int, ...]:
+    """The anchored tetrapod values (Bound 8) of a piece, capped at ``cap``. The anchor
+    pairs that helped earlier cuts are tried first where both regions are still the names
+    of current regions (``piece``: the piece's current region ids, which name the same
+    start regions from state to state): the states of one search share their hard ends,
+    and a cut then needs 2-3 pairs, not about 10. The order decides only which lower bound
+    is computed."""
+    local = {} if piece is None else {v: j for j, v in enumerate(piece)}
+    ranked = sorted(_HELPFUL, key=lambda p: -_HELPFUL[p])
+    known = [p for p in ranked if p[0] in local and p[1] in local]
+    first = [(local[a], local[b]) for a, b in known[:HINTS]]
+    helped: list[tuple[int, int]] = []
+    values = anchored_values(colours, adj, range(len(colours)), k, cap, first=first, helped=helped)
+    if piece is not None:
+        for a, b in helped:
+            pair = (min(piece[a], piece[b]), max(piece[a], piece[b]))
+            _HELPFUL[pair] = _HELPFUL.get(pair, 0) + 1
+    return tuple(values)
 
 
 def _trimmed_tetrapods(
@@ -837,6 +869,7 @@ def forget_cached_bounds() -> None:
     pays for its own start bound)."""
     _TRIPODS.clear()
     _TETRAPODS.clear()
+    _HELPFUL.clear()
 
 
 def _piece_tripods(key: tuple, deadline: float | None) -> tuple[int, ...]:

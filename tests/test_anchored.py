@@ -6,6 +6,7 @@ from __future__ import annotations
 import itertools
 
 import numpy as np
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -112,12 +113,23 @@ def test_on_trees_every_value_is_at_most_the_optimum(tree):
 @settings(max_examples=150, deadline=None, suppress_health_check=list(HealthCheck))
 @given(region_graphs(max_cells=14, max_colours=4, rules=("free",)), st.none() | st.integers(0, 7))
 def test_the_check_through_the_anchored_bound_is_admissible(g, choice):
+    check_admissible(g, choice)
+
+
+def check_admissible(g, choice):
     final = None if choice is None else choice % g.k
     cur = bounds.contract(g)
     for cap in range(0, 9):
         bounds.forget_cached_bounds()
         value = bounds.tetrapods_bound(cur, final, cap, peel=True)
         assert_no_shorter(g, final, min(value, cap + 1))
+
+
+@pytest.mark.slow
+@settings(max_examples=1000, deadline=None, suppress_health_check=list(HealthCheck))
+@given(region_graphs(max_cells=16, max_colours=5, rules=("free",)), st.none() | st.integers(0, 7))
+def test_the_check_through_the_anchored_bound_is_admissible_many(g, choice):
+    check_admissible(g, choice)
 
 
 def test_the_tree_needs_the_anchors_of_its_hardest_triples():
@@ -167,3 +179,32 @@ def test_pairs_come_from_the_hardest_triples():
     y = np.zeros((3, 3, 3), dtype=np.int16)
     y[0, 1, 2] = y[1, 0, 2] = y[2, 1, 0] = 5  # one hardest triple, in three orders
     assert anchored._pairs(y) == [(0, 1), (0, 2), (1, 2)]
+
+
+def test_pairs_that_helped_a_cut_are_tried_first_when_asked(monkeypatch):
+    tried = []
+    real = anchored._anchored
+
+    def spy(y, cost, z, w, *rest):
+        tried.append((z, w))
+        return real(y, cost, z, w, *rest)
+
+    monkeypatch.setattr(anchored, "_anchored", spy)
+    g = from_edges(*TREE)
+    helped: list = []
+    assert min(anchored_values(g.colour, g.adj, range(g.n), g.k, 4, helped=helped)) == 5
+    assert helped and set(helped) <= set(tried)
+    last = tried[-1]
+    tried.clear()
+    values = anchored_values(g.colour, g.adj, range(g.n), g.k, 4, first=[last[::-1]])
+    assert tried == [last] and min(values) == 5  # the one pair that completed the cut
+
+
+def test_a_search_remembers_the_pairs_by_region(monkeypatch):
+    bounds.forget_cached_bounds()
+    cur = bounds.contract(from_edges(*TREE))
+    assert bounds.tetrapods_bound(cur, None, cap=4, peel=True) == 5
+    regions = set(cur.islands[0])
+    assert bounds._HELPFUL and all(a in regions and b in regions for a, b in bounds._HELPFUL)
+    bounds.forget_cached_bounds()
+    assert not bounds._HELPFUL
