@@ -217,22 +217,9 @@ def test_ctrl_c_stops_an_interruptible_solver_which_then_still_answers(solver_na
     # handler raised its error, left SIGINT blocked, and the next solve crashed (SIGSEGV);
     # with one (solve_limited expecting interrupt, where pysat leaves SIGINT undefined)
     # the Ctrl-C waited for the time limit.
-    import json
-    import signal
-    import subprocess
-    import sys
-    from pathlib import Path
+    from tests.fresh import run_fresh
 
-    done = subprocess.run(
-        [sys.executable, "-c", INTERRUPTED_SCRIPT, solver_name, time_limit],
-        cwd=Path(__file__).resolve().parent.parent,
-        capture_output=True,
-        text=True,
-        timeout=300,
-        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
-    )
-    assert done.returncode == 0, done.stderr[-2000:]
-    raised, seconds, blocked, after = json.loads(done.stdout.strip().splitlines()[-1])
+    raised, seconds, blocked, after = run_fresh(INTERRUPTED_SCRIPT, solver_name, time_limit)
     assert raised == "KeyboardInterrupt" and seconds < 30
     assert not blocked and after == "None"  # a budget of 100 conflicts: unknown, no crash
 

@@ -391,26 +391,12 @@ def test_ctrl_c_inside_a_solver_is_noted_and_ctrl_c_still_works(tmp_path, solver
     # Ctrl-C there was not noted (the answer said "feasible", a file's next puzzle began),
     # pysat left SIGINT blocked (every later Ctrl-C went nowhere), and CP-SAT, stopped, was
     # left running while the process exited (it aborted: exit code -6).
-    import json
-    import signal
-    import subprocess
-    import sys
-    from pathlib import Path
-
+    from tests.fresh import run_fresh
     from tests.seed import long_board
 
     board = long_board(tmp_path)  # first horizon 40 s with sat
-    done = subprocess.run(
-        [sys.executable, "-c", CTRL_C_SCRIPT, str(board), solver],
-        cwd=Path(__file__).resolve().parent.parent,
-        capture_output=True,
-        text=True,
-        timeout=300,
-        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
-    )
-    assert done.returncode == 0, done.stderr[-2000:]
-    line = done.stdout.strip().splitlines()[-1]
-    interrupted, status, proof, seconds, lower, moves, blocked, helpers = json.loads(line)
+    found = run_fresh(CTRL_C_SCRIPT, str(board), solver)
+    interrupted, status, proof, seconds, lower, moves, blocked, helpers = found
     assert interrupted and (status, proof) == ("unknown", "interrupted")
     assert seconds < 60 and 10 <= lower <= moves <= 13
     assert not blocked and not helpers
