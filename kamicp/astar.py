@@ -146,6 +146,18 @@ AUTO_GUESS = 1.0
 # A depth whose rented states mostly ran long (at least half of AUTO_SAMPLES or more) has the
 # rest of its states checked up front, as ``tetrapod_depth`` would: the rent is then waste.
 AUTO_SAMPLES = 8
+# ...and below a state whose check did not cut it (a miss), the states down to DEEPEST_DEPTH
+# moves deep are checked up front: those met later at once, and those on the search path
+# already (rented untimed: only such a miss makes their checks due) shallowest first. A state
+# that survives its check is where a refutation spends its time, and the states below it,
+# nearer the end, are cut far more often than renting their checks finds out. Bud6 on one
+# core: 110.0 s, the checks of depths 1-5 cutting 98%, 93%, 95%, 98% and 100% of 190, 58,
+# 59, 53 and 41 states, as with an explicit ``tetrapod_depth`` 5 (107-109 s); 232.1 s when
+# only depths 1 and 2 were rented (60 s in, 2 of the 190 checks one move deep were made: the
+# time goes below the one child of the start that its check does not cut). Why 5: with
+# ``tetrapod_depth`` 3, 4, 5 and 6 two workers proved Bud6 in 91.7, 73.4, 62.7-65.9 and 64.3 s
+# (BENCHMARKS.md, "Checks below a miss").
+DEEPEST_DEPTH = 5
 # IDA* tells its ``on_status`` watcher how it stands (iteration, states, checks, tasks) at most
 # this often; the watcher decides what to print (``kamicp solve --progress-every``).
 STATUS_EVERY = 1.0
@@ -167,14 +179,17 @@ class _Cut(Exception):
 class _Rental:
     """A state on the search path that may still get its tetrapod check (``AUTO``)."""
 
-    __slots__ = ("cur", "key", "budget", "began", "open")
+    __slots__ = ("cur", "key", "budget", "began", "open", "timed")
 
-    def __init__(self, cur: Current, key: bytes, budget: int):
+    def __init__(self, cur: Current, key: bytes, budget: int, timed: bool = True):
         self.cur = cur
         self.key = key  # the check caches' key of the state
         self.budget = budget
         self.began = time.monotonic()  # its subtree's clock, checks made below it left out
         self.open = True  # not yet checked
+        # checked when its subtree has run long (within AUTO_DEPTH), else only when the
+        # check of the state above it on the path misses (below AUTO_DEPTH)
+        self.timed = timed
 
 
 def frame(cur: Current, first: int, final_colour: int | None) -> tuple[bool, int | None]:
@@ -688,6 +703,8 @@ class _Ida(_Search):
         self.auto_tetrapods = False  # rent the tetrapod checks (AUTO)
         self.rentals: list[_Rental] = []  # the rented states on the path, shallowest first
         self.rented: dict[int, list] = {}  # depth -> [states rented, their checks made]
+        # AUTO: missed[d], the state d moves deep on the search path was checked and not cut
+        self.missed = [False] * (DEEPEST_DEPTH + 1)
         self.tetrapod_values: dict[bytes, tuple[int, int]] = {}  # state -> (value, its cap)
         self.tetrapod_checks = [0, 0, 0.0]  # tetrapod checks asked, states cut, seconds
         self.isomorphs = Classes()  # the classes of the states given a tetrapod check
@@ -757,19 +774,35 @@ class _Ida(_Search):
         """With AUTO: a state at most AUTO_DEPTH moves deep whose tetrapod check may still
         pay, as a rental to put on the path; or its value, when the caches know it above
         ``budget`` already; else None."""
+        below_miss = 1 < depth <= DEEPEST_DEPTH and self.missed[depth - 1]
+        if depth <= DEEPEST_DEPTH:
+            self.missed[depth] = False  # a new state at this depth: not checked yet
         if not (self.auto_tetrapods and depth >= 1 and checkable(cur)):
             return None
-        if not tetrapods_apply(cur, depth, AUTO_DEPTH):
+        if not tetrapods_apply(cur, depth, DEEPEST_DEPTH):
             return None
         key = _key(cur, first)
+        timed = depth <= AUTO_DEPTH
         rented, checked = self.rented.get(depth, (0, 0))
-        # checked now when the caches answer it, or when this depth's rentals mostly ran long
-        if _answers(*self.tetrapod_values.get(key, (0, -1)), budget) or (
-            rented >= AUTO_SAMPLES and 2 * checked >= rented
+        # checked now when the caches answer it, when its parent's check missed, or when this
+        # depth's rentals mostly ran long
+        if (
+            _answers(*self.tetrapod_values.get(key, (0, -1)), budget)
+            or below_miss
+            or (timed and rented >= AUTO_SAMPLES and 2 * checked >= rented)
         ):
             value = self.tetrapod_check(cur, key, budget)
-            return value if value > budget else None
-        return _Rental(cur, key, budget)
+            if value > budget:
+                return value
+            self.note_miss(depth)
+            return None
+        return _Rental(cur, key, budget, timed)
+
+    def note_miss(self, depth: int) -> None:
+        """The state ``depth`` moves deep on the search path was checked, and not cut: its
+        children get their checks up front (within DEEPEST_DEPTH)."""
+        if depth <= DEEPEST_DEPTH:
+            self.missed[depth] = True
 
     def rent_after(self) -> float:
         """Seconds a rented subtree runs before its check is made (:func:`rent_time`)."""
@@ -787,7 +820,7 @@ class _Ida(_Search):
         now = time.monotonic()
         after = self.rent_after()
         for i, rental in enumerate(self.rentals):
-            if rental.open and now - rental.began >= after:
+            if rental.open and rental.timed and now - rental.began >= after:
                 self.check_rented(i)
                 return
 
@@ -803,6 +836,13 @@ class _Ida(_Search):
             deeper.began += spent  # their clocks leave this check out
         if value > rental.budget:
             raise _Cut(rental, value)
+        depth = self.threshold - rental.budget
+        self.note_miss(depth)
+        # the state below it on the path was met before this miss: its check is due now
+        if i + 1 < len(self.rentals):
+            below = self.rentals[i + 1]
+            if below.open and self.threshold - below.budget == depth + 1:
+                self.check_rented(i + 1)
 
     def report_if_due(self) -> None:
         """:meth:`report`, if someone listens and a report is due."""
@@ -1048,7 +1088,7 @@ class _Ida(_Search):
             self.rentals.pop()
             # a state unwound (an ancestor's cut, a give-way, the deadline) before its check
             # fell due tells nothing of how long it would have run: not counted
-            if ran_short or not rental.open:
+            if rental.timed and (ran_short or not rental.open):
                 entry = self.rented.setdefault(depth, [0, 0])
                 entry[0] += 1
                 entry[1] += not rental.open

@@ -692,6 +692,7 @@ def _search(job: tuple) -> tuple:
     forced = w.cheap_checks and depth <= checked_depth + 1
     w.root_depth = depth if forced else -1
     w.path = []
+    w.missed = [False] * len(w.missed)  # the task's parent was checked elsewhere, if at all
     w.task_state = cur
     w.began = time.monotonic()
     before, checks_before = w.nodes, list(w.tetrapod_checks)

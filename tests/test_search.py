@@ -547,20 +547,78 @@ def test_a_depth_whose_rentals_ran_long_is_checked_up_front(monkeypatch):
         asked.clear()
 
 
+def test_the_children_of_a_state_whose_check_missed_are_checked_up_front(monkeypatch):
+    # a state checked and not cut (up front or rented): the states below it, down to
+    # DEEPEST_DEPTH, are checked as soon as they are met, not rented; the next state met at
+    # the missed state's depth starts afresh
+    g = from_edges([i % 3 for i in range(9)], [(i, i + 1) for i in range(8)], k=3)
+    cur = bounds.contract(g)
+    value = [5]  # what the check answers: a miss at every budget here (>= 13)
+    monkeypatch.setattr(_Ida, "tetrapod_check", lambda self, cur, key, budget: value[0])
+    ida = _Ida(g, None, None, None)
+    ida.configure(None, 0.0, 0.0, astar_module.AUTO, None)
+    ida.threshold = 20
+    deepest = astar_module.DEEPEST_DEPTH
+
+    def rental(depth):
+        return isinstance(ida.rent(cur, 0, ida.threshold - depth, depth), astar_module._Rental)
+
+    assert rental(1)  # no miss above it: rented
+    ida.rentals.append(astar_module._Rental(cur, b"", ida.threshold - 1))
+    ida.check_rented(0)  # the rented state's check misses
+    assert ida.missed[1]
+    for depth in range(2, deepest + 1):  # each checked at once, misses, and so on below
+        assert ida.rent(cur, 0, ida.threshold - depth, depth) is None and ida.missed[depth]
+    assert not rental(deepest + 1)  # below DEEPEST_DEPTH: neither checked nor rented
+    value[0] = 99  # a cut: its value is the answer
+    assert ida.rent(cur, 0, ida.threshold - 3, 3) == 99 and not ida.missed[3]
+    assert rental(1) and not ida.missed[1] and rental(2)  # a new state one move deep
+
+
+def test_a_miss_checks_the_states_below_it_on_the_path_at_once(monkeypatch):
+    # rented states one, two and three moves deep on the path (the third untimed: only a
+    # miss above it makes its check due); the first's check misses, then the second's, and
+    # the third's cuts: the search unwinds to the third
+    g = from_edges([i % 3 for i in range(9)], [(i, i + 1) for i in range(8)], k=3)
+    cur = bounds.contract(g)
+    answers = {19: 5, 18: 5, 17: 99}  # budget -> check value
+    asked = []
+
+    def check(self, cur, key, budget):
+        asked.append(budget)
+        return answers[budget]
+
+    monkeypatch.setattr(_Ida, "tetrapod_check", check)
+    monkeypatch.setattr(_Ida, "rent_after", lambda self: 0.0)
+    ida = _Ida(g, None, None, None)
+    ida.configure(None, 0.0, 0.0, astar_module.AUTO, None)
+    ida.threshold = 20
+    ida.rentals = [ida.rent(cur, 0, ida.threshold - d, d) for d in (1, 2, 3)]
+    assert [r.timed for r in ida.rentals] == [True] * astar_module.AUTO_DEPTH + [False]
+    ida.rentals[1].began = ida.rentals[2].began = time.monotonic() + 1e9  # not due by time
+    with pytest.raises(astar_module._Cut) as cut:
+        ida.rent_if_due()
+    assert asked == [19, 18, 17] and cut.value.rental is ida.rentals[2]
+    assert ida.missed[1] and ida.missed[2] and not ida.missed[3]
+
+
 def test_rentals_only_with_auto_on_one_piece_within_the_sizes(monkeypatch):
-    # AUTO rents the states 1..AUTO_DEPTH moves deep of a checkable piece of at most
-    # TETRAPOD_NODES regions; an explicit depth, pivot rules or a bigger piece rent nothing
+    # AUTO rents the states 1..DEEPEST_DEPTH moves deep of a checkable piece of at most
+    # TETRAPOD_NODES regions, timed within AUTO_DEPTH; an explicit depth, pivot rules or a
+    # bigger piece rent nothing
     def path(n, rules="free"):
         return from_edges([i % 3 for i in range(n)], [(i, i + 1) for i in range(n - 1)], 3, rules)
 
     def rents(g, depth, tetrapod_depth=astar_module.AUTO):
         ida = _Ida(g, None, None, None)
         ida.configure(None, 0.0, 0.0, tetrapod_depth, None)
-        return ida.rent(bounds.contract(g), 0, 99, depth) is not None
+        rental = ida.rent(bounds.contract(g), 0, 99, depth)
+        return rental and ("timed" if rental.timed else "untimed")
 
-    small = path(9)
-    assert rents(small, 1) and rents(small, astar_module.AUTO_DEPTH)
-    assert not rents(small, 0) and not rents(small, astar_module.AUTO_DEPTH + 1)
+    small, auto, deepest = path(9), astar_module.AUTO_DEPTH, astar_module.DEEPEST_DEPTH
+    assert rents(small, 1) == rents(small, auto) == "timed"
+    assert rents(small, auto + 1) == rents(small, deepest) == "untimed"
+    assert not rents(small, 0) and not rents(small, deepest + 1)
     assert not rents(small, 1, tetrapod_depth=0) and not rents(small, 1, tetrapod_depth=2)
     assert not rents(path(bounds.TETRAPOD_NODES + 1), 1)
     assert not rents(path(9, "pivot"), 1)
