@@ -27,7 +27,8 @@ With ``tetrapod_depth=AUTO`` the frontier is the start's children instead (where
 tetrapod checks may be rented): each worker rents the checks of its task's state and of the
 states below it as one process does (``_Ida.rent``), checks its task's state at once when
 asked to give way, and asks the tripod checks of its top levels as one process does; the
-passes here rent nothing.
+passes here rent nothing. A task split from one whose state's check did not cut it is
+below a miss, as on one core: its state is checked up front (``_Group.below_miss``).
 
 Pass 1 answers each task with ``budget + 1``, a placeholder; the table it writes is a copy,
 thrown away (a placeholder is a lower bound only if its subtree holds no solution).
@@ -59,6 +60,7 @@ from kamicp.astar import (
     AUTO_DEPTH,
     CHECK_GUESS,
     CHECK_RATIO,
+    DEEPEST_DEPTH,
     TETRAPOD_DEPTH,
     TRIPOD_AFTER,
     _Ida,
@@ -145,6 +147,9 @@ class _Group:
         self.up = up  # the group the task belongs to
         self.frontier = frontier  # the budget of the tasks below
         self.open = 0  # tasks not answered yet
+        # a worker checked the task's state and it was not cut: its tasks are below a miss
+        # (with AUTO their checks are made up front, as on one core)
+        self.below_miss = False
 
 
 class _SplitIda(_Ida):
@@ -280,7 +285,7 @@ class _SplitIda(_Ida):
 
         def submit(group: _Group, task: tuple) -> None:
             group.open += 1
-            job = (*task, self.threshold, self.walk_budget, self.checked_depth)
+            job = (*task, self.threshold, self.walk_budget, self.checked_depth, group.below_miss)
             jobs.submit(_search, job, (group, task))
 
         for task in tasks:
@@ -307,6 +312,7 @@ class _SplitIda(_Ida):
                 raise _Stop
             if value == "split":
                 below = _Group(task, group, task[3] - 1)
+                below.below_miss = path is True  # a split's answer says if its check missed
                 subtasks = self.collect(task, 1)
                 if subtasks:
                     for sub in subtasks:
@@ -677,8 +683,9 @@ def _check(job: tuple) -> tuple:
 def _search(job: tuple) -> tuple:
     """(value, path or None, states expanded, tetrapod checks (asked, cut, seconds), notes
     for the journal or None) of one task: value None at the deadline, "split" when it gave
-    way to an idle worker."""
-    _, cur, first, budget, after, depth, threshold, walk_budget, checked_depth = job
+    way to an idle worker, its path then True if the task's state was checked and not cut
+    (the tasks it is split into are below a miss)."""
+    _, cur, first, budget, after, depth, threshold, walk_budget, checked_depth, below = job
     w = _worker[0]
     if w.threshold != threshold:  # a new iteration: the check policy learns afresh
         w.threshold = threshold
@@ -692,7 +699,9 @@ def _search(job: tuple) -> tuple:
     forced = w.cheap_checks and depth <= checked_depth + 1
     w.root_depth = depth if forced else -1
     w.path = []
-    w.missed = [False] * len(w.missed)  # the task's parent was checked elsewhere, if at all
+    w.missed = [False] * len(w.missed)
+    if below and 1 < depth <= DEEPEST_DEPTH:
+        w.missed[depth - 1] = True  # the state above was checked, and not cut, in a worker
     w.task_state = cur
     w.began = time.monotonic()
     before, checks_before = w.nodes, list(w.tetrapod_checks)
@@ -702,7 +711,7 @@ def _search(job: tuple) -> tuple:
     except _Stop:
         value, path = None, None
     except _GiveWay:
-        value, path = "split", None
+        value, path = "split", depth <= DEEPEST_DEPTH and w.missed[depth]
     checks = tuple(now - then for now, then in zip(w.tetrapod_checks, checks_before, strict=True))
     notes = w.journal.take() if w.journal is not None else None
     return value, path, w.nodes - before, checks, notes

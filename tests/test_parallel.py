@@ -295,10 +295,41 @@ def test_a_tasks_state_is_checked_first_only_where_checks_are_cheap(
     monkeypatch.setattr(parallel, "_stopping", [_Flag()])
     cur = contract(g)
     budget, threshold = 5, 7  # the task's state is 7 - 5 = 2 moves deep
-    job = (b"", cur, 0, budget, None, 2, threshold, astar.INF, 1)
+    job = (b"", cur, 0, budget, None, 2, threshold, astar.INF, 1, False)
     value, _, _, _, _ = parallel._search(job)
     assert w.cuts.get(2, [0, 0])[0] == checks  # the task's state is the only one that deep
     assert (value <= budget) == (len(bfs(g).moves) <= budget)
+
+
+@pytest.mark.parametrize("below", [True, False])
+def test_a_task_below_a_miss_is_checked_first_and_its_split_says_it_missed(monkeypatch, below):
+    # with AUTO, a task two moves deep split from a task whose state's check missed (below)
+    # gets its own check before its first child; otherwise it is rented, and checked only
+    # when it gives way. Either way the check misses, and the split's answer says so, so
+    # that the tasks it is split into are below a miss in turn.
+    from kamicp import astar
+    from kamicp.bounds import contract
+
+    g = from_edges([i % 3 for i in range(8)], [(i, i + 1) for i in range(7)], k=3)
+    w = parallel._Worker(g, None, None, soon())
+    w.configure(None, 0.0, astar.CHECK_RATIO, astar.AUTO, None)
+    monkeypatch.setattr(parallel, "_worker", [w])
+    asked, seen = [], []
+    monkeypatch.setattr(astar._Ida, "tetrapod_check", lambda self, c, k, b: asked.append(b) or 0)
+    monkeypatch.setattr(astar._Ida, "rent_after", lambda self: 1e9)
+
+    def tick(self):  # the task gives way at its first child, as to an idle worker
+        seen.append(len(asked))
+        if len(seen) == 2:
+            self.settle_task_state()
+            raise parallel._GiveWay
+
+    monkeypatch.setattr(parallel._Worker, "tick", tick)
+    budget, threshold = 6, 8  # the task's state is 2 moves deep
+    job = (b"", contract(g), 0, budget, None, 2, threshold, astar.INF, 1, below)
+    value, path, _, _, _ = parallel._search(job)
+    assert value == "split" and path is True
+    assert seen == [0, 1 if below else 0] and asked == [budget]
 
 
 def test_a_worker_whose_parent_is_gone_exits(monkeypatch):
