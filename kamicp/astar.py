@@ -155,8 +155,9 @@ AUTO_SAMPLES = 8
 # 59, 53 and 41 states, as with an explicit ``tetrapod_depth`` 5 (107-109 s); 232.1 s when
 # only depths 1 and 2 were rented (60 s in, 2 of the 190 checks one move deep were made: the
 # time goes below the one child of the start that its check does not cut). Why 5: with
-# ``tetrapod_depth`` 3, 4, 5 and 6 two workers proved Bud6 in 91.7, 73.4, 62.7-65.9 and 64.3 s
-# (BENCHMARKS.md, "Checks below a miss").
+# ``tetrapod_depth`` 3, 4, 5 and 6 two workers proved Bud6 in 91.7, 73.4, 62.7-65.9 and 64.3 s;
+# with this rule on one process, 4: 121.2 s, 6: 107.7 s, no check 6 moves deep (BENCHMARKS.md,
+# "Checks below a miss").
 DEEPEST_DEPTH = 5
 # IDA* tells its ``on_status`` watcher how it stands (iteration, states, checks, tasks) at most
 # this often; the watcher decides what to print (``kamicp solve --progress-every``).
