@@ -772,9 +772,11 @@ class _Ida(_Search):
             self.rent_if_due()
 
     def rent(self, cur: Current, first: int, budget: int, depth: int) -> _Rental | int | None:
-        """With AUTO: a state at most AUTO_DEPTH moves deep whose tetrapod check may still
-        pay, as a rental to put on the path; or its value, when the caches know it above
-        ``budget`` already; else None."""
+        """With AUTO: a state at most DEEPEST_DEPTH moves deep whose tetrapod check may still
+        pay, as a rental to put on the path (timed within AUTO_DEPTH; below it, due only
+        when the check of the state above it misses); or its value, when its check is made
+        now and cuts it (the caches answer it, the state above it was checked and missed, or
+        this depth's rentals mostly ran long); else None."""
         below_miss = 1 < depth <= DEEPEST_DEPTH and self.missed[depth - 1]
         if depth <= DEEPEST_DEPTH:
             self.missed[depth] = False  # a new state at this depth: not checked yet
