@@ -69,6 +69,13 @@ TETRAPOD_BYTES = 2 * 1024**3
 # miss both are paid): Bud6's children 67 -> 54-58 regions, 0.29 by :func:`_level_cost`,
 # 0.64x measured against the trim to 64; Threegrid4's 111 -> 108 would be 0.92.
 PEEL_SAVING = 0.8
+# IDA*'s checks (``peel``) do not go on to the whole piece after a trim that missed when the
+# trim dropped at most this many leaves: the whole piece, those few leaves more, never cut
+# there: on Bud2-6 on one process (children of 66-67 regions trimmed to 64), the whole piece
+# after a peel or trim that missed cut 0 times in 19, 15.1 s of Bud6's 109.1 s. Side by side
+# with 0 (the whole piece always): Bud6 102.6 s against 107.9 s, Bud3 19.8 s against 20.0 s
+# (BENCHMARKS.md, "Checks below a miss").
+NEAR_WHOLE = 3
 ANCHORED = True  # IDA*'s tetrapod checks try the anchored bound first
 
 
@@ -777,8 +784,8 @@ def _piece_tetrapods(
         values = _anchored_first(colours, adj, k, cap, piece)
         values = values if min(values) > cap else None
     if values is None:
-        values = _trimmed_tetrapods(colours, adj, k, cap, deadline, peel)
-        if values is None or min(values) <= cap:
+        values, near = _trimmed_tetrapods(colours, adj, k, cap, deadline, peel)
+        if values is None or (min(values) <= cap and not (peel and near)):
             whole = tetrapod_values(colours, adj, range(len(colours)), k, cap, deadline)
             values = tuple(max(a, b) for a, b in zip(whole, values or whole, strict=True))
     if deadline is not None and time.monotonic() >= deadline:
@@ -821,7 +828,7 @@ def _anchored_first(
 
 def _trimmed_tetrapods(
     colours: tuple[int, ...], adj: list[list[int]], k: int, cap: int | None, deadline, peel: bool
-) -> tuple[int, ...] | None:
+) -> tuple[tuple[int, ...] | None, bool]:
     """The tetrapod values, capped at ``cap``, of smaller pieces left by removing leaves,
     lower bounds on the piece's moves (``encodings/bounds.md``, "Lemma 4"): the piece
     without just the central leaves that save one word per bit row
@@ -831,9 +838,11 @@ def _trimmed_tetrapods(
     too if still above a multiple of 64 regions). The second is computed only if a value
     of the first is within the cap, and each value is the larger of the two. None without
     a cap (the values must then be the piece's own) or when nothing is removed. The
-    caller computes the whole piece's values too when one of these is within the cap."""
+    caller computes the whole piece's values too when one of these is within the cap
+    (unless, with ``peel``, the trim was computed and dropped at most :data:`NEAR_WHOLE`
+    leaves: the second of the pair returned says so)."""
     if cap is None:
-        return None
+        return None, False
     trim = leaves.trimmed(colours, adj)
     parts = [trim] if trim else []
     peeled = leaves.peeled(colours, adj) if peel else None
@@ -844,14 +853,15 @@ def _trimmed_tetrapods(
         ):
             # tried first; if it misses a cut, the trim alone (larger) may still make it
             parts.insert(0, peeled)
-    values = None
+    values, near = None, False
     for part_colours, part_adj in parts:
         nodes = range(len(part_colours))
         found = tetrapod_values(part_colours, part_adj, nodes, k, cap, deadline)
         values = tuple(max(a, b) for a, b in zip(found, values or found, strict=True))
+        near = bool(trim) and part_colours is trim[0] and len(colours) - len(trim[0]) <= NEAR_WHOLE
         if min(values) > cap:
             break
-    return values
+    return values, near
 
 
 def _level_cost(n: int) -> int:

@@ -208,6 +208,26 @@ def test_a_check_the_peel_misses_tries_the_trim_before_the_whole_piece(sizes, mo
         assert sizes == [4]
 
 
+def test_a_check_the_trim_misses_by_a_few_leaves_skips_the_whole_piece(sizes, monkeypatch):
+    # IDA*'s checks (peel) stop at a trim that dropped at most NEAR_WHOLE leaves; a start
+    # bound (no peel), or a trim that dropped more, goes on to the whole piece
+    monkeypatch.setattr(bounds, "ANCHORED", False)  # it would be tried first (test_anchored)
+    cur = bounds.contract(from_edges(*STAR))
+    optimum = bfs(from_edges(*STAR)).lower_bound
+    with word_of(4):  # the trim drops STAR's two central leaves
+        assert bounds.tetrapods_bound(cur, None, cap=optimum, peel=True) <= optimum
+        assert sizes == [4]
+        sizes.clear()
+        bounds.forget_cached_bounds()
+        assert bounds.tetrapods_bound(cur, None, cap=optimum) <= optimum
+        assert sizes == [4, 6]
+        sizes.clear()
+        bounds.forget_cached_bounds()
+        monkeypatch.setattr(bounds, "NEAR_WHOLE", 1)
+        assert bounds.tetrapods_bound(cur, None, cap=optimum, peel=True) <= optimum
+        assert sizes == [4, 6]
+
+
 def check_idastar_through_the_trim(g, final, bits):
     ref = oracle(g, final)
     with word_of(bits):
