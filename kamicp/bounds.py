@@ -853,14 +853,15 @@ def _trimmed_tetrapods(
         ):
             # tried first; if it misses a cut, the trim alone (larger) may still make it
             parts.insert(0, peeled)
-    values, near = None, False
+    values = None
     for part_colours, part_adj in parts:
         nodes = range(len(part_colours))
         found = tetrapod_values(part_colours, part_adj, nodes, k, cap, deadline)
         values = tuple(max(a, b) for a, b in zip(found, values or found, strict=True))
-        near = bool(trim) and part_colours is trim[0] and len(colours) - len(trim[0]) <= NEAR_WHOLE
         if min(values) > cap:
             break
+    # read only when every part missed, so the trim (the last part) was computed
+    near = bool(trim) and len(colours) - len(trim[0]) <= NEAR_WHOLE
     return values, near
 
 
