@@ -52,7 +52,7 @@ Example (the tree of ``kamicp.tetrapods``; with every node an anchor it meets Bo
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 import numpy as np
 from numba import njit
@@ -73,6 +73,7 @@ def anchored_values(
     anchors: Sequence[int] | None = None,
     first: Sequence[tuple[int, int]] = (),
     helped: list[tuple[int, int]] | None = None,
+    tripod_levels: Iterable[np.ndarray] | None = None,
 ) -> list[int]:
     """For each final colour d: max over the anchor pairs (z, w) and all x, y of
     R(x, y, d), a lower bound on the moves that bring the piece to colour d (at most the
@@ -83,13 +84,19 @@ def anchored_values(
     triples (:func:`_pairs`), at most :data:`PAIRS` in all, each tried for the colour
     lowest so far; or, given ``anchors`` (indices into ``piece``), every pair of them.
     The pairs ``first`` (say, those that cut similar states) are tried before the others;
-    ``helped``, if given, receives each pair that brought a colour above the cap."""
+    ``helped``, if given, receives each pair that brought a colour above the cap;
+    ``tripod_levels``, if given, are the piece's tripod levels 0..``cap`` (computed once for
+    several bounds: :func:`kamicp.tripods.kept_levels`)."""
     if cap < 0:
         return [0] * k  # every value is above a negative cap
     piece = list(piece)
     arrays = piece_arrays(colour, adj, piece)
     _, starts, neighbours, _ = arrays
-    tripods = np.array(list(packed_tripod_levels(colour, adj, piece, k, cap)))
+    if tripod_levels is None:
+        tripod_levels = packed_tripod_levels(colour, adj, piece, k, cap)
+    tripods = np.array(list(tripod_levels), dtype=np.uint64)
+    if not len(tripods):
+        return [0] * k  # given levels stopped at a deadline before the first: nothing known
     *_, (_, cost) = packed_walk_levels(arrays, k, cap)  # the last level's costs: all up to cap
     n = len(piece)
     words = (n + 63) // 64

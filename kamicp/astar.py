@@ -58,6 +58,7 @@ from kamicp.bounds import (
     contract,
     estimate,
     islands_bound_after,
+    kept_tripod_value,
     piece_radius,
     pivot_layer_bound,
     radius_movers,
@@ -72,7 +73,6 @@ from kamicp.regions import RegionGraph
 from kamicp.result import SearchOutcome
 from kamicp.rules import Move
 from kamicp.tetrapods import keep_levels_memory
-from kamicp.tripods import least_tripod_value
 
 INF = UNSOLVABLE
 TABLE_LIMIT = 2_000_000  # transposition-table entries kept before the table is cleared
@@ -280,8 +280,7 @@ def tetrapods_apply(cur: Current, depth: int, tetrapod_depth: int) -> bool:
 def tripod_value(cur: Current, budget: int, final_colour: int | None, deadline) -> int:
     """The tripod bound of a :func:`checkable` state, exact up to ``budget``."""
     finals = range(cur.k) if final_colour is None else (final_colour,)
-    piece = cur.islands[0]
-    return least_tripod_value(cur.pos, cur.adj, piece, cur.k, finals, budget, deadline)
+    return kept_tripod_value(cur, cur.islands[0], finals, budget, deadline)
 
 
 def rent_time(asked: float, cut: float, spent: float) -> float:

@@ -45,8 +45,15 @@ from kamicp.anchored import anchored_values
 from kamicp.regions import RegionGraph
 from kamicp.rules import Position, start
 from kamicp.tetrapods import tetrapod_values
-from kamicp.tripods import tripod_values
-from kamicp.walks import cheapest_final, least_walk_value, walk_bound, walk_values
+from kamicp.tripods import forget_kept_levels, full_colours, kept_levels, tripod_values
+from kamicp.walks import (
+    cheapest_final,
+    first_full,
+    least_full,
+    least_walk_value,
+    walk_bound,
+    walk_values,
+)
 
 UNSOLVABLE = 10**9  # the lower bound of a position that no sequence of moves solves
 # Pieces with more regions keep their walk value instead of the tripod value: the tripod
@@ -744,7 +751,10 @@ def tetrapods_bound(
     per_piece = []
     for piece, floor in zip(cur.islands, _piece_floors(cur), strict=True):
         key = _piece_key(cur, piece)
-        values = list(_piece_tripods(key, deadline))
+        if peel and cap is not None:  # a check: its tripod levels, kept, serve what follows
+            values = first_full(full_colours(_kept(key, cap, deadline), len(piece)), cur.k, True)
+        else:
+            values = list(_piece_tripods(key, deadline))
         levels = 1 + (max(values) + 1 if cap is None else cap)
         words = (len(piece) + 63) // 64
         if len(piece) <= TETRAPOD_NODES and levels * cur.k * len(piece) ** 3 * words * 8 <= (
@@ -754,6 +764,23 @@ def tetrapods_bound(
             values = [max(a, b) for a, b in zip(values, quads or values, strict=True)]
         per_piece.append([max(a, b) for a, b in zip(values, floor, strict=True)])
     return cheapest_final(per_piece, cur.k, final_colour)
+
+
+def kept_tripod_value(
+    cur: Current, piece: list[int], finals: Sequence[int], cap: int, deadline: float | None
+) -> int:
+    """min over ``finals`` of the piece's tripod values, ``cap + 1`` if above ``cap``
+    (:func:`kamicp.tripods.least_tripod_value`), from levels kept for the bounds a check
+    asks next of the same piece (:func:`tetrapods_bound` with ``peel``): a check then
+    computes the piece's tripod levels once, not three or four times."""
+    levels = _kept(_piece_key(cur, piece), cap, deadline)
+    return least_full(full_colours(levels, len(piece)), finals, True)
+
+
+def _kept(key: tuple, cap: int, deadline: float | None):
+    """The tripod levels 0..``cap`` of the piece ``key`` (:func:`kamicp.tripods.kept_levels`)."""
+    k, colours, adj = _piece_lists(key)
+    return kept_levels(key, colours, adj, range(len(colours)), k, cap, deadline)
 
 
 _TETRAPODS: dict[tuple, tuple[tuple[int, ...], int | None]] = {}  # piece -> (values, cap)
@@ -781,12 +808,15 @@ def _piece_tetrapods(
     if peel and cap is not None and ANCHORED:
         # the anchored bound first (Bound 8): about a fifth of the cost, most of the cuts;
         # all above the cap, its values are the capped tetrapod values
-        values = _anchored_first(colours, adj, k, cap, piece)
+        values = _anchored_first(colours, adj, k, cap, piece, _kept(key, cap, deadline))
         values = values if min(values) > cap else None
     if values is None:
         values, near = _trimmed_tetrapods(colours, adj, k, cap, deadline, peel)
         if values is None or (min(values) <= cap and not (peel and near)):
-            whole = tetrapod_values(colours, adj, range(len(colours)), k, cap, deadline)
+            # a check's tripod levels are kept (the trims' levels pass them by: one piece)
+            tripods = _kept(key, cap, deadline) if peel and cap is not None else None
+            nodes = range(len(colours))
+            whole = tetrapod_values(colours, adj, nodes, k, cap, deadline, tripods)
             values = tuple(max(a, b) for a, b in zip(whole, values or whole, strict=True))
     if deadline is not None and time.monotonic() >= deadline:
         cap = max(values) - 1  # maybe stopped early: good up to the levels done
@@ -805,7 +835,12 @@ HINTS = 4  # of those, tried first in a check on a piece holding both regions
 
 
 def _anchored_first(
-    colours: tuple[int, ...], adj: list[list[int]], k: int, cap: int, piece: Sequence[int] | None
+    colours: tuple[int, ...],
+    adj: list[list[int]],
+    k: int,
+    cap: int,
+    piece: Sequence[int] | None,
+    tripod_levels=None,
 ) -> tuple[int, ...]:
     """The anchored tetrapod values (Bound 8) of a piece, capped at ``cap``. The anchor
     pairs that helped earlier cuts are tried first where both regions are still the names
@@ -818,7 +853,10 @@ def _anchored_first(
     known = [p for p in ranked if p[0] in local and p[1] in local]
     first = [(local[a], local[b]) for a, b in known[:HINTS]]
     helped: list[tuple[int, int]] = []
-    values = anchored_values(colours, adj, range(len(colours)), k, cap, first=first, helped=helped)
+    nodes = range(len(colours))
+    values = anchored_values(
+        colours, adj, nodes, k, cap, first=first, helped=helped, tripod_levels=tripod_levels
+    )
     if piece is not None:
         for a, b in helped:
             pair = (min(piece[a], piece[b]), max(piece[a], piece[b]))
@@ -881,6 +919,7 @@ def forget_cached_bounds() -> None:
     _TRIPODS.clear()
     _TETRAPODS.clear()
     _HELPFUL.clear()
+    forget_kept_levels()
 
 
 def _piece_tripods(key: tuple, deadline: float | None) -> tuple[int, ...]:

@@ -63,7 +63,7 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 
 import numpy as np
 from numba import njit
@@ -80,6 +80,7 @@ def tetrapod_values(
     k: int,
     cap: int | None = None,
     deadline: float | None = None,
+    tripod_levels: Iterable[np.ndarray] | None = None,
 ) -> list[int]:
     """For each final colour d (0..k-1): max over quadruples of the piece of Q(x, y, z, w, d).
 
@@ -87,26 +88,32 @@ def tetrapod_values(
     the moves that bring the piece to colour d, at least the tripod value when complete;
     with ``cap``, a value above ``cap`` is reported as ``cap + 1``; with ``deadline``, no
     level is started after it and the values not reached are reported as the first level
-    not computed.
+    not computed. ``tripod_levels``, if given, are the piece's tripod levels 0..``cap`` (as
+    :func:`kamicp.tripods.kept_levels` yields them), not computed again.
     """
     last = LEVELS if cap is None else cap
-    levels = _tetrapod_levels(colour, adj, piece, k, last, deadline)
+    levels = _tetrapod_levels(colour, adj, piece, k, last, deadline, tripod_levels)
     return first_full(levels, k, cap is not None or deadline is not None)
 
 
-def _tetrapod_levels(colour, adj, piece, k: int, last: int, deadline=None) -> Iterator:
+def _tetrapod_levels(
+    colour, adj, piece, k: int, last: int, deadline=None, tripod_levels=None
+) -> Iterator:
     """Yield, for level t = 0, 1, ..., ``last``, a boolean vector over the colours d: true
     when every quadruple of the piece has Q(x, y, z, w, d) <= t."""
     n = len(piece)
     full = np.tile(full_row(n, (n + 63) // 64), n * n).reshape(n, n, -1)
-    for level in _packed_levels(colour, adj, piece, k, last, deadline):
+    for level in _packed_levels(colour, adj, piece, k, last, deadline, tripod_levels):
         yield np.array([(level[d] == full).all() for d in range(k)])
 
 
-def _packed_levels(colour, adj, piece, k: int, last: int, deadline=None) -> Iterator:
+def _packed_levels(
+    colour, adj, piece, k: int, last: int, deadline=None, tripod_levels=None
+) -> Iterator:
     """Yield level t = 0, 1, ..., ``last`` as bits: an array (k, n, n, n, words) of 64-bit
     words whose bit w of [d, x, y, z] is set when Q(x, y, z, w, d) <= t (indices into
-    ``piece``). A view of the levels the next ones are built from: read it only."""
+    ``piece``). A view of the levels the next ones are built from: read it only.
+    ``tripod_levels``: the tripod levels to build on, if already computed."""
     n = len(piece)
     arrays = piece_arrays(colour, adj, piece)
     node_colour, starts, neighbours, proper = arrays
@@ -118,7 +125,9 @@ def _packed_levels(colour, adj, piece, k: int, last: int, deadline=None) -> Iter
     levels = _zeros((size, k, n, n, n, words))
     bar = np.full((k, n, n, n), LEVELS + 1, dtype=np.int32)  # least cost of a tripod join
     walks = packed_walk_levels(arrays, k, last)
-    for t, tripod_level in enumerate(packed_tripod_levels(colour, adj, piece, k, last, deadline)):
+    if tripod_levels is None:
+        tripod_levels = packed_tripod_levels(colour, adj, piece, k, last, deadline)
+    for t, tripod_level in enumerate(tripod_levels):
         if deadline is not None and time.monotonic() >= deadline:
             return
         if t == len(levels):

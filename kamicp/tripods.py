@@ -110,11 +110,49 @@ def _tripod_levels(colour, adj, piece, k: int, last: int, deadline=None) -> Iter
     """Yield, for level t = 0, 1, ..., ``last``, a boolean vector over the colours d: true
     when every triple of the piece has Y(x, y, z, d) <= t. No level is started after
     ``deadline``."""
-    n = len(piece)
-    words = (n + 63) // 64
-    full = np.tile(full_row(n, words), n)  # a row holding every (y, z)
-    for level in _packed_levels(colour, adj, piece, k, last, deadline):
+    return full_colours(_packed_levels(colour, adj, piece, k, last, deadline), len(piece))
+
+
+def full_colours(levels: Iterator[np.ndarray], n: int) -> Iterator[np.ndarray]:
+    """For each level of :func:`_packed_levels` (of a piece of ``n`` nodes), a boolean
+    vector over the colours d: true when every triple has Y(x, y, z, d) <= t."""
+    full = np.tile(full_row(n, (n + 63) // 64), n)  # a row holding every (y, z)
+    for level in levels:
         yield (level == full).all(axis=(1, 2))
+
+
+_KEPT: list = []  # [key, levels computed (copies), their source]: the last piece asked
+
+
+def kept_levels(
+    key: tuple, colour, adj, piece, k: int, last: int, deadline: float | None = None
+) -> Iterator[np.ndarray]:
+    """Yield the levels of :func:`_packed_levels` 0, 1, ..., ``last``, computing only those
+    not kept from earlier calls with the same ``key`` (a caller's name for the piece: the
+    same key must mean the same colours, adjacency and ``k``).
+
+    One check of IDA* asks three bounds of one piece with one cap: the tripod value, then
+    the anchored tetrapod bound (:mod:`kamicp.anchored`), then maybe the tetrapod bound
+    (:mod:`kamicp.tetrapods`); each is built on the same tripod levels. Only the last piece
+    is kept (a check's levels are 1-4 MB on Bud6's 68 regions). No level is started after
+    ``deadline``; the levels yielded are read-only."""
+    if not _KEPT or _KEPT[0] != key:
+        _KEPT[:] = [key, [], _packed_levels(colour, adj, piece, k, LEVELS)]
+    done, source = _KEPT[1], _KEPT[2]
+    for t in range(last + 1):
+        if t == len(done):
+            if deadline is not None and time.monotonic() >= deadline:
+                return
+            level = next(source, None)
+            if level is None:
+                return  # LEVELS reached (a disconnected piece; first_full says so)
+            done.append(level.copy())
+        yield done[t]
+
+
+def forget_kept_levels() -> None:
+    """Let go of the levels :func:`kept_levels` keeps (a benchmark's runs each pay their own)."""
+    _KEPT.clear()
 
 
 def _packed_levels(

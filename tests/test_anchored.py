@@ -10,9 +10,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from kamicp import anchored, bounds
+from kamicp import anchored, bounds, tetrapods, tripods
 from kamicp.anchored import _anchored, _least_levels, anchored_values
-from kamicp.astar import idastar
+from kamicp.astar import idastar, tripod_value
 from kamicp.bfs import bfs
 from kamicp.regions import from_edges
 from kamicp.tetrapods import tetrapod_values
@@ -208,3 +208,48 @@ def test_a_search_remembers_the_pairs_by_region(monkeypatch):
     assert bounds._HELPFUL and all(a in regions and b in regions for a, b in bounds._HELPFUL)
     bounds.forget_cached_bounds()
     assert not bounds._HELPFUL
+
+
+# --- the tripod levels of a check, computed once ----------------------------------------------
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck))
+@given(region_graphs(max_cells=8, max_colours=3), st.integers(0, 5))
+def test_bounds_on_given_tripod_levels_are_the_same(g, cap):
+    piece = g.islands[0]
+    args = (g.colour, g.adj, piece, g.k, cap)
+    levels = [level.copy() for level in packed_tripod_levels(*args)]
+    assert tetrapod_values(*args, tripod_levels=iter(levels)) == tetrapod_values(*args)
+    assert anchored_values(*args, tripod_levels=levels) == anchored_values(*args)
+
+
+def test_a_check_computes_the_tripod_levels_of_its_piece_once(monkeypatch):
+    # the tripod value, Bound 8, the trim and the whole piece's Bound 7, at a cap every
+    # value is within: the whole piece's tripod levels are computed once, the trim's once
+    computed = []
+    real = tripods._packed_levels
+
+    def counted(colour, adj, piece, *args, **kwargs):
+        computed.append(len(piece))
+        return real(colour, adj, piece, *args, **kwargs)
+
+    for module in (tripods, anchored, tetrapods):
+        name = "_packed_levels" if module is tripods else "packed_tripod_levels"
+        monkeypatch.setattr(module, name, counted)
+    monkeypatch.setattr(bounds, "NEAR_WHOLE", -1)
+    bounds.forget_cached_bounds()
+    cur = bounds.contract(from_edges(*TREE))
+    n = len(cur.islands[0])
+    assert tripod_value(cur, 9, None, None) <= 9
+    assert bounds.tetrapods_bound(cur, None, cap=9, peel=True) <= 9
+    assert computed.count(n) == 1
+    assert len(computed) == 2  # and the trim's (or the peeled piece's)
+
+
+def test_a_check_stopped_before_its_first_tripod_level_knows_nothing():
+    # the kept levels stop at the deadline, maybe before level 0: every value is then 0
+    tree = from_edges(*TREE)
+    assert anchored_values(tree.colour, tree.adj, range(11), 4, 5, tripod_levels=[]) == [0] * 4
+    bounds.forget_cached_bounds()
+    cur = bounds.contract(tree)
+    assert bounds.tetrapods_bound(cur, None, cap=9, deadline=0.0, peel=True) <= 9

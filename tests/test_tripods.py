@@ -12,7 +12,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from kamicp import bounds
+from kamicp import bounds, tripods
 from kamicp.bfs import bfs
 from kamicp.bits import pack_bits
 from kamicp.regions import from_edges
@@ -308,3 +308,34 @@ def test_a_past_deadline_keeps_the_walk_value_and_is_remembered(monkeypatch):
     assert bounds.tripods_bound(cur) == 2  # the first computation decided the effort
     monkeypatch.setattr(bounds, "_TRIPODS", {})
     assert bounds.tripods_bound(cur) == 3
+
+
+# --- the levels kept for the bounds that a check asks next -----------------------------------
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck))
+@given(region_graphs(max_cells=9, max_colours=3), st.integers(0, 4), st.integers(0, 4))
+def test_kept_levels_are_the_levels(g, first, second):
+    # asked twice (a tripod check, then a bound built on it): the same levels as computed
+    # afresh, each up to what was asked, the second call extending what the first kept
+    tripods.forget_kept_levels()
+    piece = g.islands[0]
+    fresh = [level.copy() for level in _packed_levels(g.colour, g.adj, piece, g.k, 8)]
+    for last in (first, second):
+        kept = list(tripods.kept_levels("piece", g.colour, g.adj, piece, g.k, last))
+        assert len(kept) == last + 1
+        assert all((a == b).all() for a, b in zip(kept, fresh, strict=False))
+
+
+def test_kept_levels_follow_the_key_and_the_deadline():
+    g = from_edges([0, 1, 0, 1, 0, 2, 0], [(0, 1), (1, 2), (0, 3), (3, 4), (0, 5), (5, 6)])
+    other = from_edges([0, 1, 2], [(0, 1), (1, 2)])
+    tripods.forget_kept_levels()
+    assert list(tripods.kept_levels("a", g.colour, g.adj, range(7), 3, 2, deadline=0.0)) == []
+    list(tripods.kept_levels("a", g.colour, g.adj, range(7), 3, 2))
+    # a new key computes its own levels (here: a piece of three nodes, not seven)
+    (level,) = tripods.kept_levels("b", other.colour, other.adj, range(3), 3, 0)
+    assert level.shape == (3, 3, 3)
+    assert tripods._KEPT[0] == "b"
+    # levels kept are served even past a deadline; none is started after it
+    assert len(list(tripods.kept_levels("b", other.colour, other.adj, range(3), 3, 3, 0.0))) == 1
