@@ -36,6 +36,11 @@ TETRAPOD_DEPTH_SOLVERS = ("idastar", "portfolio")  # the portfolio passes it to 
 # The portfolio proves the most: 110 of the 115 KAMI 2 story levels at 60 s (sat alone 102,
 # idastar 106) and floodit-99 as sat does (README, "Benchmarks"); it costs a second process.
 DEFAULT_SOLVER = "portfolio"
+# A free-rule board whose start bound is at least this far above its colour bound is
+# "deep": there the portfolio gives IDA* both of its processes, as ``idastar --workers 2``,
+# and SAT none (BENCHMARKS.md, "Deep boards"). SAT won only where the gap was at most 3.
+DEEP_GAP = 6
+DEEP_WORKERS = 2  # the portfolio's two processes
 STRATEGIES = ("bisect", "up", "down")
 DEFAULT_STRATEGY = "bisect"  # measured fastest: see BENCHMARKS.md, "Horizon strategies"
 
@@ -118,6 +123,7 @@ def solve(
         if known is not None:
             tell(None, known)  # the first upper bound, to every listener (--progress too)
         lower = 0  # the start's admissible bound, where one is asked
+        deep = False  # the portfolio run as IDA* on both processes (is_deep)
         half = None if time_limit is None else clock.start + time_limit / 2
         try:
             # The start's tripod bound (seconds on big boards) is computed once, within half
@@ -127,6 +133,9 @@ def solve(
             if bounded:
                 lower = bounds.lower_bound(g, final_colour=final_colour, deadline=half)
                 tell(lower, None)
+            deep = solver == "portfolio" and bounded and is_deep(g, lower, final_colour)
+            if deep:
+                solver, workers = "idastar", DEEP_WORKERS
             if beam_width is not None and solver != "greedy":
                 known = _start_beam(g, final_colour, beam_width, known, lower, half)
             if bounded and tetrapods and solver != "portfolio":
@@ -182,6 +191,9 @@ def solve(
             # catch it themselves, to keep theirs).
             result = _interrupted(g, final_colour, max_moves, seen)
             result.interrupted = True
+        if deep:
+            solver = "portfolio"
+            result.proof = f"deep board, {DEEP_WORKERS} processes: {result.proof}"
         if result.solution is not None:
             rules.verify_solution(g, result.solution, final_colour)
         if result.lower_bound < bounds.UNSOLVABLE:
@@ -200,6 +212,13 @@ def solve(
     if result.interrupted and result.status == "unknown":
         result.proof = "interrupted"
     return result
+
+
+def is_deep(g: RegionGraph, lower: int, final_colour: int | None = None) -> bool:
+    """Is the start bound ``lower`` of ``g`` at least :data:`DEEP_GAP` above its colour
+    bound? There the SAT model's colour bound is weak and IDA*'s checks prove the optimum
+    (Bud6, Threed5, Threegrid2), so the portfolio runs IDA* alone on both processes. O(n)."""
+    return lower - bounds.colour_bound(bounds.contract(g), final_colour) >= DEEP_GAP
 
 
 def _start_beam(g, final_colour, width, known, lower, deadline) -> list | None:

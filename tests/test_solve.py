@@ -153,6 +153,25 @@ def test_portfolio_agrees_with_bfs():
     _agree("portfolio", 25)
 
 
+def test_the_portfolio_gives_both_processes_to_idastar_on_a_deep_board():
+    # a path of 16 regions in two colours: start bound 8 (its radius), colour bound 1
+    from kamicp import bounds
+    from kamicp import solve as driver
+
+    path = from_edges([v % 2 for v in range(16)], [(v, v + 1) for v in range(15)])
+    assert driver.is_deep(path, bounds.lower_bound(path))
+    r = solve(path, time_limit=60)
+    assert r.solver == "portfolio" and r.proof.startswith("deep board, 2 processes: idastar")
+    assert r.status == "optimal" and r.moves == len(bfs(path).moves) == 8
+    assert driver.is_deep(path, bounds.lower_bound(path, final_colour=1), 1)
+    assert not driver.is_deep(path, driver.DEEP_GAP)  # a start bound of 6 is 5 above
+    # a star of six colours: start bound 5 (colours), colour bound 5: the two backends
+    star = from_edges([0, 1, 2, 3, 4, 5], [(0, v) for v in range(1, 6)])
+    assert not driver.is_deep(star, bounds.lower_bound(star))
+    r = solve(star, time_limit=60)
+    assert not r.proof.startswith("deep board") and r.status == "optimal" and r.moves == 5
+
+
 @pytest.mark.parametrize("backend", ["sat", "cpsat", "idastar"])
 def test_each_portfolio_backend_proves_alone(backend):
     # A backend that fails inside the portfolio (say, cannot start its own process) must
