@@ -15,6 +15,11 @@ answer is proved and both are stopped. The caller's admissible start bound count
 of those lower bounds (and settles ``max_moves`` below it before any backend starts). When
 neither finishes in time, the bounds of both are combined: the larger lower bound and the
 shorter solution.
+
+On a deep free-rule board (:func:`kamicp.solve.is_deep`: a start bound at least 6 above
+the colour bound) :func:`kamicp.solve.solve` starts no portfolio: it gives both processes to
+IDA* (``idastar --workers 2``), where SAT proved nothing first on the boards measured
+(BENCHMARKS.md, "Deep boards").
 """
 
 from __future__ import annotations
