@@ -72,9 +72,10 @@ TETRAPOD_NODES = 120
 # cap, or to the tripod value + 2 without one.
 TETRAPOD_BYTES = 2 * 1024**3
 # A capped tetrapod check tries the piece peeled of its central leaves first only when that
-# is expected to cost at most this share of the check on the piece it would spare (on a
-# miss both are paid): Bud6's children 67 -> 54-58 regions, 0.29 by :func:`_level_cost`,
-# 0.64x measured against the trim to 64; Threegrid4's 111 -> 108 would be 0.92.
+# is expected to cost at most this share of the check on the piece it would spare (a miss
+# there ends the check, since session 39): Bud6's children 67 -> 54-58 regions, 0.29 by
+# :func:`_level_cost`, 0.64x measured against the trim to 64; Threegrid4's 111 -> 108
+# would be 0.92.
 PEEL_SAVING = 0.8
 # IDA*'s checks (``peel``) do not go on to the whole piece after a trim that missed when the
 # trim dropped at most this many leaves: the whole piece, those few leaves more, never cut
@@ -811,8 +812,8 @@ def _piece_tetrapods(
         values = _anchored_first(colours, adj, k, cap, piece, _kept(key, cap, deadline))
         values = values if min(values) > cap else None
     if values is None:
-        values, near = _trimmed_tetrapods(colours, adj, k, cap, deadline, peel)
-        if values is None or (min(values) <= cap and not (peel and near)):
+        values, enough = _trimmed_tetrapods(colours, adj, k, cap, deadline, peel)
+        if values is None or (min(values) <= cap and not enough):
             # a check's tripod levels are kept (the trims' levels pass them by: one piece)
             tripods = _kept(key, cap, deadline) if peel and cap is not None else None
             nodes = range(len(colours))
@@ -867,40 +868,38 @@ def _anchored_first(
 def _trimmed_tetrapods(
     colours: tuple[int, ...], adj: list[list[int]], k: int, cap: int | None, deadline, peel: bool
 ) -> tuple[tuple[int, ...] | None, bool]:
-    """The tetrapod values, capped at ``cap``, of smaller pieces left by removing leaves,
-    lower bounds on the piece's moves (``encodings/bounds.md``, "Lemma 4"): the piece
-    without just the central leaves that save one word per bit row
-    (:func:`kamicp.leaves.trimmed`), and before it, with ``peel`` and where it is expected
-    to cost at most :data:`PEEL_SAVING` of that, the piece peeled of its central leaves
-    for as long as its diameter and radius stay (:func:`kamicp.leaves.peeled`, trimmed
-    too if still above a multiple of 64 regions). The second is computed only if a value
-    of the first is within the cap, and each value is the larger of the two. None without
-    a cap (the values must then be the piece's own) or when nothing is removed. The
-    caller computes the whole piece's values too when one of these is within the cap
-    (unless, with ``peel``, the trim was computed and dropped at most :data:`NEAR_WHOLE`
-    leaves: the second of the pair returned says so)."""
+    """The tetrapod values, capped at ``cap``, of a smaller piece left by removing leaves,
+    lower bounds on the piece's moves (``encodings/bounds.md``, "Lemma 4"): with ``peel``,
+    and where it is expected to cost at most :data:`PEEL_SAVING` of the trim's, the piece
+    peeled of its central leaves for as long as its diameter and radius stay
+    (:func:`kamicp.leaves.peeled`, trimmed too if still above a multiple of 64 regions);
+    else the piece without just the central leaves that save one word per bit row
+    (:func:`kamicp.leaves.trimmed`). None without a cap (the values must then be the
+    piece's own) or when nothing is removed. The second of the pair returned says whether
+    the caller should stop there even if a value is within the cap (a check, ``peel``):
+    after the peeled piece (on Bud6, session 39, the trim and the whole piece after a
+    peeled piece that missed cut 1 state in 16 computations, 14.3 s of 99 s), or after a
+    trim that dropped at most :data:`NEAR_WHOLE` leaves (none of 19 cut on Bud2-6, session
+    38). A start bound (no ``peel``) goes on to the whole piece."""
     if cap is None:
         return None, False
     trim = leaves.trimmed(colours, adj)
-    parts = [trim] if trim else []
+    part = trim
     peeled = leaves.peeled(colours, adj) if peel else None
     if peeled:
         peeled = leaves.trimmed(*peeled) or peeled
         if _level_cost(len(peeled[0])) <= PEEL_SAVING * _level_cost(
             len(trim[0] if trim else colours)
         ):
-            # tried first; if it misses a cut, the trim alone (larger) may still make it
-            parts.insert(0, peeled)
-    values = None
-    for part_colours, part_adj in parts:
-        nodes = range(len(part_colours))
-        found = tetrapod_values(part_colours, part_adj, nodes, k, cap, deadline)
-        values = tuple(max(a, b) for a, b in zip(found, values or found, strict=True))
-        if min(values) > cap:
-            break
-    # read only when every part missed, so the trim (the last part) was computed
-    near = bool(trim) and len(colours) - len(trim[0]) <= NEAR_WHOLE
-    return values, near
+            part = peeled
+    if part is None:
+        return None, False
+    part_colours, part_adj = part
+    values = tuple(
+        tetrapod_values(part_colours, part_adj, range(len(part_colours)), k, cap, deadline)
+    )
+    near = part is trim and len(colours) - len(trim[0]) <= NEAR_WHOLE
+    return values, peel and (part is not trim or near)
 
 
 def _level_cost(n: int) -> int:

@@ -155,8 +155,9 @@ def test_a_check_the_anchored_bound_decides_computes_no_tetrapod_levels(monkeypa
     assert bounds.tetrapods_bound(cur, None, cap=4, peel=True) == 5  # all above 4: a cut
     assert sizes == []
     bounds.forget_cached_bounds()
-    assert bounds.tetrapods_bound(cur, None, cap=5, peel=True) == 5  # within: Bound 7 decides
-    assert sizes and sizes[-1] == 11
+    # within: Bound 7 on the peeled piece, which misses, and the check ends there
+    assert bounds.tetrapods_bound(cur, None, cap=5, peel=True) <= 5
+    assert sizes and max(sizes) < 11
     sizes.clear()
     bounds.forget_cached_bounds()
     assert bounds.tetrapods_bound(cur, None, cap=4) == 5  # a start bound: no anchors
