@@ -33,7 +33,7 @@ REFERENCE_SOLVERS = ("bfs", "astar", "idastar", "greedy")
 EXACT_SOLVERS = ("cpsat", "sat", "portfolio")
 SOLVERS = EXACT_SOLVERS + REFERENCE_SOLVERS
 TETRAPOD_DEPTH_SOLVERS = ("idastar", "portfolio")  # the portfolio passes it to its idastar
-# The portfolio proves the most: 110 of the 115 KAMI 2 story levels at 60 s (sat alone 102,
+# The portfolio proves the most: 110-111 of the 115 KAMI 2 story levels at 60 s (sat alone 102,
 # idastar 106) and floodit-99 as sat does (README, "Benchmarks"); it costs a second process.
 DEFAULT_SOLVER = "portfolio"
 # A free-rule board whose start bound is at least this far above its colour bound is
