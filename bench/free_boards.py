@@ -66,7 +66,8 @@ def wide(folder: Path) -> None:
     for geometry in ("square", "hex", "triangle"):
         for rows in (10, 12, 14):
             for k in (5, 6, 7):
-                write(folder, f"{geometry}_{rows}_{k}", geometry, board(rng, geometry, rows, k, 0.7))
+                cells = board(rng, geometry, rows, k, 0.7)
+                write(folder, f"{geometry}_{rows}_{k}", geometry, cells)
 
 
 def deep(folder: Path, wanted: int = 24, tries: int = 400) -> None:
