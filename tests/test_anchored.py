@@ -182,6 +182,23 @@ def test_pairs_come_from_the_hardest_triples():
     assert anchored._pairs(y) == [(0, 1), (0, 2), (1, 2)]
 
 
+def plain_pairs(y):
+    """The anchor pairs of one colour counted one triple at a time (the docstring's rule)."""
+    counts = {}
+    for a, b, c in itertools.product(range(len(y)), repeat=3):
+        if y[a, b, c] == y.max():
+            for pair in ((a, b), (a, c), (b, c)):
+                pair = (min(pair), max(pair))
+                counts[pair] = counts.get(pair, 0) + 1
+    return sorted(counts, key=lambda p: (-counts[p], p))[: anchored.CANDIDATES]
+
+
+@given(st.integers(1, 9), st.integers(1, 4), st.randoms(use_true_random=False))
+def test_pairs_are_counted_as_one_triple_at_a_time(n, top, rng):
+    y = np.array([rng.randint(0, top) for _ in range(n**3)], dtype=np.int16).reshape(n, n, n)
+    assert anchored._pairs(y) == plain_pairs(y)
+
+
 def test_pairs_that_helped_a_cut_are_tried_first_when_asked(monkeypatch):
     tried = []
     real = anchored._anchored
@@ -251,6 +268,11 @@ def test_a_check_stopped_before_its_first_tripod_level_knows_nothing():
     # the kept levels stop at the deadline, maybe before level 0: every value is then 0
     tree = from_edges(*TREE)
     assert anchored_values(tree.colour, tree.adj, range(11), 4, 5, tripod_levels=[]) == [0] * 4
+    # ...and so does one stopped after some levels but before the cap
+    levels = list(packed_tripod_levels(tree.colour, tree.adj, range(11), 4, 5))
+    assert anchored_values(tree.colour, tree.adj, range(11), 4, 5, tripod_levels=levels) != [0] * 4
+    stopped = levels[:3]
+    assert anchored_values(tree.colour, tree.adj, range(11), 4, 5, tripod_levels=stopped) == [0] * 4
     bounds.forget_cached_bounds()
     cur = bounds.contract(tree)
     assert bounds.tetrapods_bound(cur, None, cap=9, deadline=0.0, peel=True) <= 9
