@@ -10,13 +10,14 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Callable
 
 from kamicp import __version__, bounds, formats, notation, rules
 from kamicp.board import Board
 from kamicp.bounds import UNSOLVABLE
-from kamicp.errors import IllegalMove, KamicpError
+from kamicp.errors import IllegalMove, InternalError, KamicpError
 from kamicp.regions import measures, region_graph
 from kamicp.result import Result
 from kamicp.solve import (
@@ -33,6 +34,7 @@ from kamicp.solve import (
 )
 
 EXIT_CODES = {"optimal": 0, "feasible": 0, "infeasible": 1, "unknown": 3}
+INTERNAL_ERROR = 70  # a bug in kamicp (sysexits' EX_SOFTWARE); bad input is 2
 
 
 class _Parser(argparse.ArgumentParser):
@@ -111,6 +113,13 @@ def main(argv: list[str] | None = None) -> int:
         where = f"{err.filename}: " if err.filename else ""
         print(f"kamicp: {where}{err.strerror or err}", file=sys.stderr)
         return 2
+    except Exception as err:  # a bug: one line (with the bounds, from solve), exit 70
+        if os.environ.get("KAMICP_TRACEBACK"):
+            raise
+        if not isinstance(err, InternalError):
+            err = InternalError(f"internal error: {type(err).__name__}: {err} (a bug in kamicp)")
+        print(f"kamicp: {err}", file=sys.stderr)
+        return INTERNAL_ERROR
 
 
 def build_parser() -> argparse.ArgumentParser:

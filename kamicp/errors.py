@@ -25,3 +25,9 @@ class InputError(KamicpError):
 
 class IllegalMove(KamicpError):
     """A move the rules do not allow; the message says why."""
+
+
+class InternalError(Exception):
+    """A bug in kamicp, not in the input: the command line reports it as one line (with
+    what the run had proved, where it knows) and exit code 70; ``KAMICP_TRACEBACK=1`` shows
+    the traceback instead. Not a :class:`KamicpError`: those are the user's to mend."""

@@ -24,6 +24,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
 from kamicp import bounds, rules
+from kamicp.errors import InternalError, KamicpError
 from kamicp.greedy import WIDTH, OutOfTime, greedy
 from kamicp.regions import RegionGraph, subgraph
 from kamicp.result import SAT, UNSAT, Decision, HorizonSolver, Result, SearchOutcome
@@ -115,6 +116,8 @@ def solve(
     ``journal`` (``idastar``, the portfolio's idastar backend): a journal file of proved
     bounds, read first and written as the search goes (:mod:`kamicp.journal`).
     """
+    if solver not in SOLVERS:
+        raise ValueError(f"unknown solver {solver!r} (one of {', '.join(SOLVERS)})")
     clock = Clock(time_limit)
     if known is not None:
         rules.verify_solution(g, known, final_colour)
@@ -168,7 +171,7 @@ def solve(
                     journal=journal,  # for the idastar backend
                     start_bound=lower,
                 )
-            elif solver in EXACT_SOLVERS:
+            else:
                 job = {
                     "g": g,
                     "solver": solver,
@@ -184,13 +187,15 @@ def solve(
                     result = _contained(job)
                 else:
                     result = _exact_run(**job)
-            else:
-                raise ValueError(f"unknown solver {solver!r} (one of {', '.join(SOLVERS)})")
         except KeyboardInterrupt:
             # The bounds told so far are kept (the exact driver and the contained run also
             # catch it themselves, to keep theirs).
             result = _interrupted(g, final_colour, max_moves, seen)
             result.interrupted = True
+        except KamicpError:
+            raise
+        except Exception as err:
+            raise InternalError(_bug(err, solver, seen)) from err
         if deep:
             solver = "portfolio"
             result.proof = f"deep board, {DEEP_WORKERS} processes: {result.proof}"
@@ -212,6 +217,20 @@ def solve(
     if result.interrupted and result.status == "unknown":
         result.proof = "interrupted"
     return result
+
+
+def _bug(err: Exception, solver: str, seen: Seen) -> str:
+    """One line for an exception that is a bug (:class:`kamicp.errors.InternalError`): what
+    failed, and the bounds the run had proved and replayed before it, as bounds."""
+    low = "?" if seen.lower is None else seen.lower
+    high = "?" if seen.best is None else len(seen.best)
+    proved = f"proved before it: {low} <= optimum <= {high}"
+    if isinstance(err, MemoryError):  # not a bug: a board too large for this machine
+        return f"{solver} ran out of memory; {proved}"
+    return (
+        f"internal error in {solver}: {type(err).__name__}: {err} (a bug in kamicp: please "
+        f"report it with the puzzle; KAMICP_TRACEBACK=1 shows where); {proved}"
+    )
 
 
 def is_deep(g: RegionGraph, lower: int, final_colour: int | None = None) -> bool:

@@ -12,6 +12,7 @@ import pytest
 
 from kamicp import astar, sat
 from kamicp.cli import main
+from kamicp.errors import InternalError
 from kamicp.formats import load
 from kamicp.portfolio import solve_portfolio
 from kamicp.regions import region_graph
@@ -674,3 +675,53 @@ def test_export_refuses_a_horizon_longer_than_the_regions(capsys):
     code, out, err = run(capsys, "export", ARTICLE, "--moves", str(n + 1))
     assert code == 2 and not out
     assert f"more than this board's {n} regions" in err and err.strip().count("\n") == 0
+
+
+def _broken_search(job):
+    raise ZeroDivisionError("a bug in a worker")
+
+
+def test_a_bug_in_a_worker_is_one_line_with_the_bounds(capsys, monkeypatch):
+    from kamicp import parallel
+
+    monkeypatch.delenv("KAMICP_TRACEBACK", raising=False)
+    monkeypatch.setattr(parallel, "SPLIT_AFTER", 0.0)  # the pool runs at once
+    monkeypatch.setattr(parallel, "_search", _broken_search)  # forked with the workers
+    holes = str(ROOT / "puzzles/square/holes.txt")  # start bound 4, optimum 5
+    code, out, err = run(capsys, "solve", holes, "--solver", "idastar", "--workers", "2")
+    assert code == 70 and out == ""
+    assert err.count("\n") == 1 and "Traceback" not in err
+    assert "internal error in idastar: ZeroDivisionError: a bug in a worker" in err
+    assert err.rstrip().endswith("proved before it: 4 <= optimum <= 5")  # the start beam's
+    # with KAMICP_TRACEBACK the bug is raised, its cause attached
+    monkeypatch.setenv("KAMICP_TRACEBACK", "1")
+    with pytest.raises(InternalError) as bug:
+        main(["solve", holes, "--solver", "idastar", "--workers", "2"])
+    assert isinstance(bug.value.__cause__, ZeroDivisionError)
+
+
+def test_a_bug_outside_a_solve_is_one_line_too(capsys, monkeypatch):
+    from kamicp import cli
+
+    monkeypatch.delenv("KAMICP_TRACEBACK", raising=False)
+
+    def broken(*args, **kwargs):
+        raise KeyError("oops")
+
+    monkeypatch.setattr(cli, "region_graph", broken)
+    code, out, err = run(capsys, "solve", ARTICLE)
+    assert code == 70 and err == "kamicp: internal error: KeyError: 'oops' (a bug in kamicp)\n"
+
+
+def test_running_out_of_memory_is_not_called_a_bug(capsys, monkeypatch):
+    from kamicp import solve as solve_module
+
+    monkeypatch.delenv("KAMICP_TRACEBACK", raising=False)
+
+    def too_big(*args, **kwargs):
+        raise MemoryError
+
+    monkeypatch.setattr(solve_module, "_reference", too_big)
+    code, _, err = run(capsys, "solve", ARTICLE, "--solver", "idastar")
+    assert code == 70 and "bug" not in err
+    assert err.startswith("kamicp: idastar ran out of memory; proved before it: ")
