@@ -116,7 +116,9 @@ def main(argv: list[str] | None = None) -> int:
     except Exception as err:  # a bug: one line (with the bounds, from solve), exit 70
         if os.environ.get("KAMICP_TRACEBACK"):
             raise
-        if not isinstance(err, InternalError):
+        if isinstance(err, MemoryError):  # not a bug: a board too large for this machine
+            err = InternalError("out of memory")
+        elif not isinstance(err, InternalError):
             err = InternalError(f"internal error: {type(err).__name__}: {err} (a bug in kamicp)")
         print(f"kamicp: {err}", file=sys.stderr)
         return INTERNAL_ERROR

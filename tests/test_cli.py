@@ -713,6 +713,18 @@ def test_a_bug_outside_a_solve_is_one_line_too(capsys, monkeypatch):
     assert code == 70 and err == "kamicp: internal error: KeyError: 'oops' (a bug in kamicp)\n"
 
 
+def test_running_out_of_memory_outside_a_solve(capsys, monkeypatch):
+    from kamicp import cli
+
+    monkeypatch.delenv("KAMICP_TRACEBACK", raising=False)
+
+    def too_big(*args, **kwargs):
+        raise MemoryError
+
+    monkeypatch.setattr(cli, "region_graph", too_big)
+    assert run(capsys, "info", ARTICLE)[1:] == ("", "kamicp: out of memory\n")
+
+
 def test_running_out_of_memory_is_not_called_a_bug(capsys, monkeypatch):
     from kamicp import solve as solve_module
 
