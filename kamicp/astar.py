@@ -581,6 +581,7 @@ def idastar(
     tetrapod_depth: int | None = AUTO,
     on_status: Callable[[str], None] | None = None,
     journal: str | None = None,
+    split_after: float | None = None,
 ) -> SearchOutcome:
     """An optimal solution by IDA* with a transposition table, or what was proved.
 
@@ -620,8 +621,8 @@ def idastar(
     subtree runs long gets the check then (ski rental, see ``_Ida.rent_if_due``); with
     ``workers`` > 1, in each worker (:func:`kamicp.parallel.parallel_idastar`).
 
-    ``workers`` > 1: iterations that run over a second are split over that many processes
-    (:func:`kamicp.parallel.parallel_idastar`).
+    ``workers`` > 1: iterations that run over a second (``split_after`` seconds, if given)
+    are split over that many processes (:func:`kamicp.parallel.parallel_idastar`).
 
     ``on_status``, if given, is called at most every :data:`STATUS_EVERY` seconds with one
     line on how the search stands (``_Ida.status``): the iteration's threshold and time,
@@ -650,6 +651,7 @@ def idastar(
             tetrapod_depth=tetrapod_depth,
             on_status=on_status,
             journal=journal,
+            split_after=split_after,
         )
     if not solvable(g, None, final_colour):
         return SearchOutcome(None, UNSOLVABLE, True, 0)

@@ -42,6 +42,9 @@ DEFAULT_SOLVER = "portfolio"
 # and SAT none (BENCHMARKS.md, "Deep boards"). SAT won only where the gap was at most 3.
 DEEP_GAP = 6
 DEEP_WORKERS = 2  # the portfolio's two processes
+# ...and splits IDA*'s iterations over them at once, not after a second on one core (a deep
+# board's proof runs long): Bud6 55.3 s against 57.4 s (medians of three, session 40)
+DEEP_SPLIT_AFTER = 0.0
 STRATEGIES = ("bisect", "up", "down")
 DEFAULT_STRATEGY = "bisect"  # measured fastest: see BENCHMARKS.md, "Horizon strategies"
 
@@ -145,6 +148,8 @@ def solve(
                 _tetrapods(g, final_colour, lower, known, max_moves, half)
             if solver in REFERENCE_SOLVERS:
                 options = {"workers": workers, "tetrapod_depth": tetrapod_depth, "journal": journal}
+                if deep:
+                    options["split_after"] = DEEP_SPLIT_AFTER
                 result = _reference(
                     g,
                     solver,

@@ -153,15 +153,24 @@ def test_portfolio_agrees_with_bfs():
     _agree("portfolio", 25)
 
 
-def test_the_portfolio_gives_both_processes_to_idastar_on_a_deep_board():
+def test_the_portfolio_gives_both_processes_to_idastar_on_a_deep_board(monkeypatch):
     # a path of 16 regions in two colours: start bound 8 (its radius), colour bound 1
-    from kamicp import bounds
+    from kamicp import bounds, parallel
     from kamicp import solve as driver
 
+    splits = []
+    real = parallel.parallel_idastar
+
+    def spy(*args, **kwargs):
+        splits.append(kwargs["split_after"])
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(parallel, "parallel_idastar", spy)
     path = from_edges([v % 2 for v in range(16)], [(v, v + 1) for v in range(15)])
     assert driver.is_deep(path, bounds.lower_bound(path))
     r = solve(path, time_limit=60)
     assert r.solver == "portfolio" and r.proof.startswith("deep board, 2 processes: idastar")
+    assert splits == [driver.DEEP_SPLIT_AFTER] == [0.0]  # split at once: the proof runs long
     assert r.status == "optimal" and r.moves == len(bfs(path).moves) == 8
     assert driver.is_deep(path, bounds.lower_bound(path, final_colour=1), 1)
     assert not driver.is_deep(path, driver.DEEP_GAP)  # a start bound of 6 is 5 above
