@@ -117,10 +117,12 @@ def main(argv: list[str] | None = None) -> int:
         if os.environ.get("KAMICP_TRACEBACK"):
             raise
         if isinstance(err, MemoryError):  # not a bug: a board too large for this machine
-            err = InternalError("out of memory")
-        elif not isinstance(err, InternalError):
-            err = InternalError(f"internal error: {type(err).__name__}: {err} (a bug in kamicp)")
-        print(f"kamicp: {err}", file=sys.stderr)
+            line = "out of memory"
+        elif isinstance(err, InternalError):  # solve's line, with the bounds
+            line = str(err)
+        else:
+            line = f"internal error: {type(err).__name__}: {err} (a bug in kamicp)"
+        print(f"kamicp: {line}", file=sys.stderr)
         return INTERNAL_ERROR
 
 

@@ -140,12 +140,12 @@ def check_shared_checks(g, final=None):
             continue
         # at most Bound 7 on the whole piece (admissible: test_tetrapods), or else at most
         # the optimum itself (BFS, slow: only where needed)
-        value = min(tetrapods[0], budget + 1)
+        quads = min(tetrapods[0], budget + 1)
         bounds.forget_cached_bounds()
-        if value > min(bounds.tetrapods_bound(cur, final), budget + 1):
+        if quads > min(bounds.tetrapods_bound(cur, final), budget + 1):
             edges = [(v, u) for v in range(len(g.adj)) for u in g.adj[v] if v < u]
             there = from_edges(list(key[:-4]), edges, k=g.k)
-            assert value <= bfs(there, final_colour=final, max_moves=budget).lower_bound
+            assert quads <= bfs(there, final_colour=final, max_moves=budget).lower_bound
     return copies
 
 
