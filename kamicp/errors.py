@@ -31,3 +31,9 @@ class InternalError(Exception):
     """A bug in kamicp, not in the input: the command line reports it as one line (with
     what the run had proved, where it knows) and exit code 70; ``KAMICP_TRACEBACK=1`` shows
     the traceback instead. Not a :class:`KamicpError`: those are the user's to mend."""
+
+
+class WorkerLost(Exception):
+    """A worker process of a parallel search died from outside (a signal: the kernel's
+    out-of-memory killer, ``kill -9``, or a SIGTERM sent to the whole process group): its
+    job will never answer, so the search stops instead of waiting for it."""

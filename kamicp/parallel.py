@@ -72,6 +72,7 @@ from kamicp.astar import (
     tripod_value,
 )
 from kamicp.bounds import UNSOLVABLE, Current, solvable, tetrapods_bound
+from kamicp.errors import WorkerLost
 from kamicp.isomorphs import isomorphic_groups
 from kamicp.regions import RegionGraph
 from kamicp.result import SearchOutcome
@@ -156,6 +157,7 @@ class _SplitIda(_Ida):
     workers = 2
     split_after = SPLIT_AFTER
     pool = None
+    worker_processes: tuple = ()  # the pool's processes, as started
     soft: float | None = None  # when the one-core iteration gives way to the split
     tasks: dict | None = None  # pass 1: (key, budget) -> task
     answers: dict  # pass 2: (key, budget) -> (value, path or None)
@@ -183,7 +185,9 @@ class _SplitIda(_Ida):
             _new_tally(_rent_tally)
             if self.journal is not None:
                 self.journal.commit()  # the workers are forked with no transaction open
+            before = {p.pid for p in mp.active_children()}
             self.pool = mp.get_context("fork").Pool(self.workers, _start_worker, (self,))
+            self.worker_processes = [p for p in mp.active_children() if p.pid not in before]
         return self.split(root, threshold)
 
     def journalling(self) -> bool:
@@ -281,7 +285,7 @@ class _SplitIda(_Ida):
     def farm(self, top: _Group, tasks: list) -> None:
         """Answer every task of ``top`` (or stop at a solution), splitting tasks that run
         long while a worker waits."""
-        jobs = self.jobs = _Throttle(self.pool, 2 * self.workers)
+        jobs = self.jobs = _Throttle(self.pool, 2 * self.workers, self.worker_processes)
 
         def submit(group: _Group, task: tuple) -> None:
             group.open += 1
@@ -385,7 +389,7 @@ class _SplitIda(_Ida):
         if not self.tripods_apply(depth):
             return
         jobs = self.to_check(tasks, depth)
-        throttle = self.jobs = _Throttle(self.pool, 2 * self.workers)
+        throttle = self.jobs = _Throttle(self.pool, 2 * self.workers, self.worker_processes)
         for group in self.alike(jobs, depth):
             throttle.submit(_check, jobs[group[0]], group[1:])
         done = 0
@@ -443,6 +447,8 @@ class _SplitIda(_Ida):
         while self.jobs is not None and self.jobs.in_pool and time.monotonic() < end:
             try:
                 item = self.jobs.next(feed=False, timeout=end - time.monotonic())
+            except WorkerLost:
+                break  # its job will never answer (a SIGTERM to the process group, say)
             except Exception:  # a job's error: answered all the same
                 continue
             if item is None:
@@ -463,8 +469,9 @@ class _Throttle:
     task handler blocks writing to the pipe that the stopped workers no longer read; seen
     once in CI, when a solution ended a test's search early)."""
 
-    def __init__(self, pool, limit: int):
+    def __init__(self, pool, limit: int, workers: list | None = None):
         self.pool, self.limit = pool, limit
+        self.workers = workers or []  # the pool's processes: one that dies loses its job
         self.waiting: collections.deque = collections.deque()  # (function, job, tag)
         self.in_pool = 0  # handed to the pool, not answered
         self.done: queue.SimpleQueue = queue.SimpleQueue()
@@ -492,7 +499,7 @@ class _Throttle:
         exception is raised here. ``feed=False``: no more jobs go to the pool."""
         if feed:
             self.feed()
-        item = _next(self.done, timeout)
+        item = _next(self.done, timeout, self.check_workers)
         if item is None:
             return None
         self.in_pool -= 1
@@ -500,11 +507,34 @@ class _Throttle:
             raise item
         return item
 
+    def check_workers(self) -> None:
+        """Raise :class:`WorkerLost` if a process of the pool has died. ``Pool`` starts a new
+        one in its place, but the job it held is lost, and waiting for its answer would
+        never end (without a deadline) or end only at the deadline."""
+        for process in self.workers:
+            if process.exitcode is not None:
+                raise WorkerLost(
+                    f"a worker process of the parallel search died ({_death(process.exitcode)})"
+                )
 
-def _next(done: queue.SimpleQueue, timeout: float | None = None):
+
+def _death(exitcode: int) -> str:
+    """How a process ended, in words."""
+    if exitcode >= 0:
+        return f"exit code {exitcode}"
+    try:
+        name = signal.Signals(-exitcode).name
+    except ValueError:
+        name = f"signal {-exitcode}"
+    if -exitcode == signal.SIGKILL:
+        return f"{name}: killed from outside, perhaps by the kernel for want of memory"
+    return f"{name}: killed from outside"
+
+
+def _next(done: queue.SimpleQueue, timeout: float | None = None, check=None):
     """The next answer, None after ``timeout`` seconds; waiting in short slices, so that
     Ctrl-C is handled (a blocking ``get`` holds off the signal handler until an answer
-    comes)."""
+    comes) and ``check`` (if given) is called between them."""
     end = None if timeout is None else time.monotonic() + timeout
     while True:  # at least one try, so that an answer already there is taken even at timeout 0
         try:
@@ -512,6 +542,8 @@ def _next(done: queue.SimpleQueue, timeout: float | None = None):
                 timeout=0.5 if end is None else max(0.0, min(0.5, end - time.monotonic()))
             )
         except queue.Empty:
+            if check is not None:
+                check()
             if end is not None and time.monotonic() >= end:
                 return None
 

@@ -24,7 +24,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
 from kamicp import bounds, rules
-from kamicp.errors import InternalError, KamicpError
+from kamicp.errors import InternalError, KamicpError, WorkerLost
 from kamicp.greedy import WIDTH, OutOfTime, greedy
 from kamicp.regions import RegionGraph, subgraph
 from kamicp.result import SAT, UNSAT, Decision, HorizonSolver, Result, SearchOutcome
@@ -232,6 +232,8 @@ def _bug(err: Exception, solver: str, seen: Seen) -> str:
     proved = f"proved before it: {low} <= optimum <= {high}"
     if isinstance(err, MemoryError):  # not a bug: a board too large for this machine
         return f"{solver} ran out of memory; {proved}"
+    if isinstance(err, WorkerLost):  # not a bug either: a process killed from outside
+        return f"{solver} stopped: {err}; {proved}"
     return (
         f"internal error in {solver}: {type(err).__name__}: {err} (a bug in kamicp: please "
         f"report it with the puzzle; KAMICP_TRACEBACK=1 shows where); {proved}"

@@ -700,6 +700,28 @@ def test_a_bug_in_a_worker_is_one_line_with_the_bounds(capsys, monkeypatch):
     assert isinstance(bug.value.__cause__, ZeroDivisionError)
 
 
+def _killed_search(job):
+    import os
+    import signal
+
+    os.kill(os.getpid(), signal.SIGKILL)  # as the kernel's out-of-memory killer would
+
+
+def test_a_worker_killed_from_outside_ends_the_solve_with_one_line(capsys, monkeypatch):
+    # its job never answers: the search stops (it waited for ever, or till the time limit)
+    from kamicp import parallel
+
+    monkeypatch.delenv("KAMICP_TRACEBACK", raising=False)
+    monkeypatch.setattr(parallel, "SPLIT_AFTER", 0.0)
+    monkeypatch.setattr(parallel, "_search", _killed_search)
+    holes = str(ROOT / "puzzles/square/holes.txt")
+    argv = ["solve", holes, "--solver", "idastar", "--workers", "2", "--time-limit", "60"]
+    code, out, err = run(capsys, *argv)
+    assert code == 70 and out == "" and err.count("\n") == 1 and "bug" not in err
+    assert "idastar stopped: a worker process of the parallel search died (SIGKILL" in err
+    assert err.rstrip().endswith("proved before it: 4 <= optimum <= 5")
+
+
 def test_a_bug_outside_a_solve_is_one_line_too(capsys, monkeypatch):
     from kamicp import cli
 

@@ -361,6 +361,46 @@ def _until_stopped(seconds: float) -> str:
     return "ran out"
 
 
+_STARTED: list = []  # [a shared count of the jobs begun]
+
+
+def _sleep_deaf(seconds: float) -> None:
+    """A job deaf to the stop flag."""
+    with _STARTED[0].get_lock():
+        _STARTED[0].value += 1
+    time.sleep(seconds)
+
+
+def test_quiet_stops_waiting_for_the_jobs_of_a_worker_that_died(monkeypatch):
+    # a SIGTERM to the whole process group (``timeout``, a batch system) kills the workers
+    # at once: their jobs never answer, and quieting waited QUIET_SECONDS for them
+    import multiprocessing as mp
+    import os
+    import signal
+
+    monkeypatch.setattr(parallel, "QUIET_SECONDS", 30.0)
+    parallel._new_flag(parallel._stopping)
+    _STARTED[:] = [mp.get_context("fork").Value("i", 0)]  # before the fork: shared
+    before = {p.pid for p in mp.active_children()}
+    with mp.get_context("fork").Pool(2) as pool:
+        workers = [p for p in mp.active_children() if p.pid not in before]
+        assert len(workers) == 2
+        search = parallel._SplitIda.__new__(parallel._SplitIda)
+        search.jobs = parallel._Throttle(pool, 2, workers)
+        for i in range(2):
+            search.jobs.submit(_sleep_deaf, 60.0, i)
+        search.jobs.feed()
+        while _STARTED[0].value < 2:  # killed while taking a job from the pool's queue, a
+            time.sleep(0.01)  # worker would hold its lock for ever, and Pool.terminate hang
+        for worker in workers:
+            os.kill(worker.pid, signal.SIGKILL)
+        began = time.monotonic()
+        search.quiet()
+        assert time.monotonic() - began < 30.0
+        with pytest.raises(parallel.WorkerLost, match="SIGKILL: killed from outside"):
+            search.jobs.next(feed=False)
+
+
 def test_quiet_has_every_job_in_the_pool_answer_before_the_pool_stops(monkeypatch):
     # Pool.terminate can hang when it kills a worker that is writing an answer; so the
     # search first has the workers drop their jobs and waits for every answer
