@@ -295,6 +295,8 @@ class _SplitIda(_Ida):
         for task in tasks:
             submit(top, task)
         answered = given_way = 0
+        # told before the first answer too: on Bud6 that is 13 s of checks in the workers
+        self.doing = f"tasks 0 answered (0 split), {jobs.pending():,} to go"
         while True:
             _idle[0].value = jobs.pending() < self.workers
             item = self.answer(jobs)

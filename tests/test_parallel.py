@@ -449,6 +449,7 @@ def test_status_lines_count_the_workers_checks_and_tasks(monkeypatch):
         assert len({of for _, of in counts}) == 1
     assert all(counts == sorted(counts) for counts in answered.values())
     assert max(answered) == max(checks) == 6  # up to the iteration that finds the solution
+    assert all(counts[0] == 0 for counts in answered.values())  # told before any answer
 
 
 def test_workers_time_their_rentals_from_every_workers_checks(monkeypatch):
