@@ -54,7 +54,7 @@ import os
 import queue
 import signal
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from kamicp.astar import (
     AUTO_DEPTH,
@@ -157,7 +157,7 @@ class _SplitIda(_Ida):
     workers = 2
     split_after = SPLIT_AFTER
     pool = None
-    worker_processes: tuple = ()  # the pool's processes, as started
+    worker_processes: Sequence = ()  # the pool's processes, as started (set with the pool)
     soft: float | None = None  # when the one-core iteration gives way to the split
     tasks: dict | None = None  # pass 1: (key, budget) -> task
     answers: dict  # pass 2: (key, budget) -> (value, path or None)
@@ -296,7 +296,7 @@ class _SplitIda(_Ida):
             submit(top, task)
         answered = given_way = 0
         # told before the first answer too: on Bud6 that is 13 s of checks in the workers
-        self.doing = f"tasks 0 answered (0 split), {jobs.pending():,} to go"
+        self.doing = _tasks_line(0, 0, jobs.pending())
         while True:
             _idle[0].value = jobs.pending() < self.workers
             item = self.answer(jobs)
@@ -309,7 +309,7 @@ class _SplitIda(_Ida):
             answered += 1
             given_way += value == "split"
             left = jobs.pending()
-            self.doing = f"tasks {answered:,} answered ({given_way:,} split), {left:,} to go"
+            self.doing = _tasks_line(answered, given_way, left)
             self.report_if_due()  # so that the answer that ends the iteration is told too
             self.nodes += nodes
             if value is None:
@@ -471,9 +471,9 @@ class _Throttle:
     task handler blocks writing to the pipe that the stopped workers no longer read; seen
     once in CI, when a solution ended a test's search early)."""
 
-    def __init__(self, pool, limit: int, workers: list | None = None):
+    def __init__(self, pool, limit: int, workers: Sequence = ()):
         self.pool, self.limit = pool, limit
-        self.workers = workers or []  # the pool's processes: one that dies loses its job
+        self.workers = workers  # the pool's processes: one that dies loses its job
         self.waiting: collections.deque = collections.deque()  # (function, job, tag)
         self.in_pool = 0  # handed to the pool, not answered
         self.done: queue.SimpleQueue = queue.SimpleQueue()
@@ -518,6 +518,11 @@ class _Throttle:
                 raise WorkerLost(
                     f"a worker process of the parallel search died ({_death(process.exitcode)})"
                 )
+
+
+def _tasks_line(answered: int, given_way: int, left: int) -> str:
+    """What the workers do, for the status line, while tasks are farmed out."""
+    return f"tasks {answered:,} answered ({given_way:,} split), {left:,} to go"
 
 
 def _death(exitcode: int) -> str:
