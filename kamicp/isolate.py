@@ -1,4 +1,5 @@
-"""Run one job in a child process, with a hard stop and its own peak memory.
+"""Run one job in a child process, with a hard stop and its own peak memory; and child
+processes that die with their parent.
 
 Used by ``bench`` and ``batch`` so that a solver that crashes, leaks or ignores its time
 limit loses one row, never the run.
@@ -136,6 +137,19 @@ def run_isolated(
     parent.close()
     row.setdefault("seconds", time.monotonic() - start)
     return row
+
+
+def die_with_parent() -> None:
+    """Linux: have the kernel kill this process (SIGKILL) when its parent dies
+    (``PR_SET_PDEATHSIG``; the parent is the thread that forked it). For a child that may
+    wait on its parent for ever: a portfolio stops a backend with a kill, and the idle
+    workers of a backend's pool then wait for jobs that never come. Elsewhere a no-op."""
+    try:
+        import ctypes
+
+        ctypes.CDLL(None).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        pass  # not Linux: such children stop at their own time limits, or linger
 
 
 def _kill_job(pid: int) -> None:

@@ -55,6 +55,8 @@ import queue
 import signal
 import time
 from collections.abc import Callable, Sequence
+from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 
 from kamicp.astar import (
     AUTO_DEPTH,
@@ -73,6 +75,7 @@ from kamicp.astar import (
 )
 from kamicp.bounds import UNSOLVABLE, Current, solvable, tetrapods_bound
 from kamicp.errors import WorkerLost
+from kamicp.isolate import die_with_parent
 from kamicp.isomorphs import isomorphic_groups
 from kamicp.regions import RegionGraph
 from kamicp.result import SearchOutcome
@@ -128,8 +131,7 @@ def parallel_idastar(
                     ida.quiet()  # while the journal is open: the dropped tasks' notes too
     finally:
         if ida.pool is not None:
-            ida.pool.terminate()
-            ida.pool.join()
+            stop_pool(ida.pool, ida.worker_processes)
 
 
 class _Soft(Exception):
@@ -156,7 +158,7 @@ class _Group:
 class _SplitIda(_Ida):
     workers = 2
     split_after = SPLIT_AFTER
-    pool = None
+    pool: ProcessPoolExecutor | None = None
     worker_processes: Sequence = ()  # the pool's processes, as started (set with the pool)
     soft: float | None = None  # when the one-core iteration gives way to the split
     tasks: dict | None = None  # pass 1: (key, budget) -> task
@@ -185,9 +187,8 @@ class _SplitIda(_Ida):
             _new_tally(_rent_tally)
             if self.journal is not None:
                 self.journal.commit()  # the workers are forked with no transaction open
-            before = {p.pid for p in mp.active_children()}
-            self.pool = mp.get_context("fork").Pool(self.workers, _start_worker, (self,))
-            self.worker_processes = [p for p in mp.active_children() if p.pid not in before]
+            # each worker a copy of this search (forked), made a worker by _start_worker
+            self.pool, self.worker_processes = start_pool(self.workers, _start_worker, (self,))
         return self.split(root, threshold)
 
     def journalling(self) -> bool:
@@ -438,12 +439,9 @@ class _SplitIda(_Ida):
 
     def quiet(self) -> None:
         """Have the workers drop their jobs, and wait (at most QUIET_SECONDS) for every job
-        in the pool to answer. ``Pool.terminate`` kills the workers; one killed while it
-        writes an answer holds the result queue's lock for ever, and the pool's task
-        handler, which writes to that queue as it stops, then waits for it: a hang in
-        ``terminate`` (seen twice in the tests, when a search ended with jobs in the pool).
-        Idle workers only wait for tasks. What the dropped tasks proved goes to the
-        journal."""
+        in the pool to answer, so that what the dropped tasks proved reaches the journal
+        before :func:`stop_pool` stops the workers. A worker that died has lost its job:
+        no wait for it."""
         _stopping[0].value = 1
         end = time.monotonic() + QUIET_SECONDS
         while self.jobs is not None and self.jobs.in_pool and time.monotonic() < end:
@@ -465,15 +463,64 @@ class _SplitIda(_Ida):
         return super().tripods_due(depth)
 
 
+def start_pool(
+    workers: int, initializer: Callable | None = None, initargs: tuple = ()
+) -> tuple[ProcessPoolExecutor, list]:
+    """``workers`` worker processes, forked now, each running ``initializer(*initargs)``
+    first, and their :class:`multiprocessing.Process` objects.
+
+    Why :class:`concurrent.futures.ProcessPoolExecutor` and not ``multiprocessing.Pool``: a
+    worker killed from outside (``timeout``'s SIGTERM to the process group, the kernel's
+    out-of-memory killer) breaks the executor, which fails every job at once and stops the
+    other workers; a ``Pool`` starts a new worker and loses the job, and its ``terminate``
+    hangs for good when the dead worker held the job queue's lock, as an idle worker
+    waiting for a job does (``timeout 7 kamicp solve Bud3.puz --solver idastar --workers
+    2`` hung in 2 of 12 runs at 1e993fd).
+
+    The executor forks its workers at the first job (one job a worker before Python 3.11):
+    one empty job each, waited for, forks them here, where no journal transaction is open,
+    and surfaces a worker that cannot start."""
+    before = {p.pid for p in mp.active_children()}
+    pool = ProcessPoolExecutor(
+        workers,
+        mp_context=mp.get_context("fork"),
+        initializer=_pool_worker,
+        initargs=(os.getpid(), initializer, initargs),
+    )
+    for started in [pool.submit(os.getpid) for _ in range(workers)]:
+        started.result()
+    return pool, [p for p in mp.active_children() if p.pid not in before]
+
+
+def _pool_worker(parent: int, initializer: Callable | None, initargs: tuple) -> None:
+    """A pool's worker process starts here. It dies with its parent: an idle worker waits
+    for jobs, and would wait for ever once the parent is killed (a portfolio stops a
+    backend so), as the executor's workers keep the job queue's write end open."""
+    die_with_parent()
+    if os.getppid() != parent:  # the parent died before that
+        os._exit(0)
+    if initializer is not None:
+        initializer(*initargs)
+
+
+def stop_pool(pool: ProcessPoolExecutor, processes: Sequence) -> None:
+    """Stop the workers, busy or not (SIGTERM: they keep its default action), and wait for
+    the executor to wind up. Call :meth:`_SplitIda.quiet` first: a job killed mid-way
+    loses the notes it would have sent to the journal."""
+    for process in processes:
+        if process.exitcode is None:
+            process.terminate()
+    pool.shutdown(wait=True, cancel_futures=True)
+
+
 class _Throttle:
     """Jobs handed to a pool at most ``limit`` at a time, each answer returned with its
-    job's tag. Why not all at once: ``Pool.terminate`` with many jobs queued can hang (its
-    task handler blocks writing to the pipe that the stopped workers no longer read; seen
-    once in CI, when a solution ended a test's search early)."""
+    job's tag. Why not all at once: the jobs are handed out in the order they were
+    submitted, and the search may stop (a solution, a deadline) long before the last."""
 
-    def __init__(self, pool, limit: int, workers: Sequence = ()):
+    def __init__(self, pool: ProcessPoolExecutor, limit: int, workers: Sequence = ()):
         self.pool, self.limit = pool, limit
-        self.workers = workers  # the pool's processes: one that dies loses its job
+        self.workers = workers  # the pool's processes: to tell how one died
         self.waiting: collections.deque = collections.deque()  # (function, job, tag)
         self.in_pool = 0  # handed to the pool, not answered
         self.done: queue.SimpleQueue = queue.SimpleQueue()
@@ -488,36 +535,45 @@ class _Throttle:
     def feed(self) -> None:
         while self.waiting and self.in_pool < self.limit:
             function, job, tag = self.waiting.popleft()
+            try:
+                future = self.pool.submit(function, job)
+            except BrokenProcessPool:  # a worker died since the last answer
+                raise self.lost() from None
             self.in_pool += 1
-            self.pool.apply_async(
-                function,
-                (job,),
-                callback=lambda answer, tag=tag: self.done.put((tag, answer)),
-                error_callback=self.done.put,
-            )
+            future.add_done_callback(lambda f, tag=tag: self.done.put(_outcome(f, tag)))
 
     def next(self, feed: bool = True, timeout: float | None = None) -> tuple | None:
         """(tag, answer) of the next job answered (None after ``timeout`` seconds); a job's
-        exception is raised here. ``feed=False``: no more jobs go to the pool."""
+        exception is raised here, and :class:`WorkerLost` if a worker has died."""
         if feed:
             self.feed()
-        item = _next(self.done, timeout, self.check_workers)
+        item = _next(self.done, timeout)
         if item is None:
             return None
         self.in_pool -= 1
+        if isinstance(item, BrokenProcessPool):
+            raise self.lost() from item
         if isinstance(item, BaseException):
             raise item
         return item
 
-    def check_workers(self) -> None:
-        """Raise :class:`WorkerLost` if a process of the pool has died. ``Pool`` starts a new
-        one in its place, but the job it held is lost, and waiting for its answer would
-        never end (without a deadline) or end only at the deadline."""
+    def lost(self) -> WorkerLost:
+        """The error that tells how a worker died. The executor stops the other workers
+        with SIGTERM once one has died, so a death by another cause names the first."""
         for process in self.workers:
-            if process.exitcode is not None:
-                raise WorkerLost(
-                    f"a worker process of the parallel search died ({_death(process.exitcode)})"
-                )
+            process.join(timeout=1.0)  # the executor is stopping them: their codes are due
+        codes = [p.exitcode for p in self.workers if p.exitcode is not None]
+        codes.sort(key=lambda code: code == -signal.SIGTERM)
+        how = _death(codes[0]) if codes else "how is not known"
+        return WorkerLost(f"a worker process of the parallel search died ({how})")
+
+
+def _outcome(future: Future, tag) -> tuple | BaseException:
+    """A finished job's (tag, answer), or its exception."""
+    if future.cancelled():
+        return BrokenProcessPool("the job was cancelled")
+    error = future.exception()
+    return error if error is not None else (tag, future.result())
 
 
 def _tasks_line(answered: int, given_way: int, left: int) -> str:
@@ -538,10 +594,10 @@ def _death(exitcode: int) -> str:
     return f"{name}: killed from outside"
 
 
-def _next(done: queue.SimpleQueue, timeout: float | None = None, check=None):
+def _next(done: queue.SimpleQueue, timeout: float | None = None):
     """The next answer, None after ``timeout`` seconds; waiting in short slices, so that
     Ctrl-C is handled (a blocking ``get`` holds off the signal handler until an answer
-    comes) and ``check`` (if given) is called between them."""
+    comes)."""
     end = None if timeout is None else time.monotonic() + timeout
     while True:  # at least one try, so that an answer already there is taken even at timeout 0
         try:
@@ -549,8 +605,6 @@ def _next(done: queue.SimpleQueue, timeout: float | None = None, check=None):
                 timeout=0.5 if end is None else max(0.0, min(0.5, end - time.monotonic()))
             )
         except queue.Empty:
-            if check is not None:
-                check()
             if end is not None and time.monotonic() >= end:
                 return None
 

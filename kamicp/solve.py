@@ -26,6 +26,7 @@ from contextlib import contextmanager
 from kamicp import bounds, rules
 from kamicp.errors import InternalError, KamicpError, WorkerLost
 from kamicp.greedy import WIDTH, OutOfTime, greedy
+from kamicp.isolate import die_with_parent
 from kamicp.regions import RegionGraph, subgraph
 from kamicp.result import SAT, UNSAT, Decision, HorizonSolver, Result, SearchOutcome
 from kamicp.rules import Move
@@ -427,24 +428,13 @@ def _exact_run(g, solver, workers, max_moves, final_colour, time_limit, probe, s
 
 
 def _contained_child(conn, job: dict) -> None:
-    _die_with_parent()
+    die_with_parent()  # a portfolio stops its backends with a kill
     _progress.append(conn)
     try:
         conn.send(("result", _exact_run(**job)))
     except BaseException as err:  # reported to the parent, which re-raises it
         conn.send(("error", err))
     conn.close()
-
-
-def _die_with_parent() -> None:
-    """Linux: be killed when the parent dies (a portfolio stops its backends with a kill)."""
-    import ctypes
-    import signal
-
-    try:
-        ctypes.CDLL(None).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
-    except (OSError, AttributeError):
-        pass  # elsewhere the child still stops at its own time limit
 
 
 def _contained(job: dict) -> Result:

@@ -8,6 +8,7 @@ Same optimum as BFS, every solution replays, one move fewer is refuted.
 
 from __future__ import annotations
 
+import os
 import re
 import time
 from unittest import mock
@@ -146,8 +147,7 @@ def test_with_auto_the_workers_rent_the_checks_of_the_starts_children(monkeypatc
             # it, terminate hung for good in CI once (session 34), its task handler waiting
             # for the result queue's lock, held by a worker killed while it answered
             ida.quiet()
-            ida.pool.terminate()
-            ida.pool.join()
+            parallel.stop_pool(ida.pool, ida.worker_processes)
         assert len(out.moves) == len(bfs(g).moves) == 5
         rules.verify_solution(g, out.moves)
         runs[depth] = (list(depths), ida.tetrapod_checks)
@@ -251,10 +251,9 @@ def _twice(x: int) -> int:
 
 
 def test_throttle_answers_every_job_with_at_most_limit_in_the_pool():
-    import multiprocessing as mp
-
-    with mp.get_context("fork").Pool(2) as pool:
-        jobs = parallel._Throttle(pool, 3)
+    pool, workers = parallel.start_pool(2)
+    try:
+        jobs = parallel._Throttle(pool, 3, workers)
         for x in range(20):
             jobs.submit(_twice, x, f"tag{x}")
         answers = {}
@@ -265,8 +264,10 @@ def test_throttle_answers_every_job_with_at_most_limit_in_the_pool():
             answers[tag] = answer
         assert answers == {f"tag{x}": 2 * x for x in range(20)}
         jobs.submit(_twice, -1, "bad")
-        with pytest.raises(ValueError):
+        with pytest.raises(ValueError):  # a job's own error, not a lost worker
             jobs.next()
+    finally:
+        parallel.stop_pool(pool, workers)
 
 
 class _Flag:
@@ -362,12 +363,17 @@ def _until_stopped(seconds: float) -> str:
 
 
 _STARTED: list = []  # [a shared count of the jobs begun]
+_BUSY: list = []  # [the process id of the last worker to begin a job]
 
 
 def _sleep_deaf(seconds: float) -> None:
     """A job deaf to the stop flag."""
+    import os
+
     with _STARTED[0].get_lock():
         _STARTED[0].value += 1
+        if _BUSY:
+            _BUSY[0].value = os.getpid()
     time.sleep(seconds)
 
 
@@ -381,17 +387,16 @@ def test_quiet_stops_waiting_for_the_jobs_of_a_worker_that_died(monkeypatch):
     monkeypatch.setattr(parallel, "QUIET_SECONDS", 30.0)
     parallel._new_flag(parallel._stopping)
     _STARTED[:] = [mp.get_context("fork").Value("i", 0)]  # before the fork: shared
-    before = {p.pid for p in mp.active_children()}
-    with mp.get_context("fork").Pool(2) as pool:
-        workers = [p for p in mp.active_children() if p.pid not in before]
-        assert len(workers) == 2
+    pool, workers = parallel.start_pool(2)
+    assert len(workers) == 2
+    try:
         search = parallel._SplitIda.__new__(parallel._SplitIda)
         search.jobs = parallel._Throttle(pool, 2, workers)
         for i in range(2):
             search.jobs.submit(_sleep_deaf, 60.0, i)
         search.jobs.feed()
-        while _STARTED[0].value < 2:  # killed while taking a job from the pool's queue, a
-            time.sleep(0.01)  # worker would hold its lock for ever, and Pool.terminate hang
+        while _STARTED[0].value < 2:
+            time.sleep(0.01)
         for worker in workers:
             os.kill(worker.pid, signal.SIGKILL)
         began = time.monotonic()
@@ -399,27 +404,43 @@ def test_quiet_stops_waiting_for_the_jobs_of_a_worker_that_died(monkeypatch):
         assert time.monotonic() - began < 30.0
         with pytest.raises(parallel.WorkerLost, match="SIGKILL: killed from outside"):
             search.jobs.next(feed=False)
+    finally:
+        parallel.stop_pool(pool, workers)
 
 
-def test_quiet_has_every_job_in_the_pool_answer_before_the_pool_stops(monkeypatch):
-    # Pool.terminate can hang when it kills a worker that is writing an answer; so the
-    # search first has the workers drop their jobs and waits for every answer
+def test_the_pool_stops_when_an_idle_worker_was_killed(monkeypatch):
+    # an idle worker waits for a job holding the job queue's lock: killed then, it held it
+    # for ever, and multiprocessing.Pool's terminate waited for it for ever (timeout 7 on
+    # Bud3 with two workers hung 2 runs in 12); the search must end, and say how
     import multiprocessing as mp
+    import os
+    import signal
+    import threading
 
-    monkeypatch.setattr(parallel, "QUIET_SECONDS", 20.0)
-    parallel._new_flag(parallel._stopping)  # before the fork: the workers share it
-    with mp.get_context("fork").Pool(2) as pool:
-        search = parallel._SplitIda.__new__(parallel._SplitIda)
-        search.jobs = parallel._Throttle(pool, 3)
-        for i in range(5):
-            search.jobs.submit(_until_stopped, 60.0, i)
-        search.jobs.feed()
-        assert search.jobs.in_pool == 3
-        began = time.monotonic()
-        search.quiet()
-        assert search.jobs.in_pool == 0 and len(search.jobs.waiting) == 2  # none fed after
-        assert time.monotonic() - began < 20.0
-    assert search.jobs.next(feed=False, timeout=0.1) is None  # nothing left to answer
+    monkeypatch.setattr(parallel, "QUIET_SECONDS", 30.0)
+    parallel._new_flag(parallel._stopping)
+    _STARTED[:] = [mp.get_context("fork").Value("i", 0)]
+    _BUSY[:] = [mp.get_context("fork").Value("i", 0)]
+    pool, workers = parallel.start_pool(2)
+    search = parallel._SplitIda.__new__(parallel._SplitIda)
+    search.jobs = parallel._Throttle(pool, 2, workers)
+    search.jobs.submit(_sleep_deaf, 60.0, 0)
+    search.jobs.feed()
+    while _STARTED[0].value < 1:
+        time.sleep(0.01)
+    time.sleep(0.2)  # the other worker is waiting for a job
+    busy = _BUSY[0].value
+    idle = [worker for worker in workers if worker.pid != busy]
+    assert len(idle) == 1
+    os.kill(idle[0].pid, signal.SIGKILL)
+    with pytest.raises(parallel.WorkerLost, match="SIGKILL: killed from outside"):
+        search.jobs.next(feed=False, timeout=30.0)
+    search.quiet()
+    stopping = threading.Thread(target=parallel.stop_pool, args=(pool, workers), daemon=True)
+    stopping.start()
+    stopping.join(30.0)
+    assert not stopping.is_alive()
+    assert all(worker.exitcode is not None for worker in workers)
 
 
 def test_status_lines_count_the_workers_checks_and_tasks(monkeypatch):
@@ -469,3 +490,39 @@ def test_workers_time_their_rentals_from_every_workers_checks(monkeypatch):
     assert second.rent_after() < astar.rent_time(1, 0, 4.0) / 10
     parallel._new_tally(parallel._rent_tally)  # a new pool starts from nothing
     assert first.rent_statistics() == (0, 0, 0)
+
+
+def _pool_then_wait(conn) -> None:
+    _, workers = parallel.start_pool(2)
+    conn.send([worker.pid for worker in workers])
+    time.sleep(60)
+
+
+def _gone(pid: int) -> bool:
+    """Is the process gone (or dead, not reaped yet)?"""
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            return stat.read().rsplit(")", 1)[1].split()[0] in "ZX"
+    except FileNotFoundError:
+        return True
+
+
+@pytest.mark.skipif(not os.path.exists("/proc/self/stat"), reason="needs Linux's /proc")
+def test_idle_workers_die_with_a_parent_killed_outright():
+    # a portfolio stops a backend with SIGKILL; the idle workers of its pool waited for jobs
+    # for ever (the executor's workers hold their job queue's write end: no end of file)
+    import multiprocessing as mp
+
+    ctx = mp.get_context("fork")
+    mine, theirs = ctx.Pipe()
+    parent = ctx.Process(target=_pool_then_wait, args=(theirs,))
+    parent.start()
+    assert mine.poll(30)
+    workers = mine.recv()
+    assert len(workers) == 2 and not any(_gone(pid) for pid in workers)
+    parent.kill()
+    parent.join()
+    end = time.monotonic() + 10
+    while not all(_gone(pid) for pid in workers) and time.monotonic() < end:
+        time.sleep(0.05)
+    assert all(_gone(pid) for pid in workers)
