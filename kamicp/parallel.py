@@ -477,9 +477,9 @@ def start_pool(
     waiting for a job does (``timeout 7 kamicp solve Bud3.puz --solver idastar --workers
     2`` hung in 2 of 12 runs at 1e993fd).
 
-    The executor forks its workers at the first job (one job a worker before Python 3.11):
-    one empty job each, waited for, forks them here, where no journal transaction is open,
-    and surfaces a worker that cannot start."""
+    The executor forks its workers at the first job (Python 3.11 on; before, one a job
+    while none is idle): one short job each, sent together and waited for, forks them here,
+    where no journal transaction is open, and surfaces a worker that cannot start."""
     before = {p.pid for p in mp.active_children()}
     pool = ProcessPoolExecutor(
         workers,
@@ -487,7 +487,7 @@ def start_pool(
         initializer=_pool_worker,
         initargs=(os.getpid(), initializer, initargs),
     )
-    for started in [pool.submit(os.getpid) for _ in range(workers)]:
+    for started in [pool.submit(time.sleep, 0.05) for _ in range(workers)]:
         started.result()
     return pool, [p for p in mp.active_children() if p.pid not in before]
 
