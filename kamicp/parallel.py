@@ -560,8 +560,11 @@ class _Throttle:
     def lost(self) -> WorkerLost:
         """The error that tells how a worker died. The executor stops the other workers
         with SIGTERM once one has died, so a death by another cause names the first."""
-        for process in self.workers:
-            process.join(timeout=1.0)  # the executor is stopping them: their codes are due
+        # The executor is stopping the others and reaps them all: wait for every code (a
+        # process reaped by the executor's thread shows its code only once that is done).
+        end = time.monotonic() + 2.0
+        while any(p.exitcode is None for p in self.workers) and time.monotonic() < end:
+            time.sleep(0.01)
         codes = [p.exitcode for p in self.workers if p.exitcode is not None]
         codes.sort(key=lambda code: code == -signal.SIGTERM)
         how = _death(codes[0]) if codes else "how is not known"
