@@ -443,6 +443,28 @@ def test_the_pool_stops_when_an_idle_worker_was_killed(monkeypatch):
     assert all(worker.exitcode is not None for worker in workers)
 
 
+def test_quiet_has_every_job_in_the_pool_answer_before_the_pool_stops(monkeypatch):
+    # the search first has the workers drop their jobs and waits for every answer, so that
+    # what the dropped tasks proved reaches the journal before the workers are stopped
+    monkeypatch.setattr(parallel, "QUIET_SECONDS", 20.0)
+    parallel._new_flag(parallel._stopping)  # before the fork: the workers share it
+    pool, workers = parallel.start_pool(2)
+    try:
+        search = parallel._SplitIda.__new__(parallel._SplitIda)
+        search.jobs = parallel._Throttle(pool, 3, workers)
+        for i in range(5):
+            search.jobs.submit(_until_stopped, 60.0, i)
+        search.jobs.feed()
+        assert search.jobs.in_pool == 3
+        began = time.monotonic()
+        search.quiet()
+        assert search.jobs.in_pool == 0 and len(search.jobs.waiting) == 2  # none fed after
+        assert time.monotonic() - began < 20.0
+    finally:
+        parallel.stop_pool(pool, workers)
+    assert search.jobs.next(feed=False, timeout=0.1) is None  # nothing left to answer
+
+
 def test_status_lines_count_the_workers_checks_and_tasks(monkeypatch):
     # a path of 9 nodes in 3 colours (optimum 6), split at once, a line whenever one is due
     # (STATUS_EVERY 0): the workers check the start's children, then answer the tasks; the
