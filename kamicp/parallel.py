@@ -55,7 +55,7 @@ import queue
 import signal
 import time
 from collections.abc import Callable, Sequence
-from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures import CancelledError, Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 
 from kamicp.astar import (
@@ -572,10 +572,12 @@ class _Throttle:
 
 
 def _outcome(future: Future, tag) -> tuple | BaseException:
-    """A finished job's (tag, answer), or its exception."""
-    if future.cancelled():
-        return BrokenProcessPool("the job was cancelled")
-    error = future.exception()
+    """A finished job's (tag, answer), or its exception (a cancelled job's: only
+    :func:`stop_pool` cancels, and then nobody reads the answers)."""
+    try:
+        error = future.exception()
+    except CancelledError as cancelled:
+        return cancelled
     return error if error is not None else (tag, future.result())
 
 

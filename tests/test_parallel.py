@@ -377,6 +377,17 @@ def _sleep_deaf(seconds: float) -> None:
     time.sleep(seconds)
 
 
+def _fed_search(pool, workers, limit: int, function, jobs: list):
+    """A bare search whose throttle has handed ``function(job)`` for each job to the pool
+    (at most ``limit`` at a time), each tagged with its index."""
+    search = parallel._SplitIda.__new__(parallel._SplitIda)
+    search.jobs = parallel._Throttle(pool, limit, workers)
+    for i, job in enumerate(jobs):
+        search.jobs.submit(function, job, i)
+    search.jobs.feed()
+    return search
+
+
 def test_quiet_stops_waiting_for_the_jobs_of_a_worker_that_died(monkeypatch):
     # a SIGTERM to the whole process group (``timeout``, a batch system) kills the workers
     # at once: their jobs never answer, and quieting waited QUIET_SECONDS for them
@@ -390,11 +401,7 @@ def test_quiet_stops_waiting_for_the_jobs_of_a_worker_that_died(monkeypatch):
     pool, workers = parallel.start_pool(2)
     assert len(workers) == 2
     try:
-        search = parallel._SplitIda.__new__(parallel._SplitIda)
-        search.jobs = parallel._Throttle(pool, 2, workers)
-        for i in range(2):
-            search.jobs.submit(_sleep_deaf, 60.0, i)
-        search.jobs.feed()
+        search = _fed_search(pool, workers, 2, _sleep_deaf, [60.0, 60.0])
         while _STARTED[0].value < 2:
             time.sleep(0.01)
         for worker in workers:
@@ -422,10 +429,7 @@ def test_the_pool_stops_when_an_idle_worker_was_killed(monkeypatch):
     _STARTED[:] = [mp.get_context("fork").Value("i", 0)]
     _BUSY[:] = [mp.get_context("fork").Value("i", 0)]
     pool, workers = parallel.start_pool(2)
-    search = parallel._SplitIda.__new__(parallel._SplitIda)
-    search.jobs = parallel._Throttle(pool, 2, workers)
-    search.jobs.submit(_sleep_deaf, 60.0, 0)
-    search.jobs.feed()
+    search = _fed_search(pool, workers, 2, _sleep_deaf, [60.0])
     while _STARTED[0].value < 1:
         time.sleep(0.01)
     time.sleep(0.2)  # the other worker is waiting for a job
@@ -450,11 +454,7 @@ def test_quiet_has_every_job_in_the_pool_answer_before_the_pool_stops(monkeypatc
     parallel._new_flag(parallel._stopping)  # before the fork: the workers share it
     pool, workers = parallel.start_pool(2)
     try:
-        search = parallel._SplitIda.__new__(parallel._SplitIda)
-        search.jobs = parallel._Throttle(pool, 3, workers)
-        for i in range(5):
-            search.jobs.submit(_until_stopped, 60.0, i)
-        search.jobs.feed()
+        search = _fed_search(pool, workers, 3, _until_stopped, [60.0] * 5)
         assert search.jobs.in_pool == 3
         began = time.monotonic()
         search.quiet()
