@@ -815,6 +815,18 @@ class _Ida(_Search):
     def rent_statistics(self) -> tuple[float, float, float]:
         """The tetrapod checks the rents are timed from: (asked, cut, seconds) of this
         search's (:mod:`kamicp.parallel`'s workers share theirs)."""
+        return self.tetrapod_tally()
+
+    def states_tally(self) -> float:
+        """The states expanded since the start."""
+        return self.nodes
+
+    def tripod_tally(self) -> tuple[float, float]:
+        """The iteration's tripod checks so far: (asked, cut)."""
+        return self.checks[0], sum(entry[1] for entry in self.cuts.values())
+
+    def tetrapod_tally(self) -> tuple[float, float, float]:
+        """The run's tetrapod checks so far: (asked, cut, seconds)."""
         asked, cut, spent = self.tetrapod_checks
         return asked, cut, spent
 
@@ -864,15 +876,15 @@ class _Ida(_Search):
         start, the tripod checks of the iteration and the tetrapod checks of the run, each
         with the states it cut."""
         seconds = time.monotonic() - self.iteration_began
-        cut = sum(entry[1] for entry in self.cuts.values())
+        asked, cut = self.tripod_tally()
         parts = [
             f"searching {self.threshold} moves for {seconds:.0f} s",
-            f"{self.nodes:,} states",
-            f"tripod checks {self.checks[0]:,} ({cut:,} cut)",
+            f"{self.states_tally():,.0f} states",
+            f"tripod checks {asked:,.0f} ({cut:,.0f} cut)",
         ]
-        if self.tetrapod_depth > 0 or self.tetrapod_checks[0]:
-            asked, cut, spent = self.tetrapod_checks
-            parts.append(f"tetrapod checks {asked:,} ({cut:,} cut, {spent:.0f} s)")
+        asked, cut, spent = self.tetrapod_tally()
+        if self.tetrapod_depth > 0 or asked:
+            parts.append(f"tetrapod checks {asked:,.0f} ({cut:,.0f} cut, {spent:.0f} s)")
         if self.shared_checks:
             parts.append(f"{self.shared_checks:,} checks shared by isomorphic states")
         if self.journal is not None:

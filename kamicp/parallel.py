@@ -86,6 +86,9 @@ TASKS_PER_WORKER = 16  # the frontier is deepened until it has this many tasks a
 MAX_SPLIT_DEPTH = 3  # nor deeper than this
 TASK_SPLIT = 0.2  # a task that has run this long gives way when a worker is idle
 QUIET_SECONDS = 10.0  # at most this long, at the end, for the workers to drop their jobs
+# A worker adds its states to the status line's shared count every this many (a locked
+# add costs about a microsecond, a state about a hundred)
+NODES_SENT = 256
 
 
 def parallel_idastar(
@@ -167,6 +170,7 @@ class _SplitIda(_Ida):
     checked_depth = 0  # the states above the frontier get the tripod check to this depth
     jobs: _Throttle | None = None  # the jobs in the pool
     doing = ""  # what the workers are doing, with counts (status)
+    task_nodes = 0  # states expanded by the tasks answered, in ``nodes`` (status)
 
     def tick(self) -> None:
         super().tick()
@@ -185,6 +189,8 @@ class _SplitIda(_Ida):
             _new_flag(_idle)
             _new_flag(_stopping)
             _new_tally(_rent_tally)
+            _new_tally(_tripod_tally, 2)
+            _new_tally(_node_tally, 1)
             if self.journal is not None:
                 self.journal.commit()  # the workers are forked with no transaction open
             # each worker a copy of this search (forked), made a worker by _start_worker
@@ -200,6 +206,33 @@ class _SplitIda(_Ida):
         line = super().status()
         return f"{line}; {self.doing}" if self.doing else line
 
+    def states_tally(self) -> float:
+        """This process's states and, once the pool is up, every worker's as they go (each
+        sends its count every NODES_SENT; they were counted only once their task answered,
+        and the line said "2 states" for Bud6's first 17 s)."""
+        workers = self.workers_tally(_node_tally)
+        if workers is None:
+            return self.nodes
+        return self.nodes - self.task_nodes + workers[0]
+
+    def tripod_tally(self) -> tuple[float, float]:
+        """This process's checks of the iteration and, once the pool is up, every
+        worker's as they are made (the status line counted none of the workers')."""
+        asked, cut = _added(super().tripod_tally(), self.workers_tally(_tripod_tally))
+        return asked, cut
+
+    def tetrapod_tally(self) -> tuple[float, float, float]:
+        """This process's checks and, once the pool is up, every worker's as they are made
+        (the status line counted a task's checks only once the task answered: on the deep
+        boards a task runs for minutes)."""
+        own = super().tetrapod_tally()
+        asked, cut, spent = _added(own, self.workers_tally(_rent_tally))
+        return asked, cut, spent
+
+    def workers_tally(self, tally: list) -> tuple | None:
+        """What the workers of this search's pool have added to ``tally``, if there is one."""
+        return tuple(tally[0][:]) if self.pool is not None and tally else None
+
     def answer(self, jobs: _Throttle) -> tuple | None:
         """The next job's (tag, answer), or None if none came before ``on_status`` was due
         (told first whenever it is due)."""
@@ -212,6 +245,7 @@ class _SplitIda(_Ida):
         """One iteration: pass 1 to a frontier, the tasks farmed out (split further where
         one runs long while a worker is idle), pass 2."""
         self.answers, self.solved, self.root = {}, False, root
+        _new_tally(_tripod_tally, 2)  # the workers count this iteration's checks afresh
         start = (b"", root, 0, threshold, None, 0)
         depth, self.checked_depth = 1, 0
         tasks = self.collect(start, depth)
@@ -303,16 +337,15 @@ class _SplitIda(_Ida):
             item = self.answer(jobs)
             if item is None:
                 continue
-            (group, task), (value, path, nodes, tetrapods, notes) = item
+            (group, task), (value, path, nodes, notes) = item
             self.write_notes(notes)
-            for i, count in enumerate(tetrapods):  # the workers' checks, for the status
-                self.tetrapod_checks[i] += count
             answered += 1
             given_way += value == "split"
             left = jobs.pending()
             self.doing = _tasks_line(answered, given_way, left)
             self.report_if_due()  # so that the answer that ends the iteration is told too
             self.nodes += nodes
+            self.task_nodes += nodes
             if value is None:
                 raise _Stop  # a worker reached the deadline
             if self.node_limit is not None and self.nodes > self.node_limit:
@@ -455,7 +488,8 @@ class _SplitIda(_Ida):
                 continue
             tag, answer = item
             if isinstance(tag, tuple) and isinstance(tag[0], _Group):  # a task's, not a check's
-                self.write_notes(answer[4])
+                _, _, _, notes = answer
+                self.write_notes(notes)
 
     def tripods_due(self, depth: int) -> bool:
         if self.split_budget >= 0:  # above the frontier: where the workers computed it
@@ -621,13 +655,20 @@ def _new_flag(flags: list) -> None:
     flags[0].value = 0
 
 
-def _new_tally(tally: list) -> None:
-    """Tetrapod checks (asked, cut, seconds) shared with the workers forked after this
-    (made once a process), zeroed."""
+def _new_tally(tally: list, size: int = 3) -> None:
+    """Counts of checks (asked, cut, seconds for tetrapods; asked, cut for tripods)
+    shared with the workers forked after this (made once a process), zeroed."""
     if not tally:
-        tally.append(mp.get_context("fork").Array("d", 3))
+        tally.append(mp.get_context("fork").Array("d", size))
     with tally[0].get_lock():
-        tally[0][:] = [0.0, 0.0, 0.0]
+        tally[0][:] = [0.0] * size
+
+
+def _added(own: tuple, workers: tuple | None) -> tuple:
+    """Counts of this process plus the workers' (if any), item by item."""
+    if workers is None:
+        return own
+    return tuple(a + b for a, b in zip(own, workers, strict=True))
 
 
 def _detached(cur: Current) -> Current:
@@ -655,6 +696,8 @@ _worker: list = []  # this worker's search
 _idle: list = []  # a flag shared with the workers: some worker waits for a task
 _stopping: list = []  # a flag shared with the workers: drop the job at hand
 _rent_tally: list = []  # every worker's tetrapod checks (asked, cut, seconds), for the rents
+_tripod_tally: list = []  # every worker's tripod checks of the iteration (asked, cut), for status
+_node_tally: list = []  # every worker's states expanded, for the status
 
 
 class _Notes:
@@ -688,6 +731,15 @@ class _Worker(_Ida):
     began = 0.0  # when the task began
     task_state: Current | None = None  # the state of the task being searched
     parent = 0  # the process that farms the tasks out
+    sent = 0  # states expanded and added to the shared tally
+
+    def send_nodes(self) -> None:
+        """Add the states expanded since the last call to the shared tally."""
+        if _node_tally and self.nodes > self.sent:
+            tally = _node_tally[0]
+            with tally.get_lock():
+                tally[0] += self.nodes - self.sent
+        self.sent = self.nodes
 
     def tripods_due(self, depth: int) -> bool:
         if depth == self.root_depth:
@@ -696,6 +748,8 @@ class _Worker(_Ida):
 
     def tick(self) -> None:
         super().tick()
+        if self.nodes - self.sent >= NODES_SENT:
+            self.send_nodes()
         if _stopping[0].value:
             raise _Stop  # the search is over (_SplitIda.quiet)
         if _idle[0].value and time.monotonic() - self.began >= TASK_SPLIT:
@@ -716,13 +770,21 @@ class _Worker(_Ida):
             tally[1] += value > budget
             tally[2] += seconds
 
-    def rent_statistics(self) -> tuple[float, float, float]:
+    def checked(self, key: bytes, budget: int, value: int, seconds: float, depth: int) -> None:
+        super().checked(key, budget, value, seconds, depth)
+        if _tripod_tally:
+            tally = _tripod_tally[0]
+            with tally.get_lock():
+                tally[0] += 1
+                tally[1] += value > budget
+
+    def tetrapod_tally(self) -> tuple[float, float, float]:
         """Every worker's tetrapod checks, not this one's alone: a worker whose first task is
         long would otherwise time its rentals from that task's few checks (Bud6: the start's
         one child that its check does not cut, 145 s, rented its 72 children for 2.4-3.3 s
         each where the other worker's 189 checks, 185 cut, said 0.8 s)."""
         if not _rent_tally:  # not forked by a pool (a test's worker)
-            return super().rent_statistics()
+            return super().tetrapod_tally()
         asked, cut, spent = _rent_tally[0][:]
         return asked, cut, spent
 
@@ -779,10 +841,10 @@ def _check(job: tuple) -> tuple:
 
 
 def _search(job: tuple) -> tuple:
-    """(value, path or None, states expanded, tetrapod checks (asked, cut, seconds), notes
-    for the journal or None) of one task: value None at the deadline, "split" when it gave
-    way to an idle worker, its path then True if the task's state was checked and not cut
-    (the tasks it is split into are below a miss)."""
+    """(value, path or None, states expanded, notes for the journal or None) of one task:
+    value None at the deadline, "split" when it gave way to an idle worker, its path then
+    True if the task's state was checked and not cut (the tasks it is split into are below
+    a miss). Its tetrapod checks go to the shared tally as they are made."""
     _, cur, first, budget, after, depth, threshold, walk_budget, checked_depth, below = job
     w = _worker[0]
     if w.threshold != threshold:  # a new iteration: the check policy learns afresh
@@ -802,7 +864,7 @@ def _search(job: tuple) -> tuple:
         w.missed[depth - 1] = True  # the state above was checked, and not cut, in a worker
     w.task_state = cur
     w.began = time.monotonic()
-    before, checks_before = w.nodes, list(w.tetrapod_checks)
+    before = w.nodes
     try:
         value = w.dfs(cur, first, budget, after)
         path = list(w.path) if value <= budget else None
@@ -810,6 +872,6 @@ def _search(job: tuple) -> tuple:
         value, path = None, None
     except _GiveWay:
         value, path = "split", depth <= DEEPEST_DEPTH and w.missed[depth]
-    checks = tuple(now - then for now, then in zip(w.tetrapod_checks, checks_before, strict=True))
     notes = w.journal.take() if w.journal is not None else None
-    return value, path, w.nodes - before, checks, notes
+    w.send_nodes()  # before the answer, so that the tally holds every answered task's states
+    return value, path, w.nodes - before, notes

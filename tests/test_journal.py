@@ -179,7 +179,7 @@ def test_quieting_the_pool_writes_what_the_dropped_tasks_proved(tmp_path, monkey
     monkeypatch.setattr(parallel, "_stopping", [types.SimpleNamespace(value=0)])
     g = from_edges([0, 1, 0], [(0, 1), (1, 2)])
     search = parallel._SplitIda(g, None, None, None)
-    task_answer = (None, None, 10, (0, 0, 0.0), ([(b"k", 3)], [("tetrapods", b"k", 4, 3)]))
+    task_answer = (None, None, 10, ([(b"k", 3)], [("tetrapods", b"k", 4, 3)]))  # as _search
     check_answer = (b"c", 2, 3, 0.1, None)
     task = (parallel._Group(None, None, 0), "task")
     search.jobs = _Answers([(task, task_answer), ([1], check_answer)])

@@ -150,7 +150,7 @@ def test_with_auto_the_workers_rent_the_checks_of_the_starts_children(monkeypatc
             parallel.stop_pool(ida.pool, ida.worker_processes)
         assert len(out.moves) == len(bfs(g).moves) == 5
         rules.verify_solution(g, out.moves)
-        runs[depth] = (list(depths), ida.tetrapod_checks)
+        runs[depth] = (list(depths), ida.tetrapod_tally())
         depths.clear()
     rented, checks = runs[astar.AUTO]
     assert rented and all(entry == (1, True) for entry in rented)
@@ -297,7 +297,7 @@ def test_a_tasks_state_is_checked_first_only_where_checks_are_cheap(
     cur = contract(g)
     budget, threshold = 5, 7  # the task's state is 7 - 5 = 2 moves deep
     job = (b"", cur, 0, budget, None, 2, threshold, astar.INF, 1, False)
-    value, _, _, _, _ = parallel._search(job)
+    value, _, _, _ = parallel._search(job)
     assert w.cuts.get(2, [0, 0])[0] == checks  # the task's state is the only one that deep
     assert (value <= budget) == (len(bfs(g).moves) <= budget)
 
@@ -328,7 +328,7 @@ def test_a_task_below_a_miss_is_checked_first_and_its_split_says_it_missed(monke
     monkeypatch.setattr(parallel._Worker, "tick", tick)
     budget, threshold = 6, 8  # the task's state is 2 moves deep
     job = (b"", contract(g), 0, budget, None, 2, threshold, astar.INF, 1, below)
-    value, path, _, _, _ = parallel._search(job)
+    value, path, _, _ = parallel._search(job)
     assert value == "split" and path is True
     assert seen == [0, 1 if below else 0] and asked == [budget]
 
@@ -493,6 +493,74 @@ def test_status_lines_count_the_workers_checks_and_tasks(monkeypatch):
     assert all(counts == sorted(counts) for counts in answered.values())
     assert max(answered) == max(checks) == 6  # up to the iteration that finds the solution
     assert all(counts[0] == 0 for counts in answered.values())  # told before any answer
+
+
+def test_the_status_counts_the_workers_tetrapod_checks_as_they_are_made(monkeypatch):
+    # a worker's checks reach the shared tally as it makes them, and the parent's status
+    # line adds them to its own at once (it counted them only once their task answered:
+    # on the deep boards a task runs for minutes, and the line said 0 checks meanwhile)
+    g = from_edges([0, 1, 2, 0, 1, 2, 0, 1, 2], [(i, i + 1) for i in range(8)])
+    monkeypatch.setattr(parallel, "_rent_tally", [])
+    ida = parallel._SplitIda(g, None, None, soon())
+    ida.configure(None, 0.0, astar.CHECK_RATIO, astar.AUTO, None)
+    ida.iteration_began = time.monotonic()
+    ida.tetrapod_checks = [2, 1, 3.0]  # this process's own
+    parallel._new_tally(parallel._rent_tally)  # as when the pool starts
+    worker = parallel._Worker(g, None, None, soon())
+    worker.kept_tetrapods(b"a", 5, 7, 4.0)  # a check that cuts (7 > 5)
+    assert "tetrapod checks 2 (1 cut, 3 s)" in ida.status()  # no pool: not yet counted
+    ida.pool = mock.Mock()
+    assert "tetrapod checks 3 (2 cut, 7 s)" in ida.status()
+    worker.kept_tetrapods(b"b", 5, 5, 1.0)  # one that does not
+    assert "tetrapod checks 4 (2 cut, 8 s)" in ida.status()
+    assert ida.rent_statistics() == (4, 2, 8.0)
+    assert worker.rent_statistics() == (2, 1, 5.0)  # the workers time from theirs
+
+
+def test_the_status_counts_the_workers_tripod_checks_of_the_iteration(monkeypatch):
+    # the same for the tripod checks, which the line counts per iteration: the workers'
+    # were never counted (Bud6's lines said "tripod checks 0 (0 cut)" throughout)
+    g = from_edges([0, 1, 2, 0, 1, 2, 0, 1, 2], [(i, i + 1) for i in range(8)])
+    monkeypatch.setattr(parallel, "_tripod_tally", [])
+    ida = parallel._SplitIda(g, None, None, soon())
+    ida.configure(None, 0.0, astar.CHECK_RATIO, astar.AUTO, None)
+    ida.iteration_began = time.monotonic()
+    ida.checked(b"p", 4, 5, 0.1, 1)  # the parent's own, which cuts
+    parallel._new_tally(parallel._tripod_tally, 2)  # as when the pool starts
+    worker = parallel._Worker(g, None, None, soon())
+    worker.checked(b"a", 4, 3, 0.1, 2)
+    worker.checked(b"b", 4, 6, 0.1, 2)
+    assert "tripod checks 1 (1 cut)" in ida.status()  # no pool: not yet counted
+    ida.pool = mock.Mock()
+    assert "tripod checks 3 (2 cut)" in ida.status()
+    parallel._new_tally(parallel._tripod_tally, 2)  # the next iteration (split) starts
+    assert "tripod checks 1 (1 cut)" in ida.status()
+
+
+def test_the_status_counts_the_workers_states_as_they_go(monkeypatch):
+    # a worker sends its states every NODES_SENT and when its task answers; the line adds
+    # them to the parent's own at once, and a task's states are counted once, not again
+    # when its answer brings them
+    g = from_edges([0, 1, 2, 0, 1, 2, 0, 1, 2], [(i, i + 1) for i in range(8)])
+    monkeypatch.setattr(parallel, "_node_tally", [])
+    monkeypatch.setattr(parallel, "NODES_SENT", 10)
+    monkeypatch.setattr(parallel, "_stopping", [mock.Mock(value=0)])
+    monkeypatch.setattr(parallel, "_idle", [mock.Mock(value=0)])
+    ida = parallel._SplitIda(g, None, None, soon())
+    ida.configure(None, 0.0, astar.CHECK_RATIO, astar.AUTO, None)
+    ida.iteration_began = time.monotonic()
+    ida.nodes = 5  # the parent's own
+    parallel._new_tally(parallel._node_tally, 1)  # as when the pool starts
+    ida.pool = mock.Mock()
+    worker = parallel._Worker(g, None, None, soon())
+    worker.parent = os.getppid()
+    for _ in range(25):
+        worker.tick()
+    assert "; 25 states;" in ida.status()  # 5 + 20 sent, 5 not yet
+    worker.send_nodes()  # as when the task answers
+    ida.nodes += 25  # the answer's count
+    ida.task_nodes += 25
+    assert "; 30 states;" in ida.status()
 
 
 def test_workers_time_their_rentals_from_every_workers_checks(monkeypatch):
