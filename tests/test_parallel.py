@@ -495,18 +495,24 @@ def test_status_lines_count_the_workers_checks_and_tasks(monkeypatch):
     assert all(counts[0] == 0 for counts in answered.values())  # told before any answer
 
 
+def _watched(g):
+    """A parallel search whose status line is read (its iteration begun now, as with AUTO)
+    and a worker beside it, in this process: the tallies they share are the fork's."""
+    ida = parallel._SplitIda(g, None, None, soon())
+    ida.configure(None, 0.0, astar.CHECK_RATIO, astar.AUTO, None)
+    ida.iteration_began = time.monotonic()
+    return ida, parallel._Worker(g, None, None, soon())
+
+
 def test_the_status_counts_the_workers_tetrapod_checks_as_they_are_made(monkeypatch):
     # a worker's checks reach the shared tally as it makes them, and the parent's status
     # line adds them to its own at once (it counted them only once their task answered:
     # on the deep boards a task runs for minutes, and the line said 0 checks meanwhile)
     g = from_edges([0, 1, 2, 0, 1, 2, 0, 1, 2], [(i, i + 1) for i in range(8)])
     monkeypatch.setattr(parallel, "_rent_tally", [])
-    ida = parallel._SplitIda(g, None, None, soon())
-    ida.configure(None, 0.0, astar.CHECK_RATIO, astar.AUTO, None)
-    ida.iteration_began = time.monotonic()
+    ida, worker = _watched(g)
     ida.tetrapod_checks = [2, 1, 3.0]  # this process's own
     parallel._new_tally(parallel._rent_tally)  # as when the pool starts
-    worker = parallel._Worker(g, None, None, soon())
     worker.kept_tetrapods(b"a", 5, 7, 4.0)  # a check that cuts (7 > 5)
     assert "tetrapod checks 2 (1 cut, 3 s)" in ida.status()  # no pool: not yet counted
     ida.pool = mock.Mock()
@@ -522,12 +528,9 @@ def test_the_status_counts_the_workers_tripod_checks_of_the_iteration(monkeypatc
     # were never counted (Bud6's lines said "tripod checks 0 (0 cut)" throughout)
     g = from_edges([0, 1, 2, 0, 1, 2, 0, 1, 2], [(i, i + 1) for i in range(8)])
     monkeypatch.setattr(parallel, "_tripod_tally", [])
-    ida = parallel._SplitIda(g, None, None, soon())
-    ida.configure(None, 0.0, astar.CHECK_RATIO, astar.AUTO, None)
-    ida.iteration_began = time.monotonic()
+    ida, worker = _watched(g)
     ida.checked(b"p", 4, 5, 0.1, 1)  # the parent's own, which cuts
     parallel._new_tally(parallel._tripod_tally, 2)  # as when the pool starts
-    worker = parallel._Worker(g, None, None, soon())
     worker.checked(b"a", 4, 3, 0.1, 2)
     worker.checked(b"b", 4, 6, 0.1, 2)
     assert "tripod checks 1 (1 cut)" in ida.status()  # no pool: not yet counted
@@ -546,13 +549,10 @@ def test_the_status_counts_the_workers_states_as_they_go(monkeypatch):
     monkeypatch.setattr(parallel, "NODES_SENT", 10)
     monkeypatch.setattr(parallel, "_stopping", [mock.Mock(value=0)])
     monkeypatch.setattr(parallel, "_idle", [mock.Mock(value=0)])
-    ida = parallel._SplitIda(g, None, None, soon())
-    ida.configure(None, 0.0, astar.CHECK_RATIO, astar.AUTO, None)
-    ida.iteration_began = time.monotonic()
+    ida, worker = _watched(g)
     ida.nodes = 5  # the parent's own
     parallel._new_tally(parallel._node_tally, 1)  # as when the pool starts
     ida.pool = mock.Mock()
-    worker = parallel._Worker(g, None, None, soon())
     worker.parent = os.getppid()
     for _ in range(25):
         worker.tick()
