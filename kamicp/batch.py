@@ -23,9 +23,10 @@ from concurrent.futures import ThreadPoolExecutor, as_completed
 
 from kamicp import formats, notation
 from kamicp.errors import InputError, KamicpError
+from kamicp.interruptible import noting_interrupts
 from kamicp.isolate import Jobs, run_isolated
 from kamicp.regions import region_graph
-from kamicp.solve import noting_interrupts, solve
+from kamicp.solve import solve
 
 FINAL = ("optimal", "infeasible")
 GRACE = 15.0

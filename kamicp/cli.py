@@ -18,19 +18,16 @@ from kamicp import __version__, bounds, formats, notation, rules
 from kamicp.board import Board
 from kamicp.bounds import UNSOLVABLE
 from kamicp.errors import IllegalMove, InternalError, KamicpError
+from kamicp.progress import PROGRESS_EVERY, Progress, Seen, watched
 from kamicp.regions import measures, region_graph
 from kamicp.result import Result
 from kamicp.solve import (
     DEFAULT_SOLVER,
     DEFAULT_STRATEGY,
-    PROGRESS_EVERY,
     SOLVERS,
     STRATEGIES,
     TETRAPOD_DEPTH_SOLVERS,
-    Progress,
-    Seen,
     solve,
-    watched,
 )
 
 EXIT_CODES = {"optimal": 0, "feasible": 0, "infeasible": 1, "unknown": 3}

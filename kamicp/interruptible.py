@@ -94,3 +94,31 @@ def deferred_signals(pending: list[int]) -> Iterator[None]:
     finally:
         for signum, handler in kept.items():
             signal.signal(signum, handler)
+
+
+@contextmanager
+def noting_interrupts() -> Iterator[list]:
+    """Within the block, Ctrl-C still raises KeyboardInterrupt, and is also noted in the list
+    yielded: the drivers catch it to answer with their bounds, and the caller of ``solve``
+    must still learn that the user asked to stop. SIGTERM (``kill``, ``timeout``, a batch
+    system's stop) is taken the same way. (Only the main thread can set handlers;
+    elsewhere nothing is noted.)"""
+    noted: list = []
+
+    def handler(signum, frame):
+        noted.append(signum)
+        raise KeyboardInterrupt
+
+    previous = {}
+    for signum in (signal.SIGINT, signal.SIGTERM):
+        try:
+            # a process started to ignore one (Ctrl-C, in the background) keeps ignoring it
+            if signal.getsignal(signum) is not signal.SIG_IGN:
+                previous[signum] = signal.signal(signum, handler)
+        except ValueError:  # not the main thread
+            pass
+    try:
+        yield noted
+    finally:
+        for signum, action in previous.items():
+            signal.signal(signum, action)

@@ -28,18 +28,18 @@ import multiprocessing as mp
 import time
 from multiprocessing.connection import wait
 
+from kamicp.progress import say, tell
 from kamicp.regions import RegionGraph
 from kamicp.result import Result
-from kamicp.solve import say, tell
 
 BACKENDS = ("sat", "idastar")
 PROVED = ("optimal", "infeasible")
 
 
 def _run(conn, g, backend, kwargs) -> None:
-    from kamicp import solve
+    from kamicp import progress, solve
 
-    solve._portfolio.append(conn)  # proved bounds are sent on as they come (solve.tell)
+    progress.portfolio_parent.append(conn)  # proved bounds are sent on as they come (tell)
     try:
         conn.send(("result", solve.solve(g, backend, **kwargs)))
     except Exception as err:  # reported to the parent, which keeps the other backend's answer

@@ -20,13 +20,14 @@ from __future__ import annotations
 
 import time
 import weakref
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 
-from kamicp import bounds, rules
+from kamicp import bounds, progress, rules
 from kamicp.errors import InternalError, KamicpError, WorkerLost
 from kamicp.greedy import WIDTH, OutOfTime, greedy
+from kamicp.interruptible import noting_interrupts
 from kamicp.isolate import die_with_parent
+from kamicp.progress import Seen, listening, say, tell, watched
 from kamicp.regions import RegionGraph, subgraph
 from kamicp.result import SAT, UNSAT, Decision, HorizonSolver, Result, SearchOutcome
 from kamicp.rules import Move
@@ -189,7 +190,7 @@ def solve(
                     "strategy": strategy,
                     "known": known,
                 }
-                if solver in CONTAINED and time_limit is not None and not _progress:
+                if solver in CONTAINED and time_limit is not None and not progress.contained_parent:
                     result = _contained(job)
                 else:
                     result = _exact_run(**job)
@@ -278,36 +279,6 @@ def _tetrapods(g, final_colour, lower, known, max_moves, deadline) -> None:
         tell(value, None)
 
 
-@contextmanager
-def noting_interrupts() -> Iterator[list]:
-    """Within the block, Ctrl-C still raises KeyboardInterrupt, and is also noted in the list
-    yielded: the drivers catch it to answer with their bounds, and the caller of ``solve``
-    must still learn that the user asked to stop. SIGTERM (``kill``, ``timeout``, a batch
-    system's stop) is taken the same way. (Only the main thread can set handlers;
-    elsewhere nothing is noted.)"""
-    import signal
-
-    noted: list = []
-
-    def handler(signum, frame):
-        noted.append(signum)
-        raise KeyboardInterrupt
-
-    previous = {}
-    for signum in (signal.SIGINT, signal.SIGTERM):
-        try:
-            # a process started to ignore one (Ctrl-C, in the background) keeps ignoring it
-            if signal.getsignal(signum) is not signal.SIG_IGN:
-                previous[signum] = signal.signal(signum, handler)
-        except ValueError:  # not the main thread
-            pass
-    try:
-        yield noted
-    finally:
-        for signum, action in previous.items():
-            signal.signal(signum, action)
-
-
 # --- a hard time limit for backends that cannot be interrupted -----------------------------
 
 CONTAINED = ("sat",)  # CaDiCaL runs in conflict slices; one slice overran a 40 s limit by 10 s
@@ -315,110 +286,6 @@ CONTAINED = ("sat",)  # CaDiCaL runs in conflict slices; one slice overran a 40 
 # KAMI 2 levels, width 4 on 3 (README, "Solvers").
 UPPER_WIDTH = 32
 GRACE = 1.0  # seconds past the time limit before a contained run is stopped
-_progress: list = []  # in a contained child: where Horizons reports its bounds
-_portfolio: list = []  # in a portfolio backend: where every proved bound is reported
-_watchers: list = []  # in the main process: callbacks (lower, best) of ``watched``
-
-
-def tell(lower: int | None, best: list | None) -> None:
-    """Report proved bounds of the whole board to whoever listens: the parent of a
-    contained run, else the portfolio (which stops as soon as the bounds of its backends
-    meet), else the callbacks of :func:`watched` (the parents pass on what they are told)."""
-    if _progress:
-        _progress[0].send(("progress", (lower, best)))
-    elif _portfolio:
-        _portfolio[0].send(("progress", (lower, best)))
-    else:
-        for watch in _watchers:
-            watch(lower, best)
-
-
-def say(text: str) -> None:
-    """Report how a long search stands (one line, no bound in it) to whoever listens, as
-    :func:`tell` does bounds: the portfolio, which passes it on, else the callbacks of
-    :func:`watched` that have a ``status`` method (``kamicp solve --progress``)."""
-    if _progress:
-        _progress[0].send(("status", text))
-    elif _portfolio:
-        _portfolio[0].send(("status", text))
-    else:
-        for watch in _watchers:
-            if hasattr(watch, "status"):
-                watch.status(text)
-
-
-def listening() -> bool:
-    """Does anyone hear :func:`say`? A ``kamicp solve --progress`` watcher, in this process
-    or (a forked backend or contained run inherits the list) in the one that started it."""
-    return any(hasattr(watch, "status") for watch in _watchers)
-
-
-@contextmanager
-def watched(callback: Callable[[int | None, list | None], object]) -> Iterator[None]:
-    """Within the block, ``callback(lower, best)`` hears every bound a solve proves as it is
-    proved: a lower bound on the optimum (or None), a replayed solution (or None)."""
-    _watchers.append(callback)
-    try:
-        yield
-    finally:
-        _watchers.remove(callback)
-
-
-class Seen:
-    """A :func:`watched` callback that keeps the best bounds told: the largest lower bound
-    and the shortest solution (each proved or replayed where it was found). A call returns
-    whether either improved."""
-
-    def __init__(self):
-        self.lower: int | None = None
-        self.best: list | None = None
-
-    def __call__(self, lower: int | None, best: list | None) -> bool:
-        better_lower = lower is not None and (self.lower is None or lower > self.lower)
-        better_best = best is not None and (self.best is None or len(best) < len(self.best))
-        if better_lower:
-            self.lower = lower
-        if better_best:
-            self.best = list(best)
-        return better_lower or better_best
-
-
-PROGRESS_EVERY = 60.0  # seconds between two status lines by default (--progress-every)
-
-
-class Progress(Seen):
-    """A :class:`Seen` that also prints the bounds to ``stream`` whenever one improves, one
-    line each: ``NAME: SECONDS s: LOWER <= optimum <= UPPER`` (``--progress``); and, at most
-    every ``every`` seconds per solver, the line a long search reports on how it stands
-    (:func:`say`): ``NAME: SECONDS s: SOLVER: TEXT`` (a portfolio's two backends each get
-    theirs)."""
-
-    def __init__(self, stream, name: str, every: float = PROGRESS_EVERY):
-        super().__init__()
-        self.stream = stream
-        self.name = name
-        self.start = time.monotonic()
-        self.every = every
-        self.next_status: dict[str, float] = {}  # solver -> when its next line is due
-
-    def status(self, text: str) -> None:
-        now = time.monotonic()
-        solver = text.split(":", 1)[0]
-        if now >= self.next_status.get(solver, self.start + self.every):
-            self.next_status[solver] = now + self.every
-            self.print(f"{now - self.start:.1f} s: {text}")
-
-    def print(self, text: str) -> None:
-        print(f"{self.name}: {text}", file=self.stream, flush=True)
-
-    def __call__(self, lower: int | None, best: list | None) -> bool:
-        if not super().__call__(lower, best):
-            return False
-        seconds = time.monotonic() - self.start
-        low = "" if self.lower is None else f"{self.lower} <= "
-        high = "" if self.best is None else f" <= {len(self.best)}"
-        self.print(f"{seconds:.1f} s: {low}optimum{high}")
-        return True
 
 
 def _exact_run(g, solver, workers, max_moves, final_colour, time_limit, probe, strategy, known):
@@ -429,7 +296,7 @@ def _exact_run(g, solver, workers, max_moves, final_colour, time_limit, probe, s
 
 def _contained_child(conn, job: dict) -> None:
     die_with_parent()  # a portfolio stops its backends with a kill
-    _progress.append(conn)
+    progress.contained_parent.append(conn)
     try:
         conn.send(("result", _exact_run(**job)))
     except BaseException as err:  # reported to the parent, which re-raises it

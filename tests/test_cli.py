@@ -15,8 +15,8 @@ from kamicp.cli import main
 from kamicp.errors import InternalError
 from kamicp.formats import load
 from kamicp.portfolio import solve_portfolio
+from kamicp.progress import Progress, Seen, watched
 from kamicp.regions import region_graph
-from kamicp.solve import Progress, Seen, watched
 from tests.seed import DATA
 
 ARTICLE = str(DATA / "kami2-article-graph.json")

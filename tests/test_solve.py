@@ -11,7 +11,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from kamicp import rules
+from kamicp import progress, rules
 from kamicp.bfs import bfs
 from kamicp.regions import from_edges, region_graph
 from kamicp.solve import solve
@@ -231,7 +231,7 @@ def test_portfolio_stops_when_the_told_bounds_meet(monkeypatch):
     found = solve(g, "bfs").solution
 
     def hang(g, backend, **options):
-        driver.tell(len(found), None) if backend == "idastar" else driver.tell(None, found)
+        progress.tell(len(found), None) if backend == "idastar" else progress.tell(None, found)
         import time
 
         time.sleep(60)
@@ -253,7 +253,7 @@ def test_portfolio_names_the_start_bound_a_solution_meets(monkeypatch):
 
     def hang(g, backend, **options):
         if backend == "idastar":
-            driver.tell(None, found)
+            progress.tell(None, found)
         import time
 
         time.sleep(60)
@@ -287,7 +287,7 @@ def test_an_interrupted_solve_keeps_the_bounds_told(monkeypatch):
     g = _holes()
 
     def interrupted(*args):  # IDA* has passed threshold 5, then Ctrl-C
-        driver.tell(5, None)
+        progress.tell(5, None)
         raise KeyboardInterrupt
 
     monkeypatch.setattr(driver, "_reference", interrupted)
@@ -348,7 +348,7 @@ def test_an_interrupted_portfolio_keeps_its_backends_bounds(monkeypatch, ctrl_c_
 
     def hang(g, backend, **options):  # in the backends: one proved bound, then nothing
         if backend == "idastar":
-            driver.tell(5, None)
+            progress.tell(5, None)
         import time
 
         time.sleep(60)
@@ -436,7 +436,7 @@ def test_the_horizon_drivers_tell_the_beams_solution_before_the_first_horizon(mo
     from kamicp import solve as driver
 
     g = _holes()
-    told = driver.Seen()
+    told = progress.Seen()
     at_first_horizon = []
     decide = driver.Horizons.decide
 
@@ -445,7 +445,7 @@ def test_the_horizon_drivers_tell_the_beams_solution_before_the_first_horizon(mo
         return decide(self, horizon, clock)
 
     monkeypatch.setattr(driver.Horizons, "decide", noting)
-    with driver.watched(told):
+    with progress.watched(told):
         r = solve(g, "sat")
     assert r.status == "optimal" and r.moves == 5
     assert at_first_horizon and at_first_horizon[0] is not None
@@ -476,7 +476,7 @@ def test_a_stopped_contained_run_keeps_the_bounds_it_reported(monkeypatch):
     found = solve(g, "bfs").solution  # the optimum, reported as a mere solution
 
     def hang(**job):  # reports a proved bound and a solution, then never answers
-        driver._progress[0].send(("progress", (3, found)))
+        progress.contained_parent[0].send(("progress", (3, found)))
         import time
 
         time.sleep(60)
