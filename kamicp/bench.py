@@ -148,24 +148,26 @@ def bench(
     rows = []
     sep = " | " if markdown else "  "
     head = ["puzzle", "regions", "colours", "lb", "par", "listed"] + solvers
+    # every file read first: a bad one ends the run before any puzzle is solved, not after
+    # an hour of rows with no summary and no --csv/--json written
+    boards = [board for path in formats.iter_paths(paths) for board in formats.load(path)]
     _print_row(out, head, sep, markdown, header=True)
     interrupted = False
     try:
         with noting_interrupts():  # SIGTERM is taken as Ctrl-C, here as in solve
-            for path in formats.iter_paths(paths):
-                for board in formats.load(path):
-                    if rules:
-                        board = board.with_rules(rules)
-                    row = describe_board(board)
-                    given = {"known": _stored_solution(board)} if known == "file" else {}
-                    for solver in solvers:
-                        deep = solver in TETRAPOD_DEPTH_SOLVERS
-                        extra = {"tetrapod_depth": tetrapod_depth} if deep else {}
-                        job = {**options, **given, **extra}
-                        row[solver] = run_one(board, solver, time_limit, job)
-                    row["disagreement"] = _disagreement(row, solvers)
-                    rows.append(row)
-                    _print_bench_row(out, row, solvers, sep, markdown)
+            for board in boards:
+                if rules:
+                    board = board.with_rules(rules)
+                row = describe_board(board)
+                given = {"known": _stored_solution(board)} if known == "file" else {}
+                for solver in solvers:
+                    deep = solver in TETRAPOD_DEPTH_SOLVERS
+                    extra = {"tetrapod_depth": tetrapod_depth} if deep else {}
+                    job = {**options, **given, **extra}
+                    row[solver] = run_one(board, solver, time_limit, job)
+                row["disagreement"] = _disagreement(row, solvers)
+                rows.append(row)
+                _print_bench_row(out, row, solvers, sep, markdown)
     except KeyboardInterrupt:  # the running job was stopped (run_isolated); keep the rest
         interrupted = True
         done = notation.count(len(rows), "puzzle")

@@ -200,7 +200,9 @@ def detect(text: str) -> str:
 def iter_paths(paths: list[str]) -> list[str]:
     """Files named by ``paths``: folders are expanded recursively, sorted, keeping files with
     a known extension (:data:`EXTENSIONS`) and skipping README.md and ORDER.yaml; files named
-    directly are kept as given. A path that does not exist is an :class:`InputError`."""
+    directly are kept as given. A path that does not exist, or a folder with no puzzle file
+    in it (a wrong folder, most likely: a benchmark of nothing says nothing), is an
+    :class:`InputError`."""
     out: list[str] = []
     for path in paths:
         if os.path.isdir(path):
@@ -211,6 +213,9 @@ def iter_paths(paths: list[str]) -> list[str]:
                     if name in SKIPPED or not name.endswith(EXTENSIONS):
                         continue
                     found.append(os.path.join(folder, name))
+            if not found:
+                kinds = ", ".join(EXTENSIONS)
+                raise InputError(f"no puzzle file in this folder (none ends in {kinds})", path)
             out.extend(sorted(found))
         elif os.path.exists(path):
             out.append(path)

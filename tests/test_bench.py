@@ -6,7 +6,10 @@ import csv
 import io
 import json
 
+import pytest
+
 from kamicp import bench, formats
+from kamicp.errors import InputError
 from tests.test_formats import ROOT
 
 ROOT_PUZZLES = ROOT / "puzzles"
@@ -69,6 +72,20 @@ def test_bench_table_csv_and_json(tmp_path):
         ("idastar", "optimal", "4"),
     ]
     assert json.loads(json_path.read_text())[0]["sat"]["moves"] == 4
+
+
+def test_a_bad_file_ends_the_bench_before_any_puzzle_is_solved(tmp_path, monkeypatch):
+    # every file is read first: a bad one last in the folder stopped the run only when its
+    # turn came, after the rows before it, with no summary and no --json written
+    first = (ROOT_PUZZLES / "square" / "first.txt").read_text()
+    (tmp_path / "a.txt").write_text(first)
+    (tmp_path / "b.txt").write_text("name: bad\nrules: free\nRRG\nRX\n")
+    ran = []
+    monkeypatch.setattr(bench, "run_one", lambda *args: ran.append(args))
+    out, json_path = io.StringIO(), tmp_path / "rows.json"
+    with pytest.raises(InputError, match=r"b\.txt:4: ragged row"):
+        bench.bench([str(tmp_path)], ["greedy"], out=out, json_path=str(json_path))
+    assert ran == [] and out.getvalue() == "" and not json_path.exists()
 
 
 def test_a_result_short_of_the_optimum_shows_the_bounds_it_proved(tmp_path):

@@ -346,6 +346,10 @@ def test_iter_paths(tmp_path):
     assert names == ["plain.dat", "a.json", os.path.join("b", "z.puz"), "c.kami"]
     with pytest.raises(InputError, match="no such file or folder"):
         formats.iter_paths([str(tmp_path / "missing")])
+    (tmp_path / "empty").mkdir()  # a folder of no puzzle: a wrong folder, most likely
+    (tmp_path / "empty" / "notes.md").write_text("x")
+    with pytest.raises(InputError, match="empty: no puzzle file in this folder"):
+        formats.iter_paths([str(tmp_path / "empty")])
 
 
 # ----------------------------------------------------------------------------- malformed input
