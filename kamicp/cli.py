@@ -577,10 +577,23 @@ def ensure_not_input(out: str, inputs: list[str]) -> None:
             raise KamicpError(f"{out}: refusing to overwrite the input file")
 
 
+def ensure_output_file(out: str, inputs: list[str]) -> None:
+    """Refuse, before the work rather than after it, an output file that would overwrite an
+    input or that cannot be made: its folder missing, or a folder in its place."""
+    import os
+
+    ensure_not_input(out, inputs)
+    folder = os.path.dirname(out) or "."
+    if not os.path.isdir(folder):
+        raise KamicpError(f"{out}: no such folder: {folder}")
+    if os.path.isdir(out):
+        raise KamicpError(f"{out}: a folder, not a file")
+
+
 def run_render(args) -> int:
     from kamicp.render import render
 
-    ensure_not_input(args.out, [args.file])
+    ensure_output_file(args.out, [args.file])
     board = load_boards(args)[0]
     g = region_graph(board)
     moves = None
@@ -654,7 +667,7 @@ def run_bench(args) -> int:
         )
     for out in (args.csv, args.json):
         if out is not None:
-            ensure_not_input(out, formats.iter_paths(args.paths))
+            ensure_output_file(out, formats.iter_paths(args.paths))
     return bench(
         args.paths,
         solvers,

@@ -258,6 +258,28 @@ def test_bad_arguments_are_one_line_and_exit_2(option):
 @pytest.mark.parametrize(
     "argv",
     [
+        ["bench", "{file}", "--solver", "greedy", "--csv", "{missing}/rows.csv"],
+        ["bench", "{file}", "--solver", "greedy", "--json", "{folder}"],
+        ["render", "{file}", "--solve", "--out", "{missing}/board.svg"],
+    ],
+)
+def test_an_output_that_cannot_be_made_is_refused_before_the_work(capsys, monkeypatch, argv):
+    # bench wrote its --csv/--json only after every puzzle had run: a missing folder then
+    # cost the whole run (render --solve the solve); now one line, before anything is solved
+    from kamicp import bench, cli
+
+    monkeypatch.setattr(bench, "run_one", lambda *args: pytest.fail("solved first"))
+    monkeypatch.setattr(cli, "solve", lambda *args, **kwargs: pytest.fail("solved first"))
+    folder = ROOT / "puzzles" / "square"
+    paths = {"file": str(folder / "first.txt"), "folder": str(folder), "missing": "/no/such"}
+    code, out, err = run(capsys, *(arg.format(**paths) for arg in argv))
+    assert code == 2 and out == "" and err.count("\n") == 1
+    assert "no such folder: /no/such" in err or "a folder, not a file" in err
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
         ["bench", "{file}", "--solver", "greedy", "--csv", "{file}"],
         ["bench", "{folder}", "--solver", "greedy", "--json", "{file}"],
         ["batch", "{folder}", "--out", "{file}"],
