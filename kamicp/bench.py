@@ -15,10 +15,11 @@ import sys
 
 from kamicp import bounds, formats, notation
 from kamicp.errors import IllegalMove, KamicpError
+from kamicp.horizons import DEFAULT_STRATEGY
 from kamicp.interruptible import noting_interrupts
 from kamicp.isolate import run_isolated
 from kamicp.regions import region_graph
-from kamicp.solve import DEFAULT_STRATEGY, TETRAPOD_DEPTH_SOLVERS, solve
+from kamicp.solve import TETRAPOD_DEPTH_SOLVERS, solve
 
 GRACE = 15.0  # seconds past the time limit before a child is killed
 

@@ -18,17 +18,11 @@ from kamicp import __version__, bounds, formats, notation, rules
 from kamicp.board import Board
 from kamicp.bounds import UNSOLVABLE
 from kamicp.errors import IllegalMove, InternalError, KamicpError
+from kamicp.horizons import DEFAULT_STRATEGY, STRATEGIES
 from kamicp.progress import PROGRESS_EVERY, Progress, Seen, watched
 from kamicp.regions import measures, region_graph
 from kamicp.result import Result
-from kamicp.solve import (
-    DEFAULT_SOLVER,
-    DEFAULT_STRATEGY,
-    SOLVERS,
-    STRATEGIES,
-    TETRAPOD_DEPTH_SOLVERS,
-    solve,
-)
+from kamicp.solve import DEFAULT_SOLVER, SOLVERS, TETRAPOD_DEPTH_SOLVERS, solve
 
 EXIT_CODES = {"optimal": 0, "feasible": 0, "infeasible": 1, "unknown": 3}
 INTERNAL_ERROR = 70  # a bug in kamicp (sysexits' EX_SOFTWARE); bad input is 2

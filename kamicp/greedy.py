@@ -30,7 +30,8 @@ from kamicp.bounds import Current, contract, piece_radius, pivot_layers, solvabl
 from kamicp.regions import RegionGraph
 from kamicp.rules import Move
 
-WIDTH = 4  # beam width (the exact searches also try solve.UPPER_WIDTH = 32 where 4 falls short)
+# beam width (the exact searches also try upper_bound.UPPER_WIDTH = 32 where 4 falls short)
+WIDTH = 4
 CENTRES = 4  # floods from this many of the most central nodes of each piece (free rules)
 FREE_BUDGET = 1500  # children scored per move by the free-move beam
 

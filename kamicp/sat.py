@@ -202,7 +202,7 @@ class SatHorizon:
             raise ValueError("Kissat ignores assumptions: it cannot run incrementally")
         self.encoding = encoding(g, final_colour, guarded=True, **options)
         self.solver = new_solver(self.canon)
-        # told how a long horizon stands (kamicp.solve.Horizons sets it when someone watches)
+        # told how a long horizon stands (kamicp.horizons.Horizons sets it when someone watches)
         self.on_status: Callable[[str], None] | None = None
 
     def decide(self, horizon: int, time_limit: float | None = None) -> Decision:

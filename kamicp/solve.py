@@ -3,12 +3,13 @@
 Every solver goes through :func:`solve`, which
 
 1. computes the best admissible lower bound (:mod:`kamicp.bounds`) and a greedy upper bound
-   (the quick beam, and the width-``UPPER_WIDTH`` beam where the quick one does not meet
-   the lower bound); ``idastar`` then searches below that solution only;
+   (:mod:`kamicp.upper_bound`: the quick beam, and the width-``UPPER_WIDTH`` beam where the
+   quick one does not meet the lower bound); ``idastar`` then searches below that solution
+   only;
 2. for the exact models (``cpsat``, ``sat``, ``portfolio``), asks "solvable in at most T?"
-   for horizons chosen by the strategy (:data:`STRATEGIES`: the lower bound first, then the
-   middle of the gap by default); every "no" is a proof that raises the lower bound, every
-   "yes" a replayed solution that lowers the upper bound, until the two meet;
+   for horizons chosen by the strategy (:mod:`kamicp.horizons`: the lower bound first, then
+   the middle of the gap by default); every "no" is a proof that raises the lower bound,
+   every "yes" a replayed solution that lowers the upper bound, until the two meet;
 3. splits boards in pieces (free rules): the optimum is the minimum over the final colour
    of the sum over pieces of the moves that bring each piece to that colour;
 4. replays every solution through the rules engine before returning it.
@@ -19,18 +20,18 @@ A time limit or Ctrl-C ends the search with the bounds proved so far (status ``u
 from __future__ import annotations
 
 import time
-import weakref
-from collections.abc import Callable
 
 from kamicp import bounds, progress, rules
 from kamicp.errors import InternalError, KamicpError, WorkerLost
-from kamicp.greedy import WIDTH, OutOfTime, greedy
+from kamicp.greedy import WIDTH
+from kamicp.horizons import DEFAULT_STRATEGY, Clock, exact, horizon_factory
 from kamicp.interruptible import noting_interrupts
 from kamicp.isolate import die_with_parent
-from kamicp.progress import Seen, listening, say, tell, watched
-from kamicp.regions import RegionGraph, subgraph
-from kamicp.result import SAT, UNSAT, Decision, HorizonSolver, Result, SearchOutcome
+from kamicp.progress import Seen, say, tell, watched
+from kamicp.regions import RegionGraph
+from kamicp.result import Result, SearchOutcome
 from kamicp.rules import Move
+from kamicp.upper_bound import UPPER_WIDTH, greedy_solution, never, unknown
 
 REFERENCE_SOLVERS = ("bfs", "astar", "idastar", "greedy")
 EXACT_SOLVERS = ("cpsat", "sat", "portfolio")
@@ -47,40 +48,6 @@ DEEP_WORKERS = 2  # the portfolio's two processes
 # ...and splits IDA*'s iterations over them at once, not after a second on one core (a deep
 # board's proof runs long): Bud6 55.3 s against 57.4 s (medians of three, session 40)
 DEEP_SPLIT_AFTER = 0.0
-STRATEGIES = ("bisect", "up", "down")
-DEFAULT_STRATEGY = "bisect"  # measured fastest: see BENCHMARKS.md, "Horizon strategies"
-
-
-class Clock:
-    """A deadline; ``left()`` is None when there is no limit."""
-
-    def __init__(self, time_limit: float | None):
-        self.start = time.monotonic()
-        self.deadline = None if time_limit is None else self.start + time_limit
-
-    def left(self) -> float | None:
-        if self.deadline is None:
-            return None
-        return max(0.0, self.deadline - time.monotonic())
-
-    def expired(self) -> bool:
-        return self.deadline is not None and time.monotonic() >= self.deadline
-
-    def seconds(self) -> float:
-        return time.monotonic() - self.start
-
-
-def horizon_factory(solver: str, workers: int = 1) -> Callable[..., HorizonSolver]:
-    """The constructor of an exact model: called as ``factory(g, final_colour)``."""
-    if solver == "cpsat":
-        from kamicp.cpsat import CpsatHorizon
-
-        return lambda g, fc: CpsatHorizon(g, final_colour=fc, workers=workers)
-    if solver == "sat":
-        from kamicp.sat import SatHorizon
-
-        return lambda g, fc: SatHorizon(g, final_colour=fc)
-    raise ValueError(f"unknown exact solver {solver!r}")
 
 
 def solve(
@@ -105,7 +72,7 @@ def solve(
     The result's solution has been replayed; ``optimal`` rests on ``lower_bound == moves``.
     ``probe`` gives the exact models a first IDA* run of at most that many seconds (and a
     quarter of the time limit), see :meth:`Horizons.probe`. ``strategy`` chooses the
-    horizons the exact models are asked (:data:`STRATEGIES`, :meth:`Horizons.optimum`).
+    horizons the exact models are asked (:mod:`kamicp.horizons`).
     ``known`` is a solution the caller already has (a designer's, say): it is replayed
     (:class:`kamicp.errors.IllegalMove` if it does not solve the board) and is the first
     upper bound, so what is left is to beat it or to prove that nothing shorter exists.
@@ -255,7 +222,7 @@ def _start_beam(g, final_colour, width, known, lower, deadline) -> list | None:
     ``deadline`` (half the time limit) and taken as ``known`` where it is shorter. A better
     first solution saves the search its costliest horizon when it is optimal, and is the
     upper bound a stopped run reports (Threegrid6: 16 at width 32, 15 at width 512)."""
-    moves = _greedy_solution(g, final_colour, max(width, UPPER_WIDTH), lower, deadline)
+    moves = greedy_solution(g, final_colour, max(width, UPPER_WIDTH), lower, deadline)
     if moves is None or (known is not None and len(known) <= len(moves)):
         return known
     tell(None, moves)
@@ -267,7 +234,7 @@ def _tetrapods(g, final_colour, lower, known, max_moves, deadline) -> None:
     hand (the quick beam's or ``known``) and up to ``max_moves``. It costs seconds (Bud5,
     78 regions: 13 s), so it is not asked where the tripods already meet that solution;
     once computed, every later lower bound of this solve (and of forked backends) has it."""
-    quick = _greedy_solution(g, final_colour, WIDTH)
+    quick = greedy_solution(g, final_colour, WIDTH)
     lengths = [len(m) for m in (quick, known) if m is not None]
     if not lengths or lower >= min(lengths):
         return
@@ -282,16 +249,13 @@ def _tetrapods(g, final_colour, lower, known, max_moves, deadline) -> None:
 # --- a hard time limit for backends that cannot be interrupted -----------------------------
 
 CONTAINED = ("sat",)  # CaDiCaL runs in conflict slices; one slice overran a 40 s limit by 10 s
-# Beam width of the exact searches' first solution: par or better on 7 of the 8 hardest
-# KAMI 2 levels, width 4 on 3 (README, "Solvers").
-UPPER_WIDTH = 32
 GRACE = 1.0  # seconds past the time limit before a contained run is stopped
 
 
 def _exact_run(g, solver, workers, max_moves, final_colour, time_limit, probe, strategy, known):
     factory = horizon_factory(solver, workers)
     clock = Clock(time_limit)
-    return _exact(g, factory, max_moves, final_colour, clock, probe, strategy, known)
+    return exact(g, factory, max_moves, final_colour, clock, probe, strategy, known)
 
 
 def _contained_child(conn, job: dict) -> None:
@@ -357,7 +321,7 @@ def _stopped(job: dict, lower, best, why: str) -> Result:
     """The bounds a stopped contained run had reported (or the start's, if none)."""
     g, final_colour, max_moves = job["g"], job["final_colour"], job["max_moves"]
     if lower is None:
-        return _unknown(g, final_colour, why)
+        return unknown(g, final_colour, why)
     fits = best is not None and (max_moves is None or len(best) <= max_moves)
     if fits and lower >= len(best):
         return _finish(best, len(best), max_moves, f"lower bound {lower} proved, met by a solution")
@@ -371,52 +335,10 @@ def _stopped(job: dict, lower, best, why: str) -> Result:
     )
 
 
-def _greedy_solution(
-    g: RegionGraph,
-    final_colour: int | None,
-    width: int = UPPER_WIDTH,
-    lower: int | None = None,
-    deadline: float | None = None,
-) -> list | None:
-    """The greedy beam's solution, replayed. The exact searches start from a wide beam
-    (``UPPER_WIDTH``), tried only when the quick one (``WIDTH``) does not already meet
-    ``lower``, a proved lower bound (most small levels: there the wide beam only costs);
-    ``--solver greedy`` and an interrupted run use the quick one alone. The quick beam
-    always finishes (under a second on 170 regions); a wide one stopped by ``deadline``
-    gives nothing (``--solver greedy --beam-width 512`` on Threegrid6 runs 50 s)."""
-    moves = _beam(g, final_colour, WIDTH)
-    if width > WIDTH and moves is not None and (lower is None or len(moves) > lower):
-        try:
-            wide = _beam(g, final_colour, width, deadline)
-        except OutOfTime:
-            wide = None
-        if wide is not None and len(wide) < len(moves):
-            moves = wide
-    if moves is not None:
-        rules.verify_solution(g, moves, final_colour)
-    return moves
-
-
-_BEAMS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # graph -> {(final, width): moves}
-
-
-def _beam(
-    g: RegionGraph, final_colour: int | None, width: int, deadline: float | None = None
-) -> list | None:
-    """``greedy(g, final_colour, width)``, computed once per graph: one solve asks the quick
-    beam up to three times (the tetrapods' cap, the search's first solution, the answer of
-    a run stopped early), 0.3-0.7 s each on the largest KAMI 2 levels."""
-    per_graph = _BEAMS.setdefault(g, {})
-    if (final_colour, width) not in per_graph:
-        per_graph[(final_colour, width)] = greedy(g, final_colour, width, deadline)
-    moves = per_graph[(final_colour, width)]
-    return None if moves is None else list(moves)  # the callers may extend theirs
-
-
 def _interrupted(g: RegionGraph, final_colour, max_moves, seen: Seen) -> Result:
     """The answer of a solve stopped by Ctrl-C: the best bounds told before it (a portfolio's
     backends, IDA*'s thresholds) or found now (the start's bound, a quick beam)."""
-    start = _unknown(g, final_colour, "interrupted")
+    start = unknown(g, final_colour, "interrupted")
     lower = max(start.lower_bound, seen.lower or 0)
     best = start.solution
     if seen.best is not None and (best is None or len(seen.best) < len(best)):
@@ -433,31 +355,6 @@ def _interrupted(g: RegionGraph, final_colour, max_moves, seen: Seen) -> Result:
     return Result("unknown", best, lower, high, "", proof="interrupted")
 
 
-def _unknown(g: RegionGraph, final_colour: int | None, why: str) -> Result:
-    ub = _greedy_solution(g, final_colour, WIDTH)
-    return Result(
-        status="unknown",
-        solution=ub,
-        # a deadline already past: only the bounds cached so far, nothing new is computed
-        lower_bound=bounds.lower_bound(g, final_colour=final_colour, deadline=time.monotonic()),
-        upper_bound=None if ub is None else len(ub),
-        solver="",
-        proof=why,
-    )
-
-
-def _never(g: RegionGraph, final_colour: int | None) -> Result:
-    """A board that no sequence of moves solves (pivot rules with unreachable pieces)."""
-    return Result(
-        status="infeasible",
-        solution=None,
-        lower_bound=bounds.UNSOLVABLE,
-        upper_bound=None,
-        solver="",
-        proof="unsolvable: the pivot cannot reach every piece of the board",
-    )
-
-
 # --- reference searches --------------------------------------------------------------------
 
 
@@ -467,9 +364,9 @@ def _reference(
     """A reference search (or ``greedy``, whose beam is ``width`` wide); ``options`` go to
     IDA* (:func:`_search`)."""
     if not bounds.solvable(g, rules.start(g), final_colour):
-        return _never(g, final_colour)
+        return never(g, final_colour)
     if solver == "greedy":
-        moves = _greedy_solution(g, final_colour, width, deadline=clock.deadline)
+        moves = greedy_solution(g, final_colour, width, deadline=clock.deadline)
         if known is not None and (moves is None or len(known) < len(moves)):
             moves = known
         lb = bounds.lower_bound(g, final_colour=final_colour)
@@ -479,7 +376,7 @@ def _reference(
         # IDA* then only has to refute one move fewer than the beam's solution: where the
         # beam is optimal, its costliest iteration (the one that finds a solution) is saved.
         lower = bounds.lower_bound(g, final_colour=final_colour)
-        known = _greedy_solution(g, final_colour, lower=lower, deadline=clock.deadline)
+        known = greedy_solution(g, final_colour, lower=lower, deadline=clock.deadline)
         if known is not None:
             tell(None, known)
     if known is not None and max_moves is None:
@@ -511,7 +408,7 @@ def _reference(
             "",
             proof=f"{solver}: {_exhaustive(options)}",
         )
-    greedy_moves = _greedy_solution(g, final_colour)
+    greedy_moves = greedy_solution(g, final_colour)
     best = out.moves if out.moves is not None else greedy_moves
     if best is not None and out.lower_bound >= len(best):
         # Stopped, but the proved bound already meets a solution (the greedy one, say).
@@ -596,247 +493,3 @@ def _finish(moves, lb, max_moves, why) -> Result:
     if max_moves is not None and ub is not None and ub <= max_moves:
         return Result("feasible", moves, lb, ub, "", proof="")
     return Result("unknown" if max_moves is not None else "feasible", moves, lb, ub, "")
-
-
-# --- exact models ----------------------------------------------------------------------------
-
-
-class Horizons:
-    """Raise the horizon of one connected piece; remembers what was proved."""
-
-    def __init__(
-        self,
-        g: RegionGraph,
-        factory,
-        final_colour: int | None,
-        strategy: str = DEFAULT_STRATEGY,
-        deadline: float | None = None,
-    ):
-        if strategy not in STRATEGIES:
-            raise ValueError(f"unknown strategy {strategy!r} (one of {', '.join(STRATEGIES)})")
-        self.strategy = strategy
-        self.g = g
-        self.factory = factory
-        self.final_colour = final_colour
-        self.model: HorizonSolver | None = None
-        self.lower = bounds.lower_bound(g, final_colour=final_colour)
-        # the first upper bound: the wide beam within the time limit, else the quick one's
-        self.best = _greedy_solution(g, final_colour, lower=self.lower, deadline=deadline)
-        self.decisions: list[Decision] = []
-        self.refuted: int | None = None  # the largest horizon proved infeasible
-        self.probed = False  # True when IDA* proved the optimum
-        self.whole = False  # True when this is the whole board (not one of its pieces)
-
-    @property
-    def upper(self) -> int | None:
-        return None if self.best is None else len(self.best)
-
-    def decide(self, horizon: int, clock: Clock) -> Decision:
-        if self.model is None:
-            self.model = self.factory(self.g, self.final_colour)
-            if listening() and hasattr(self.model, "on_status"):
-                self.model.on_status = self._say
-        d = self.model.decide(horizon, clock.left())
-        self.decisions.append(d)
-        if d.status == SAT:
-            rules.verify_solution(self.g, d.moves, self.final_colour)
-            if self.upper is None or len(d.moves) < self.upper:
-                self.best = d.moves
-        elif d.status == UNSAT:
-            self.lower = max(self.lower, horizon + 1)
-            self.refuted = max(horizon, self.refuted or -1)
-        self.report()
-        return d
-
-    def _say(self, text: str) -> None:
-        """How the model's current horizon stands, named after the model (and the piece)."""
-        piece = "" if self.whole else f" (a piece of {self.g.n} regions)"
-        say(f"{self.model.name}: {text}{piece}")
-
-    def report(self) -> None:
-        """Send the bounds to the parent of a contained run (see :func:`_contained`)."""
-        if self.whole:
-            tell(self.lower, self.best)
-
-    def probe(self, clock: Clock, seconds: float) -> None:
-        """A short IDA* first: it proves shallow optima outright, and every iteration it
-        completes raises the lower bound, so the model starts from a higher horizon.
-
-        IDA* with admissible bounds is exhaustive below its threshold, so the lower bound
-        it reports when stopped is proved (see encodings/bounds.md).
-        """
-        from kamicp.astar import idastar
-
-        left = clock.left()
-        budget = seconds if left is None else min(seconds, left / 4)
-        if budget <= 0 or self.upper == self.lower:
-            return
-        out = idastar(
-            self.g,
-            final_colour=self.final_colour,
-            deadline=time.monotonic() + budget,
-            lower=self.lower,
-        )
-        self.lower = max(self.lower, out.lower_bound)
-        if out.moves is not None:
-            rules.verify_solution(self.g, out.moves, self.final_colour)
-            if self.upper is None or len(out.moves) < self.upper:
-                self.best = out.moves
-            if out.complete:
-                self.lower = len(out.moves)
-                self.probed = True
-        self.report()
-
-    def optimum(self, clock: Clock, probe_seconds: float = 0.0) -> bool:
-        """Close the gap between lower and upper bound; False when time ran out.
-
-        ``self.strategy`` (see :data:`STRATEGIES`) chooses the horizons asked: ``up`` raises
-        the horizon from the lower bound (every "no" raises the bound, the first "yes" is
-        optimal); ``down`` asks the lower bound once (often the optimum), then lowers the
-        horizon below the best solution until a "no" (only the last horizon is refuted);
-        ``bisect`` asks the middle of the gap. All stop with lower = upper.
-        """
-        if probe_seconds:
-            self.probe(clock, probe_seconds)
-        first = True
-        while self.upper is None or self.lower < self.upper:
-            if clock.expired():
-                return False
-            horizon = self._next_horizon(first)
-            first = False
-            # A "yes" lowers the upper bound, a "no" raises the lower one (see decide).
-            if self.decide(horizon, clock).status not in (SAT, UNSAT):
-                return False
-        return True
-
-    def _next_horizon(self, first: bool) -> int:
-        if self.strategy == "up" or first or self.upper is None:
-            return self.lower
-        if self.strategy == "down":
-            return self.upper - 1
-        return (self.lower + self.upper - 1) // 2  # bisect
-
-    def proof(self) -> str:
-        if self.probed:
-            return "IDA* with admissible bounds (exhaustive below the optimum)"
-        if self.refuted is not None and self.refuted + 1 == self.lower:
-            return f"horizon {self.refuted} proved infeasible"
-        return f"admissible lower bound {self.lower}"
-
-
-def _exact(
-    g, factory, max_moves, final_colour, clock, probe=0.0, strategy=DEFAULT_STRATEGY, known=None
-) -> Result:
-    if not bounds.solvable(g, rules.start(g), final_colour):
-        return _never(g, final_colour)
-    if g.rules == "free" and len(g.islands) > 1:
-        # Pieces are solved one by one, each to optimality; a known solution of the whole
-        # board does not split into them, so it is not used here.
-        return _islands(g, factory, max_moves, final_colour, clock, probe, strategy)
-    h = Horizons(g, factory, final_colour, strategy, clock.deadline)
-    h.whole = True
-    if known is not None and (h.upper is None or len(known) < h.upper):
-        h.best = list(known)
-    h.report()  # the beam's solution at once, not after the first horizon (minutes, maybe)
-    try:
-        if max_moves is not None:
-            return _decide_max(h, max_moves, clock)
-        done = h.optimum(clock, probe)
-    except KeyboardInterrupt:
-        done = False
-    return _from_horizons(h, done)
-
-
-def _decide_max(h: Horizons, max_moves: int, clock: Clock) -> Result:
-    """Answer "solvable in at most ``max_moves``?" with one horizon."""
-    if h.lower > max_moves:
-        return Result("infeasible", None, h.lower, h.upper, "", proof=h.proof())
-    if h.upper is not None and h.upper <= max_moves:
-        return _from_horizons(h, h.upper == h.lower, max_moves)
-    try:
-        d = h.decide(max_moves, clock)
-    except KeyboardInterrupt:
-        d = None
-    if d is not None and d.status == SAT:
-        return _from_horizons(h, h.upper == h.lower, max_moves)
-    if d is not None and d.status == UNSAT:
-        return Result(
-            "infeasible", None, h.lower, h.upper, "", proof=h.proof(), horizons=h.decisions
-        )
-    return _from_horizons(h, False, max_moves)
-
-
-def _from_horizons(h: Horizons, done: bool, max_moves: int | None = None) -> Result:
-    """Optimal with a proof; feasible with a solution (within ``max_moves``); else unknown."""
-    if done:
-        status = "optimal"
-    elif h.best is not None and (max_moves is None or len(h.best) <= max_moves):
-        status = "feasible"
-    else:
-        status = "unknown"
-    return Result(
-        status=status,
-        solution=h.best,
-        lower_bound=h.lower,
-        upper_bound=h.upper,
-        solver="",
-        proof=h.proof() if done else "time limit or interrupt: bounds only",
-        horizons=h.decisions,
-    )
-
-
-def _islands(
-    g, factory, max_moves, final_colour, clock, probe=0.0, strategy=DEFAULT_STRATEGY
-) -> Result:
-    """Free rules on a board in pieces: solve each piece, then choose the final colour.
-
-    Exact because pieces never touch, so each move acts on one piece, and a piece can be
-    brought to colour c in opt(piece) moves or, failing that, opt(piece) + 1 (one more move
-    recolours the solved piece). So only "solvable at opt(piece) ending in c?" is asked.
-    """
-    colours = range(g.k) if final_colour is None else [final_colour]
-    pieces = []  # (regions, {colour: an optimal solution of the piece ending in it})
-    try:
-        for regions in g.islands:
-            piece = subgraph(g, regions)
-            pieces.append((regions, _piece_costs(piece, factory, colours, clock, probe, strategy)))
-    except OutOfTime:
-        return _unknown(g, final_colour, "time limit or interrupt: bounds only")
-    best_colour = min(colours, key=lambda c: sum(len(cost[c]) for _, cost in pieces))
-    moves = []
-    for regions, cost in pieces:
-        moves.extend((regions[r], c) for r, c in cost[best_colour])
-    n = len(moves)
-    if max_moves is not None and n > max_moves:
-        return Result("infeasible", None, n, n, "", proof=f"optimum {n} proved piece by piece")
-    return Result("optimal", moves, n, n, "", proof=f"{len(pieces)} pieces, each proved optimal")
-
-
-def _piece_costs(
-    piece: RegionGraph, factory, colours, clock, probe=0.0, strategy=DEFAULT_STRATEGY
-) -> dict:
-    """For each final colour c, an optimal solution of ``piece`` ending in c."""
-    h = Horizons(piece, factory, None, strategy, clock.deadline)
-    try:
-        if not h.optimum(clock, probe):
-            raise OutOfTime
-    except KeyboardInterrupt:
-        raise OutOfTime from None
-    opt = h.upper
-    costs = {}
-    for c in colours:
-        if rules.replay(piece, h.best)[0] == c:
-            costs[c] = h.best
-            continue
-        hc = Horizons(piece, factory, c, deadline=clock.deadline)
-        hc.lower = max(hc.lower, opt)
-        d = hc.decide(opt, clock) if opt >= hc.lower else None
-        if d is not None and d.status == SAT:
-            costs[c] = d.moves
-        elif d is None or d.status == UNSAT:
-            # One more move recolours the solved piece: opt + 1 is then optimal for c.
-            costs[c] = h.best + [(0, c)]
-            rules.verify_solution(piece, costs[c], c)
-        else:
-            raise OutOfTime
-    return costs

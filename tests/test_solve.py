@@ -11,7 +11,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from kamicp import progress, rules
+from kamicp import horizons, progress, rules, upper_bound
 from kamicp.bfs import bfs
 from kamicp.regions import from_edges, region_graph
 from kamicp.solve import solve
@@ -101,8 +101,8 @@ def test_a_wide_beam_stops_at_the_deadline_and_the_quick_one_stays(monkeypatch):
     with pytest.raises(greedy_module.OutOfTime):
         greedy_module.greedy(g, None, 64, deadline=time.monotonic())
     quick = greedy_module.greedy(g, None, driver.WIDTH)
-    assert driver._greedy_solution(g, None, 64, deadline=time.monotonic()) == quick
-    assert 64 not in {w for _, w in driver._BEAMS[g]}  # nothing half-done is remembered
+    assert upper_bound.greedy_solution(g, None, 64, deadline=time.monotonic()) == quick
+    assert 64 not in {w for _, w in upper_bound._BEAMS[g]}  # nothing half-done is remembered
     past = driver.Clock(1)
     past.deadline = time.monotonic()  # as if the time limit had run out during the bounds
     monkeypatch.setattr(driver, "Clock", lambda limit: past)
@@ -118,11 +118,12 @@ def test_the_exact_models_start_from_the_quick_beam_when_time_is_up():
     from kamicp import solve as driver
 
     g = region_graph(formats.load("puzzles/square/holes.txt")[0])
-    quick = driver.greedy(g, None, driver.WIDTH)
-    h = driver.Horizons(g, driver.horizon_factory("sat"), None, deadline=time.monotonic())
-    assert h.best == quick and driver.UPPER_WIDTH not in {w for _, w in driver._BEAMS[g]}
-    h = driver.Horizons(g, driver.horizon_factory("sat"), None)
-    assert len(h.best) <= len(quick) and driver.UPPER_WIDTH in {w for _, w in driver._BEAMS[g]}
+    quick = upper_bound.greedy(g, None, driver.WIDTH)
+    h = horizons.Horizons(g, horizons.horizon_factory("sat"), None, deadline=time.monotonic())
+    assert h.best == quick and upper_bound.UPPER_WIDTH not in {w for _, w in upper_bound._BEAMS[g]}
+    h = horizons.Horizons(g, horizons.horizon_factory("sat"), None)
+    wide = upper_bound.UPPER_WIDTH
+    assert len(h.best) <= len(quick) and wide in {w for _, w in upper_bound._BEAMS[g]}
 
 
 @pytest.mark.parametrize("solver", ["idastar", "sat", "cpsat", "astar", "portfolio"])
@@ -130,12 +131,11 @@ def test_beam_width_sets_the_exact_solvers_start_beam(monkeypatch, solver):
     # --beam-width N with a solver other than greedy: the first solution comes from a beam
     # max(N, 32) wide; the answer is still the optimum, proved
     from kamicp import formats
-    from kamicp import solve as driver
 
-    monkeypatch.setattr(driver, "_beam", spy_on(driver._beam, calls := []))
+    monkeypatch.setattr(upper_bound, "beam", spy_on(upper_bound.beam, calls := []))
     g = region_graph(formats.load("puzzles/square/holes.txt")[0])  # bound 4, quick beam 5
     optimum = bfs(g).moves
-    for width, wide in [(100, 100), (8, driver.UPPER_WIDTH)]:
+    for width, wide in [(100, 100), (8, upper_bound.UPPER_WIDTH)]:
         calls.clear()
         r = solve(g, solver, beam_width=width)
         assert wide in widths(calls) and r.status == "optimal" and r.moves == len(optimum)
@@ -369,15 +369,13 @@ def test_a_horizon_driver_stopped_by_ctrl_c_answers_as_idastar_does(monkeypatch,
     import os
     import signal
 
-    from kamicp import solve as driver
-
     g = _holes()  # start bound 4, optimum 5
 
     def stopped(self, clock, probe_seconds=0.0):
         os.kill(os.getpid(), signal.SIGINT)
         signal.sigtimedwait([], 0.1)  # let the handler raise here
 
-    monkeypatch.setattr(driver.Horizons, "optimum", stopped)
+    monkeypatch.setattr(horizons.Horizons, "optimum", stopped)
     r = solve(g, "sat")
     assert r.interrupted and (r.status, r.proof) == ("unknown", "interrupted")
     assert r.lower_bound == 4 and r.moves is not None and r.moves >= 5
@@ -389,13 +387,14 @@ def test_a_horizon_driver_stopped_by_ctrl_c_answers_as_idastar_does(monkeypatch,
 # of its own, as here.
 CTRL_C_SCRIPT = """
 import json, os, signal, subprocess, sys, threading
+from kamicp import horizons
 from kamicp import solve as driver
 from kamicp.formats import load
 from kamicp.regions import region_graph
 
 g = region_graph(load(sys.argv[1])[0])
 senders = []
-decide = driver.Horizons.decide
+decide = horizons.Horizons.decide
 
 def signalled(self, horizon, clock):
     # Ctrl-C 1 s into the first horizon, from another process, as a terminal's
@@ -404,7 +403,7 @@ def signalled(self, horizon, clock):
         senders.append(subprocess.Popen(["sh", "-c", command]))
     return decide(self, horizon, clock)
 
-driver.Horizons.decide = signalled
+horizons.Horizons.decide = signalled
 r = driver.solve(g, sys.argv[2])
 blocked = signal.SIGINT in signal.pthread_sigmask(signal.SIG_BLOCK, [])
 helpers = [t.name for t in threading.enumerate() if t.name == "interruptible" and t.is_alive()]
@@ -433,18 +432,17 @@ def test_ctrl_c_inside_a_solver_is_noted_and_ctrl_c_still_works(tmp_path, solver
 def test_the_horizon_drivers_tell_the_beams_solution_before_the_first_horizon(monkeypatch):
     # --progress (and a contained run's parent) heard of the beam's solution only when the
     # first horizon ended, 48 s into tests.seed.long_board's solve with sat.
-    from kamicp import solve as driver
 
     g = _holes()
     told = progress.Seen()
     at_first_horizon = []
-    decide = driver.Horizons.decide
+    decide = horizons.Horizons.decide
 
     def noting(self, horizon, clock):
         at_first_horizon.append(told.best)
         return decide(self, horizon, clock)
 
-    monkeypatch.setattr(driver.Horizons, "decide", noting)
+    monkeypatch.setattr(horizons.Horizons, "decide", noting)
     with progress.watched(told):
         r = solve(g, "sat")
     assert r.status == "optimal" and r.moves == 5
@@ -550,14 +548,14 @@ def test_the_wide_beam_runs_only_where_the_quick_one_falls_short(monkeypatch):
     from kamicp import greedy as greedy_module
     from kamicp import solve as driver
 
-    monkeypatch.setattr(driver, "greedy", spy_on(driver.greedy, calls := []))
+    monkeypatch.setattr(upper_bound, "greedy", spy_on(upper_bound.greedy, calls := []))
     g = from_edges([0, 1, 2, 0, 1, 2, 0], [(i, i + 1) for i in range(6)])
     quick = greedy_module.greedy(g, None, driver.WIDTH)
-    assert driver._greedy_solution(g, None, lower=len(quick)) == quick
+    assert upper_bound.greedy_solution(g, None, lower=len(quick)) == quick
     assert widths(calls) == [driver.WIDTH]  # the quick beam meets the bound: nothing more
     calls.clear()
-    moves = driver._greedy_solution(g, None, lower=0)
-    assert widths(calls) == [driver.UPPER_WIDTH]  # the quick beam's solution is remembered
+    moves = upper_bound.greedy_solution(g, None, lower=0)
+    assert widths(calls) == [upper_bound.UPPER_WIDTH]  # the quick beam's solution is remembered
     assert len(moves) <= len(quick)
     rules.verify_solution(g, moves)
 
@@ -566,7 +564,6 @@ def test_idastar_starts_below_the_beams_solution(monkeypatch):
     # The beam's solution is the first upper bound: IDA* is asked for one move fewer, and a
     # complete search without a solution proves the beam's solution optimal.
     from kamicp import astar
-    from kamicp import solve as driver
 
     asked = []
     real = astar.idastar
@@ -577,7 +574,7 @@ def test_idastar_starts_below_the_beams_solution(monkeypatch):
 
     monkeypatch.setattr(astar, "idastar", spy)
     g = from_edges([0, 1, 2, 0, 1, 2, 0], [(i, i + 1) for i in range(6)])
-    beam = driver._greedy_solution(g, None)
+    beam = upper_bound.greedy_solution(g, None)
     r = solve(g, "idastar")
     assert asked == [len(beam) - 1]
     assert r.status == "optimal" and r.moves == len(bfs(g).moves)
@@ -599,7 +596,7 @@ def test_one_solve_runs_the_quick_beam_once(monkeypatch):
     from kamicp import formats
     from kamicp import solve as driver
 
-    monkeypatch.setattr(driver, "greedy", spy_on(driver.greedy, calls := []))
+    monkeypatch.setattr(upper_bound, "greedy", spy_on(upper_bound.greedy, calls := []))
     monkeypatch.setattr(driver, "_tetrapods", spy_on(driver._tetrapods, asked := []))
     g = region_graph(formats.load("puzzles/graph/tetrapod.json")[0])
     r = solve(g, "idastar")
