@@ -50,15 +50,6 @@ def solve_row(board, solver: str, time_limit: float | None) -> dict:
     }
 
 
-def tasks(paths: list[str]) -> list[tuple[str, int, object]]:
-    """(file, 1-based index in the file, board) for every puzzle under ``paths``."""
-    out = []
-    for path in formats.iter_paths(paths):
-        for index, board in enumerate(formats.load(path), 1):
-            out.append((path, index, board))
-    return out
-
-
 def done_digests(out_path: str, solver: str) -> set[str]:
     """Digests already solved to a final status in ``out_path`` (torn lines are ignored).
 
@@ -116,7 +107,7 @@ def batch(
     Returns the rows written by this run, the number of puzzles skipped as already done,
     and whether Ctrl-C or SIGTERM stopped the run.
     """
-    todo = tasks(paths)
+    todo = formats.puzzles(paths)
     done = done_digests(out_path, solver)
     pending = [task for task in todo if task[2].digest() not in done]
     skipped = len(todo) - len(pending)

@@ -151,7 +151,7 @@ def bench(
     head = ["puzzle", "regions", "colours", "lb", "par", "listed"] + solvers
     # every file read first: a bad one ends the run before any puzzle is solved, not after
     # an hour of rows with no summary and no --csv/--json written
-    boards = [board for path in formats.iter_paths(paths) for board in formats.load(path)]
+    boards = [board for _, _, board in formats.puzzles(paths)]
     _print_row(out, head, sep, markdown, header=True)
     interrupted = False
     try:

@@ -574,8 +574,6 @@ def ensure_not_input(out: str, inputs: list[str]) -> None:
 def ensure_output_file(out: str, inputs: list[str]) -> None:
     """Refuse, before the work rather than after it, an output file that would overwrite an
     input or that cannot be made: its folder missing, or a folder in its place."""
-    import os
-
     ensure_not_input(out, inputs)
     folder = os.path.dirname(out) or "."
     if not os.path.isdir(folder):

@@ -57,5 +57,5 @@ def cross_check_board(board, solvers: list[str], time_limit: float | None = None
 def cross_check(paths: list[str], solvers: list[str], time_limit: float | None = None):
     """Yield a :class:`CrossCheck` per puzzle under ``paths`` (every file read before the
     first check: a bad file is an :class:`~kamicp.errors.InputError` before any solve)."""
-    boards = [board for path in formats.iter_paths(paths) for board in formats.load(path)]
+    boards = [board for _, _, board in formats.puzzles(paths)]
     return (cross_check_board(board, solvers, time_limit) for board in boards)

@@ -224,6 +224,13 @@ def iter_paths(paths: list[str]) -> list[str]:
     return out
 
 
+def puzzles(paths: list[str]) -> list[tuple[str, int, Board]]:
+    """(file, 1-based index in the file, board) for every puzzle under ``paths``
+    (:func:`iter_paths`), every file read now: a bad one is an :class:`InputError` before a
+    long run (bench, batch, cross-check) starts, not when its turn comes."""
+    return [(path, i, board) for path in iter_paths(paths) for i, board in enumerate(load(path), 1)]
+
+
 def stem(path: str) -> str:
     """The file name without folder and extension ("stdin" for standard input, "" for
     ``<input>``)."""

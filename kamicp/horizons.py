@@ -123,7 +123,8 @@ class Horizons:
         say(f"{self.model.name}: {text}{piece}")
 
     def report(self) -> None:
-        """Send the bounds to the parent of a contained run (see :func:`_contained`)."""
+        """Tell the bounds of the whole board to whoever listens (:func:`kamicp.progress.tell`:
+        the parent of a contained run, a portfolio, ``--progress``)."""
         if self.whole:
             tell(self.lower, self.best)
 

@@ -656,12 +656,23 @@ def _new_flag(flags: list) -> None:
 
 
 def _new_tally(tally: list, size: int = 3) -> None:
-    """Counts of checks (asked, cut, seconds for tetrapods; asked, cut for tripods)
-    shared with the workers forked after this (made once a process), zeroed."""
+    """Counts shared with the workers forked after this (made once a process), zeroed:
+    tetrapod checks (asked, cut, seconds), tripod checks (asked, cut), states."""
     if not tally:
         tally.append(mp.get_context("fork").Array("d", size))
     with tally[0].get_lock():
         tally[0][:] = [0.0] * size
+
+
+def _add(tally: list, *amounts: float) -> None:
+    """Add ``amounts`` to a shared tally, item by item, under its lock; nothing where there
+    is none (a worker made by a test, not forked by a pool)."""
+    if not tally:
+        return
+    shared = tally[0]
+    with shared.get_lock():
+        for i, amount in enumerate(amounts):
+            shared[i] += amount
 
 
 def _added(own: tuple, workers: tuple | None) -> tuple:
@@ -735,10 +746,8 @@ class _Worker(_Ida):
 
     def send_nodes(self) -> None:
         """Add the states expanded since the last call to the shared tally."""
-        if _node_tally and self.nodes > self.sent:
-            tally = _node_tally[0]
-            with tally.get_lock():
-                tally[0] += self.nodes - self.sent
+        if self.nodes > self.sent:
+            _add(_node_tally, self.nodes - self.sent)
         self.sent = self.nodes
 
     def tripods_due(self, depth: int) -> bool:
@@ -762,21 +771,11 @@ class _Worker(_Ida):
 
     def kept_tetrapods(self, key: bytes, budget: int, value: int, seconds: float) -> None:
         super().kept_tetrapods(key, budget, value, seconds)
-        if not _rent_tally:
-            return
-        tally = _rent_tally[0]
-        with tally.get_lock():
-            tally[0] += 1
-            tally[1] += value > budget
-            tally[2] += seconds
+        _add(_rent_tally, 1, value > budget, seconds)
 
     def checked(self, key: bytes, budget: int, value: int, seconds: float, depth: int) -> None:
         super().checked(key, budget, value, seconds, depth)
-        if _tripod_tally:
-            tally = _tripod_tally[0]
-            with tally.get_lock():
-                tally[0] += 1
-                tally[1] += value > budget
+        _add(_tripod_tally, 1, value > budget)
 
     def tetrapod_tally(self) -> tuple[float, float, float]:
         """Every worker's tetrapod checks, not this one's alone: a worker whose first task is

@@ -12,7 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from kamicp.batch import batch, tasks
+from kamicp.batch import batch
+from kamicp.formats import puzzles
 
 ROOT = Path(__file__).resolve().parent.parent
 SMALL = [str(ROOT / "puzzles" / d) for d in ("square", "graph")]
@@ -30,7 +31,7 @@ def stable(rows: list[dict]) -> dict:
 def test_local_batch_writes_one_line_per_puzzle(tmp_path):
     out = tmp_path / "r.jsonl"
     rows, skipped, _ = batch(SMALL, str(out), time_limit=60, jobs=2, progress=None)
-    assert skipped == 0 and len(rows) == len(tasks(SMALL))
+    assert skipped == 0 and len(rows) == len(puzzles(SMALL))
     written = rows_of(out)
     assert len(written) == len(rows)
     for r in written:
@@ -72,7 +73,7 @@ def test_resume_after_a_killed_run(tmp_path):
     assert f"{len(before)} (already final" in code.stdout
     lines = out.read_text().splitlines()
     good = [json.loads(x) for x in lines if x.startswith("{") and x.endswith("}")]
-    all_tasks = tasks(SMALL + [str(ROOT / "puzzles" / "flood")])
+    all_tasks = puzzles(SMALL + [str(ROOT / "puzzles" / "flood")])
     assert sorted((r["file"], r["index"]) for r in good) == sorted((p, i) for p, i, _ in all_tasks)
 
 
@@ -150,4 +151,4 @@ def test_rows_with_odd_fields_are_not_taken_as_done(tmp_path):
     out = tmp_path / "r.jsonl"
     out.write_text('{"status": "optimal", "solver": "greedy", "hash": [1]}\n{"file": "to')
     rows, skipped, _ = batch([SMALL[1]], str(out), solver="greedy", progress=None)
-    assert skipped == 0 and len(rows) == len(tasks([SMALL[1]]))
+    assert skipped == 0 and len(rows) == len(puzzles([SMALL[1]]))
