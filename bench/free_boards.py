@@ -11,7 +11,7 @@
   regions for their size, where the colour bound is the start bound or near it;
 - deep: boards drawn at random (mostly triangles, 7-11 rows, 3-5 colours) kept only when
   they have 35-90 regions and a start bound at least 6 above their colour bound
-  (``kamicp.solve.is_deep``), the first 24 found.
+  (``kamicp.solving.solve.is_deep``), the first 24 found.
 """
 
 from __future__ import annotations
@@ -22,8 +22,8 @@ from pathlib import Path
 
 from kamicp import bounds
 from kamicp.formats import load
-from kamicp.regions import region_graph
-from kamicp.solve import is_deep
+from kamicp.game.regions import region_graph
+from kamicp.solving.solve import is_deep
 
 LETTERS = "RGBYOPCW"
 

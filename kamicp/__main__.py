@@ -1,3 +1,3 @@
-from kamicp.cli import main
+from kamicp.cli.main import main
 
 raise SystemExit(main())

@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from kamicp.rules import Move
+from kamicp.game.rules import Move
 
 SAT, UNSAT, UNKNOWN = "sat", "unsat", "unknown"
 STATUSES = ("optimal", "feasible", "infeasible", "unknown")

@@ -6,7 +6,7 @@ import random
 from pathlib import Path
 
 from kamicp import formats
-from kamicp.board import Board
+from kamicp.game.board import Board
 
 DATA = Path(__file__).parent / "data"
 SHARED = Path(__file__).resolve().parent.parent.parent / "shared" / "data"

@@ -11,12 +11,12 @@ import numpy as np
 from hypothesis import assume, currently_in_test_context, event, reject
 from hypothesis import strategies as st
 
-from kamicp import geometry
-from kamicp.bfs import bfs
-from kamicp.board import Board
 from kamicp.bounds import UNSOLVABLE
-from kamicp.cpsat import CpsatHorizon
-from kamicp.regions import RegionGraph, region_graph
+from kamicp.game import geometry
+from kamicp.game.board import Board
+from kamicp.game.regions import RegionGraph, region_graph
+from kamicp.models.cpsat import CpsatHorizon
+from kamicp.search.bfs import bfs
 
 
 @st.composite

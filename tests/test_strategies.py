@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import pytest
 
-from kamicp.bfs import bfs
-from kamicp.regions import from_edges
+from kamicp.game.regions import from_edges
+from kamicp.search.bfs import bfs
 from tests import strategies
+from tests.bounds.test_tetrapods import TREE  # 11 regions, optimum 5
 from tests.strategies import assert_no_shorter
-from tests.test_tetrapods import TREE  # 11 regions, optimum 5
 
 
 @pytest.mark.parametrize("nodes", [strategies.REFEREE_NODES, 0])  # 0: BFS stops, CP-SAT decides

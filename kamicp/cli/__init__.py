@@ -1,0 +1,1 @@
+"""The kamicp command line: one module per subcommand, started by :func:`kamicp.cli.main.main`."""

@@ -1,0 +1,1 @@
+"""The game: grid geometry, boards, the region graph, the rules engine and move notation."""

@@ -1,0 +1,93 @@
+"""The board: coloured cells, their geometry, the rule set, and what the file said about it.
+
+A :class:`Board` is immutable. Colours are small integers indexing ``palette`` (the names
+or symbols the input used). Holes are simply absent from ``cells``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass, field, replace
+
+from kamicp.errors import InputError
+from kamicp.game import geometry
+
+RULES = ("free", "pivot")
+
+
+@dataclass(frozen=True)
+class Board:
+    """A flood-fill puzzle.
+
+    ``cells`` maps each present cell (a tuple, or a node id for graph boards) to its colour
+    index; ``edges`` is only given for ``graph`` boards, grids derive it from geometry.
+    ``order`` lists the cells in reading order (the order of the input).
+    """
+
+    geometry: str
+    cells: dict
+    palette: tuple[str, ...]
+    rules: str = "free"
+    pivot: object = None
+    par: int | None = None
+    optimum: int | None = None  # a proved optimum the file lists (floodit-99, shipped puzzles)
+    name: str = ""
+    width: int | None = None  # KAMI 2 boards: rhombus pairs per row (f5 of the file)
+    edges: tuple = ()
+    solution: str | None = None  # a designer's solution kept from the file, if any
+    source: str | None = None
+    order: tuple = field(default=())
+
+    def __post_init__(self):
+        if self.geometry not in geometry.GEOMETRIES:
+            raise InputError(f"unknown geometry {self.geometry!r}", self.source)
+        if self.rules not in RULES:
+            raise InputError(f"unknown rules {self.rules!r} (free or pivot)", self.source)
+        if not self.cells:
+            raise InputError("empty board: no cells", self.source)
+        if not self.order:
+            object.__setattr__(self, "order", tuple(self.cells))
+        if self.pivot is None:
+            object.__setattr__(self, "pivot", self.order[0])
+        elif self.pivot not in self.cells:
+            raise InputError(f"pivot {self.pivot} is not a cell of the board", self.source)
+
+    def adjacency(self) -> dict:
+        """Each cell's present neighbours, in a fixed order."""
+        adj = {cell: [] for cell in self.order}
+        if self.geometry == "graph":
+            for a, b in self.edges:
+                adj[a].append(b)
+                adj[b].append(a)
+            return adj
+        for cell in self.order:
+            for other in geometry.neighbours(self.geometry, cell):
+                if other in self.cells:
+                    adj[cell].append(other)
+        return adj
+
+    def digest(self) -> str:
+        """A SHA-256 of what defines the puzzle (cells, colours, edges, rules, pivot).
+
+        Name, par and source are left out: the same puzzle under another name has the
+        same digest, so batch results and certificates follow the puzzle, not the file.
+        """
+        canon = {
+            "geometry": self.geometry,
+            "cells": [[repr(c), self.cells[c]] for c in self.order],
+            "palette": list(self.palette),
+            "rules": self.rules,
+            "pivot": repr(self.pivot),
+            "edges": sorted(sorted([repr(a), repr(b)]) for a, b in self.edges),
+        }
+        text = json.dumps(canon, sort_keys=True, separators=(",", ":"))
+        return hashlib.sha256(text.encode()).hexdigest()
+
+    def with_colours(self, colours: dict) -> Board:
+        """A copy of this board whose cells have the given colours."""
+        return replace(self, cells=dict(colours))
+
+    def with_rules(self, rules: str) -> Board:
+        """A copy of this board played under other rules."""
+        return replace(self, rules=rules)

@@ -1,0 +1,395 @@
+"""CP-SAT model of the free rules (KAMI 2): "solvable in at most T moves?".
+
+The model is time-indexed over the region graph of the starting board (the full argument,
+with every symmetry-breaking proof, is in ``encodings/cpsat.md``):
+
+- ``colour[t][r][c]``: region r has colour c after step t (step 0 is the start);
+- per step t: ``member[t][r]`` (r is recoloured), one-hot old and new colour, ``active[t]``;
+  the moved set is exactly one current region: one colour, closed under touching regions of
+  that colour, connected from its root (its smallest region) through bounded depth levels;
+- frame axioms (every other region keeps its colour), one colour everywhere after step T,
+  and no-op steps only at the end, so horizon T means "at most T moves".
+
+Solution-removing constraints (commuting moves in root order) carry a written proof that a
+solution survives; bounds (colours left) hold in every solution.
+
+Size: O(T * (n * (k + D) + m * k)) variables and clauses, with n regions, m edges, k
+colours and D <= 2T the depth bound of the connectivity levels.
+
+References: K. Meeks and A. Scott, "The complexity of Free-Flood-It on 2xn boards" and
+"Spanning trees and the complexity of flood-filling games" (TCS 2013, ToCS 2014) for the
+rules and merge structure; A. Biere et al., Handbook of Satisfiability (2009), ch. 1-2, for
+clause encodings.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ortools.sat.python import cp_model
+
+from kamicp.game.regions import RegionGraph, distances
+from kamicp.models.cpsat import Clauses, neg
+
+
+@dataclass(frozen=True)
+class FreeOptions:
+    """Which optional parts the free model has (all exact; see encodings/cpsat.md)."""
+
+    commute: int = 99  # independent moves in root order, up to this many steps apart
+    colour_bound: bool = True  # colours left <= moves left + 1 after every step
+    depth_bound: bool = True  # connectivity levels of depth 2(t-1) instead of n-1
+    radius_bound: bool = True  # closed cuts between far regions <= 2 * moves left
+    max_pairs: int = 400  # region pairs used by the radius bound
+    regrow: bool = True  # a set moved twice in a row must have grown in between
+    hints: bool = True
+
+
+@dataclass
+class FreeVars:
+    """The variables a solution is read from (indices: step 1..T, region, colour)."""
+
+    horizon: int
+    active: list = field(default_factory=list)  # [t] -> bool var (index 0 unused)
+    root: list = field(default_factory=list)  # [t][r] -> bool var
+    new: list = field(default_factory=list)  # [t][c] -> bool var
+    colour: list = field(default_factory=list)  # [t][r][c] -> Lit (t = 0: constants)
+
+    def moves(self, solver: cp_model.CpSolver) -> list[tuple[int, int]]:
+        """The moves of a solved model, padding dropped."""
+        out = []
+        for t in range(1, self.horizon + 1):
+            if not solver.boolean_value(self.active[t]):
+                break
+            r = next(r for r, v in enumerate(self.root[t]) if solver.boolean_value(v))
+            c = next(c for c, v in enumerate(self.new[t]) if solver.boolean_value(v))
+            out.append((r, c))
+        return out
+
+
+def build_free(
+    g: RegionGraph,
+    horizon: int,
+    final_colour: int | None = None,
+    options: FreeOptions = FreeOptions(),
+    hint: list[tuple[int, int]] | None = None,
+) -> tuple[cp_model.CpModel, FreeVars]:
+    """The model for ``g`` under free rules and horizon ``horizon``.
+
+    ``hint`` (a solution of at most ``horizon`` moves, e.g. greedy's) is given to the solver
+    as a starting assignment; it never constrains the model.
+    """
+    model = cp_model.CpModel()
+    cl = Clauses(model)
+    n, k, T = g.n, g.k, horizon
+    v = FreeVars(horizon=T)
+    v.colour = [[[r_c == c for c in range(k)] for r_c in g.colour]]
+    v.active = [None]
+    v.root = [None]
+    v.new = [None]
+    members = [None]
+    olds = [None]
+    prefixes = [None]
+    for t in range(1, T + 1):
+        col = [[model.new_bool_var(f"x{t}_{r}_{c}") for c in range(k)] for r in range(n)]
+        for r in range(n):
+            model.add_exactly_one(col[r])
+        v.colour.append(col)
+        act = model.new_bool_var(f"act{t}")
+        if t > 1:
+            cl.implies(act, v.active[t - 1])  # no-op steps only at the end
+        new = [model.new_bool_var(f"new{t}_{c}") for c in range(k)]
+        old = [model.new_bool_var(f"old{t}_{c}") for c in range(k)]
+        model.add(sum(new) == act)
+        model.add(sum(old) == act)
+        for c in range(k):
+            cl.clause(~new[c], ~old[c])  # recolouring to the same colour is illegal
+        member = [model.new_bool_var(f"m{t}_{r}") for r in range(n)]
+        root, prefix = _roots(model, cl, member, act, t)
+        _one_move(cl, g, v.colour[t - 1], col, member, old, new)
+        _connected(model, cl, g, member, root, _depth(g, t, options))
+        v.active.append(act)
+        v.root.append(root)
+        v.new.append(new)
+        members.append(member)
+        olds.append(old)
+        prefixes.append(prefix)
+    _goal(model, cl, g, v.colour[T], final_colour)
+    if options.commute:
+        _commute(model, cl, g, T, members, olds, v.new, v.root, prefixes, v.active, options.commute)
+    if options.regrow:
+        for t in range(1, T):
+            _regrow(model, cl, g, members[t], members[t + 1], v.root[t])
+    if options.colour_bound:
+        for t in range(1, T):
+            _colour_bound(model, cl, g, v.colour[t], T - t, final_colour)
+    if options.radius_bound:
+        pairs = _pairs(g, [distances(g, z) for z in range(g.n)], options.max_pairs)
+        for t in range(1, T):
+            _pair_bound(model, cl, g, v.colour[t], T - t, pairs)
+    if hint is not None and options.hints:
+        _hint(model, g, v, members, hint)
+    return model, v
+
+
+def _roots(model, cl: Clauses, member, act, t: int):
+    """Root = the smallest member; ``prefix[r]`` = some member has index <= r.
+
+    The root is a function of the members, so choosing it adds no symmetry; ``act`` holds
+    exactly when the set is non-empty.
+    """
+    n = len(member)
+    prefix = [model.new_bool_var(f"p{t}_{r}") for r in range(n)]
+    root = [model.new_bool_var(f"rt{t}_{r}") for r in range(n)]
+    for r in range(n):
+        earlier = prefix[r - 1] if r else False
+        cl.clause(~prefix[r], earlier, member[r])
+        cl.implies(member[r], prefix[r])
+        if r:
+            cl.implies(prefix[r - 1], prefix[r])
+        cl.implies(root[r], member[r])
+        if r:
+            cl.implies(root[r], ~prefix[r - 1])
+        cl.clause(~member[r], earlier, root[r])
+    model.add(prefix[n - 1] == act)
+    return root, prefix
+
+
+def _one_move(cl: Clauses, g: RegionGraph, before, after, member, old, new) -> None:
+    """Members had the old colour and get the new one; the set is maximal; frame axioms."""
+    k = g.k
+    for r in range(g.n):
+        for c in range(k):
+            cl.clause(~member[r], ~old[c], before[r][c])
+            cl.clause(~member[r], ~new[c], after[r][c])
+            # frame: a region outside the set keeps its colour
+            cl.clause(member[r], neg(before[r][c]), after[r][c])
+            cl.clause(member[r], before[r][c], ~after[r][c])
+        for s in g.adj[r]:
+            for c in range(k):
+                # maximal: a touching region of the old colour is in the set too
+                cl.clause(~member[r], member[s], ~old[c], neg(before[s][c]))
+
+
+def _depth(g: RegionGraph, t: int, options: FreeOptions) -> int:
+    """Depth bound of the connectivity levels at step t.
+
+    A current region formed by m moves has diameter at most 2m inside itself (proof in
+    encodings/cpsat.md), and before step t at most t-1 moves were made.
+    """
+    largest = max(len(p) for p in g.islands)
+    if options.depth_bound:
+        return min(2 * (t - 1), largest - 1)
+    return largest - 1
+
+
+def _connected(model, cl: Clauses, g: RegionGraph, member, root, depth: int) -> None:
+    """Every member is joined to the root through members within ``depth`` edges.
+
+    ``level[j][r]``: r is a member at distance <= j from the root inside the set. The
+    last level is the member set itself.
+    """
+    n = g.n
+    level = [list(root)]
+    for j in range(1, depth + 1):
+        if j == depth:
+            cur = list(member)
+        else:
+            cur = [model.new_bool_var("") for _ in range(n)]
+        prev = level[-1]
+        for r in range(n):
+            cl.implies(prev[r], cur[r])
+            cl.implies(cur[r], member[r])
+            cl.clause(~cur[r], prev[r], *(prev[s] for s in g.adj[r]))
+        level.append(cur)
+    if depth == 0:
+        for r in range(n):
+            cl.implies(member[r], root[r])
+
+
+def _goal(model, cl: Clauses, g: RegionGraph, last, final_colour: int | None) -> None:
+    """One colour everywhere after the last step (islands included)."""
+    k = g.k
+    if final_colour is not None:
+        for r in range(g.n):
+            cl.clause(last[r][final_colour])
+        return
+    fin = [model.new_bool_var(f"fin{c}") for c in range(k)]
+    model.add_exactly_one(fin)
+    for r in range(g.n):
+        for c in range(k):
+            cl.clause(~fin[c], last[r][c])
+
+
+def _dependent(model, cl: Clauses, g: RegionGraph, i, j, members, olds, news, roots):
+    """A literal that may be true only if move j cannot be swapped with move i.
+
+    Swapping two adjacent moves x, y (x first) is legal and reaches the same position when
+    their sets are disjoint and either y's set does not touch x's, or old(y) != old(x) and
+    new(y) != old(x) (proof in encodings/cpsat.md). These conditions only read the sets
+    and colours of the two moves, so they also decide whether y can jump back over x when
+    other independent moves lie between them.
+    """
+    n, k = g.n, g.k
+    a, b = members[i], members[j]
+    dep = model.new_bool_var("")
+    overlap = model.new_bool_var("")  # move j recolours move i's set again
+    for r in range(n):
+        cl.clause(~overlap, ~roots[i][r], b[r])
+    touch = model.new_bool_var("")
+    witness = [model.new_bool_var("") for _ in range(n)]
+    cl.clause(~touch, *witness)
+    for r in range(n):
+        cl.implies(witness[r], b[r])
+        cl.clause(~witness[r], a[r], *(a[s] for s in g.adj[r]))
+    same_old = model.new_bool_var("")
+    back = model.new_bool_var("")
+    for c in range(k):
+        cl.clause(~same_old, ~olds[i][c], olds[j][c])
+        cl.clause(~back, ~olds[i][c], news[j][c])
+    cl.clause(~dep, overlap, touch)
+    cl.clause(~dep, overlap, same_old, back)
+    return dep
+
+
+def _commute(
+    model, cl: Clauses, g: RegionGraph, T, members, olds, news, roots, prefixes, act, reach: int
+):
+    """Lexicographic normal form of commuting moves (encodings/cpsat.md).
+
+    If move j could jump back over moves i..j-1 (independent of each of them), then
+    root(i) < root(j); otherwise the jump gives a solution whose sequence of roots is
+    lexicographically smaller. ``reach`` limits j - i (1: adjacent moves only).
+    """
+    n = g.n
+    for j in range(2, T + 1):
+        free = None  # move j is independent of moves i..j-1
+        for i in range(j - 1, max(0, j - reach - 1), -1):
+            dep = _dependent(model, cl, g, i, j, members, olds, news, roots)
+            x = model.new_bool_var("")
+            if free is None:
+                cl.clause(dep, x)
+            else:
+                cl.clause(dep, ~free, x)
+            free = x
+            # free: root(i) < root(j), i.e. some member of move i lies below root(j)
+            for r in range(n):
+                cl.clause(~roots[j][r], ~free, prefixes[i][r - 1] if r else False)
+
+
+def _regrow(model, cl: Clauses, g: RegionGraph, a, b, root_a) -> None:
+    """If move t+1 recolours move t's set again, move t merged something on the way.
+
+    Otherwise the two moves recolour the same set twice, and one move (or none, when the
+    second restores the old colour) reaches the same position: a shorter solution exists.
+    """
+    grew = [model.new_bool_var("") for _ in range(g.n)]
+    for r in range(g.n):
+        cl.implies(grew[r], b[r])
+        cl.implies(grew[r], ~a[r])
+        cl.clause(~root_a[r], ~b[r], *grew)
+
+
+def _colour_bound(model, cl: Clauses, g: RegionGraph, col, left: int, final_colour) -> None:
+    """A move removes at most one colour from the board: colours left <= moves left + 1.
+
+    With a final colour f: colours other than f left <= moves left.
+    """
+    k = g.k
+    limit = left if final_colour is not None else left + 1
+    counted = [c for c in range(k) if c != final_colour]
+    if len(counted) <= limit:
+        return
+    present = [model.new_bool_var("") for _ in counted]
+    for i, c in enumerate(counted):
+        for r in range(g.n):
+            cl.implies(col[r][c], present[i])
+    model.add(sum(present) <= limit)
+
+
+def _cuts(g: RegionGraph, dist, x: int, y: int) -> list[tuple[tuple[int, int], ...]]:
+    """Disjoint edge cuts between x and y, one per unit of their distance D.
+
+    The level sets of the 1-Lipschitz potential phi(v) = floor((d(x,v) - d(y,v) + D) / 2)
+    (phi(x) = 0, phi(y) = D): cut i holds the edges from level i-1 to level i, and every
+    path from x to y crosses every cut. On a tree, phi is the position of v's projection on
+    the x-y path, so each cut is one edge of that path.
+    """
+    dx, dy = dist[x], dist[y]
+    big = dx[y]
+    phi = {v: (dx[v] - dy[v] + big) // 2 for v in dx}
+    cuts = [[] for _ in range(big)]
+    for u in dx:
+        for w in g.adj[u]:
+            if phi[w] == phi[u] + 1:
+                cuts[phi[u]].append((min(u, w), max(u, w)))
+    return [tuple(sorted(c)) for c in cuts]
+
+
+def _pairs(g: RegionGraph, dist, limit: int) -> list[tuple[int, list]]:
+    """Pairs of peripheral regions with their cuts, farthest first (at most ``limit``).
+
+    Peripheral: no neighbour has a larger eccentricity (the leaves, on a tree). Any pair
+    gives a valid bound; these are the ones most likely to bind.
+    """
+    ecc = [max(d.values()) for d in dist]
+    ends = [v for v in range(g.n) if all(ecc[w] <= ecc[v] for w in g.adj[v])]
+    pairs = [(dist[x][y], x, y) for i, x in enumerate(ends) for y in ends[i + 1 :] if y in dist[x]]
+    pairs.sort(reverse=True)
+    return [(d, _cuts(g, dist, x, y)) for d, x, y in pairs[:limit] if d >= 3]
+
+
+def _pair_bound(model, cl: Clauses, g: RegionGraph, col, left: int, pairs) -> None:
+    """Each move shortens any 0-1 distance by at most 2: d_t(x, y) <= 2 * (moves left).
+
+    d_t(x, y) is at least the number of *closed* cuts of the pair (every crossing edge joins
+    two colours), since a path crosses every cut. ``open`` may be true only when a
+    crossing edge joins one colour, so the count is a valid lower bound. On a tree this is
+    exactly the radius bound (radius = ceil(diameter / 2)).
+    """
+    opened: dict[tuple, object] = {}
+    same: dict[tuple[int, int], object] = {}
+
+    def same_colour(u, w):
+        if (u, w) not in same:
+            x = model.new_bool_var("")
+            for c in range(g.k):
+                cl.clause(~x, neg(col[u][c]), col[w][c])
+            same[(u, w)] = x
+        return same[(u, w)]
+
+    def open_cut(edges):
+        if edges not in opened:
+            if len(edges) == 1:
+                opened[edges] = same_colour(*edges[0])
+            else:
+                x = model.new_bool_var("")
+                cl.clause(~x, *(same_colour(u, w) for u, w in edges))
+                opened[edges] = x
+        return opened[edges]
+
+    for d, cuts in pairs:
+        if d <= 2 * left:
+            continue
+        model.add(sum(open_cut(c) for c in cuts) >= d - 2 * left)
+
+
+def _hint(model, g: RegionGraph, v: FreeVars, members, moves) -> None:
+    """Hint the colours, moves and members of a known solution (search guidance only)."""
+    from kamicp.game import rules
+
+    pos = rules.start(g)
+    for t in range(1, v.horizon + 1):
+        move = moves[t - 1] if t <= len(moves) else None
+        part = set(rules.current_region(g, pos, move[0])) if move else set()
+        model.add_hint(v.active[t], move is not None)
+        for r in range(g.n):
+            model.add_hint(members[t][r], r in part)
+            model.add_hint(v.root[t][r], bool(part) and r == min(part))
+        for c in range(g.k):
+            model.add_hint(v.new[t][c], move is not None and c == move[1])
+        if move:
+            pos = rules.apply(g, pos, move)
+        for r in range(g.n):
+            for c in range(g.k):
+                model.add_hint(v.colour[t][r][c], pos[r] == c)

@@ -1,0 +1,286 @@
+"""CP-SAT model of the pivot rules (Flood-It): "solvable in at most T moves?".
+
+Under pivot rules only the flood (the current region holding the pivot) is recoloured, so
+every region outside it keeps its starting colour. The model therefore needs no colour per
+region, only the flooded set per step, which grows monotonically:
+
+- ``flooded[t][r]`` for t = 0..T, ``flooded[0]`` = the pivot's region;
+- ``colour[t][c]``: the colour chosen at step t (none on a no-op step, only at the end);
+- r joins at step t exactly when it touches the flood of step t-1 and the chosen colour is
+  r's own (two adjacent starting regions never share a colour, so nothing joins through a
+  region that joins at the same step);
+- the whole piece of the pivot is flooded after step T, in the final colour if one is asked
+  (other pieces never change: each must be a single region, all of one colour).
+
+Bounds (hold in every solution): a region at distance d from the flood needs d more moves;
+colours outside the flood need one move each, counted beyond any distance layer. Dominance
+(proved in ``encodings/cpsat.md``): a move that floods nothing is never followed by another
+move; a colour whose remaining regions all touch the flood is played at once.
+
+Size: O(T * (n * L + m)) variables and clauses, with L the number of distance layers.
+References: D. Arthur, R. Clifford, M. Jalsenius, A. Montanaro and B. Sach, "The complexity
+of flood filling games" (FUN 2010), for the rules and the colour/distance bounds.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ortools.sat.python import cp_model
+
+from kamicp.game import rules
+from kamicp.game.regions import RegionGraph, distances
+from kamicp.models.cpsat import Clauses, neg
+
+
+@dataclass(frozen=True)
+class PivotOptions:
+    """Which optional parts the pivot model has (see encodings/cpsat.md)."""
+
+    distance_bound: bool = True  # every region within (moves left) of the flood
+    colour_bound: bool = True  # colours outside the flood <= moves left
+    layer_bound: bool = True  # (j - 1) + colours at distance >= j <= moves left
+    progress: bool = True  # every move but the last floods something
+    eliminate: bool = True  # a colour that one move removes entirely is played at once
+    hints: bool = True
+
+
+@dataclass
+class PivotVars:
+    """The variables a solution is read from."""
+
+    horizon: int
+    pivot: int
+    active: list = field(default_factory=list)  # [t] (index 0 unused)
+    colour: list = field(default_factory=list)  # [t][c]
+    never: bool = False  # the board cannot be solved at all (other pieces differ)
+
+    def moves(self, solver: cp_model.CpSolver) -> list[tuple[int, int]]:
+        out = []
+        for t in range(1, self.horizon + 1):
+            if not solver.boolean_value(self.active[t]):
+                break
+            c = next(c for c, v in enumerate(self.colour[t]) if solver.boolean_value(v))
+            out.append((self.pivot, c))
+        return out
+
+
+def required_colour(g: RegionGraph, final_colour: int | None) -> tuple[bool, int | None]:
+    """(solvable at all, colour the flood must end in) given the pieces the pivot misses.
+
+    Pieces without the pivot never change, so each must be one region and all of them one
+    colour, which the flood must end in.
+    """
+    piece = set(distances(g, g.pivot))
+    others = {g.colour[r] for r in range(g.n) if r not in piece}
+    rest = [r for r in range(g.n) if r not in piece]
+    if len(others) > 1 or len(rest) > len(g.islands) - 1:
+        return False, None
+    if others:
+        (c,) = others
+        if final_colour is not None and final_colour != c:
+            return False, None
+        return True, c
+    return True, final_colour
+
+
+def build_pivot(
+    g: RegionGraph,
+    horizon: int,
+    final_colour: int | None = None,
+    options: PivotOptions = PivotOptions(),
+    hint: list[tuple[int, int]] | None = None,
+) -> tuple[cp_model.CpModel, PivotVars]:
+    """The model for ``g`` under pivot rules and horizon ``horizon``."""
+    model = cp_model.CpModel()
+    cl = Clauses(model)
+    k, T, p = g.k, horizon, g.pivot
+    v = PivotVars(horizon=T, pivot=p)
+    ok, fc = required_colour(g, final_colour)
+    if not ok:
+        v.never = True
+        cl.clause()  # infeasible at every horizon
+        return model, v
+    dist = distances(g, p)
+    piece = sorted(dist)
+    flooded = [{r: r == p for r in piece}]
+    flood_colour = [[c == g.colour[p] for c in range(k)]]
+    v.active = [None]
+    v.colour = [None]
+    for t in range(1, T + 1):
+        act = model.new_bool_var(f"act{t}")
+        if t > 1:
+            cl.implies(act, v.active[t - 1])
+        chosen = [model.new_bool_var(f"c{t}_{c}") for c in range(k)]
+        model.add(sum(chosen) == act)
+        now = [model.new_bool_var(f"fc{t}_{c}") for c in range(k)]
+        model.add_exactly_one(now)
+        for c in range(k):
+            cl.clause(~chosen[c], neg(flood_colour[-1][c]))  # a move changes the colour
+            cl.implies(chosen[c], now[c])
+            cl.clause(act, neg(flood_colour[-1][c]), now[c])
+        fl = {r: (True if r == p else model.new_bool_var(f"f{t}_{r}")) for r in piece}
+        prev = flooded[-1]
+        for r in piece:
+            if r == p:
+                continue
+            c = g.colour[r]
+            cl.implies(prev[r], fl[r])
+            cl.clause(~fl[r], prev[r], chosen[c])
+            cl.clause(~fl[r], prev[r], *(prev[s] for s in g.adj[r]))
+            for s in g.adj[r]:
+                cl.clause(~chosen[c], neg(prev[s]), fl[r])
+        flooded.append(fl)
+        flood_colour.append(now)
+        v.active.append(act)
+        v.colour.append(chosen)
+    for r in piece:
+        cl.clause(flooded[T][r])
+    if fc is not None:
+        cl.clause(flood_colour[T][fc])
+    if options.distance_bound:
+        for t in range(1, T + 1):
+            _distance_bound(cl, g, piece, dist, flooded[t], T - t)
+    if options.colour_bound:
+        for t in range(1, T):
+            _colour_bound(model, cl, g, piece, flooded[t], T - t, fc)
+    if options.layer_bound:
+        for t in range(1, T):
+            _layer_bound(model, cl, g, piece, flooded[t], T - t)
+    if options.progress:
+        for t in range(1, T):
+            _progress(model, cl, piece, flooded[t - 1], flooded[t], v.active[t + 1])
+    if options.eliminate:
+        for t in range(1, T + 1):
+            _eliminate(model, cl, g, piece, flooded[t - 1], v.colour[t], fc)
+    if hint is not None and options.hints:
+        _hint(model, g, v, flooded, hint)
+    return model, v
+
+
+def _distance_bound(cl: Clauses, g: RegionGraph, piece, dist, fl, left: int) -> None:
+    """The flood grows by one hop per move: every region is within ``left`` hops of it."""
+    for r in piece:
+        if dist[r] <= left:
+            continue  # the pivot itself is close enough
+        near = distances(g, r, left)
+        cl.clause(*(fl[s] for s in near))
+
+
+def _colour_bound(model, cl: Clauses, g: RegionGraph, piece, fl, left: int, fc) -> None:
+    """Each colour outside the flood needs its own move; with a final colour f that is not
+    yet the flood's, one more move (so colours other than f <= moves left - 1)."""
+    colours = sorted({g.colour[r] for r in piece})
+    out = {c: model.new_bool_var("") for c in colours}
+    for r in piece:
+        cl.clause(fl[r], out[g.colour[r]])
+    model.add(sum(out.values()) <= left)
+    if fc is not None and left >= 1:
+        model.add(sum(out[c] for c in colours if c != fc) <= left - 1)
+
+
+def _layer_bound(model, cl: Clauses, g: RegionGraph, piece, fl, left: int) -> None:
+    """Regions at distance >= j from the flood join at move j or later, one move per colour:
+    (j - 1) + (colours at distance >= j) <= moves left, for every j >= 2.
+
+    ``near[j][r]`` may be true only if r is within j hops of the flood (checked through a
+    neighbour at j - 1), so a false ``near`` forces the colour of r to be counted.
+    """
+    colours = sorted({g.colour[r] for r in piece})
+    near = [dict(fl)]
+    for j in range(1, left + 1):
+        layer = {}
+        for r in piece:
+            x = model.new_bool_var("")
+            cl.clause(~x, near[-1][r], *(near[-1][s] for s in g.adj[r]))
+            layer[r] = x
+        near.append(layer)
+        # regions not within j - 1 hops of the flood are at distance >= j
+        if j >= 2 and len(colours) > left - (j - 1):
+            far = {c: model.new_bool_var("") for c in colours}
+            for r in piece:
+                cl.clause(near[j - 1][r], far[g.colour[r]])
+            model.add(sum(far.values()) <= left - (j - 1))
+
+
+def _progress(model, cl: Clauses, piece, before, after, next_active) -> None:
+    """A move that floods nothing only changes the flood's colour; unless it is the last
+    move, dropping it (and the next if that restores the old colour) gives a shorter
+    solution (encodings/cpsat.md), so an optimal solution never has one."""
+    grew = []
+    for r in piece:
+        if after[r] is True:
+            continue
+        x = model.new_bool_var("")
+        cl.implies(x, after[r])
+        cl.implies(x, neg(before[r]))
+        grew.append(x)
+    cl.clause(~next_active, *grew)
+
+
+def _eliminate(model, cl: Clauses, g: RegionGraph, piece, fl, chosen, fc) -> None:
+    """If one move can flood every remaining region of a colour c != final colour, some
+    such colour is played now (exchange argument in encodings/cpsat.md).
+
+    ``can[c]`` holds exactly when c is left outside the flood and every region of c left
+    outside touches the flood.
+    """
+    colours = sorted({g.colour[r] for r in piece} - {fc})
+    touch = {}
+    for r in piece:
+        if fl[r] is True:
+            continue
+        x = model.new_bool_var("")
+        nbrs = [fl[s] for s in g.adj[r]]
+        cl.clause(~x, *nbrs)
+        for y in nbrs:
+            cl.implies(y, x)
+        touch[r] = x
+    can = {}
+    for c in colours:
+        regions = [r for r in piece if g.colour[r] == c and fl[r] is not True]
+        if not regions:
+            continue
+        x = model.new_bool_var("")
+        # x -> some region of c is outside the flood, and each such region touches it
+        cl.clause(~x, *(neg(fl[r]) for r in regions))
+        for r in regions:
+            cl.clause(~x, fl[r], touch[r])
+        # not x -> all of c is flooded, or some region of c is outside and not touching
+        all_in = model.new_bool_var("")
+        for r in regions:
+            cl.implies(all_in, fl[r])
+        apart = []
+        for r in regions:
+            y = model.new_bool_var("")
+            cl.implies(y, neg(fl[r]))
+            cl.implies(y, ~touch[r])
+            apart.append(y)
+        cl.clause(x, all_in, *apart)
+        can[c] = x
+    for x in can.values():
+        cl.clause(~x, *(_both(model, cl, chosen[d], y) for d, y in can.items()))
+
+
+def _both(model, cl: Clauses, a, b):
+    """A literal that implies both ``a`` and ``b``."""
+    x = model.new_bool_var("")
+    cl.implies(x, a)
+    cl.implies(x, b)
+    return x
+
+
+def _hint(model, g: RegionGraph, v: PivotVars, flooded, moves) -> None:
+    """Hint a known solution (search guidance only)."""
+    pos = rules.start(g)
+    for t in range(1, v.horizon + 1):
+        move = moves[t - 1] if t <= len(moves) else None
+        model.add_hint(v.active[t], move is not None)
+        for c in range(g.k):
+            model.add_hint(v.colour[t][c], move is not None and move[1] == c)
+        if move:
+            pos = rules.apply(g, pos, move)
+        inside = set(rules.current_region(g, pos, g.pivot))
+        for r, lit in flooded[t].items():
+            if lit is not True:
+                model.add_hint(lit, r in inside)

@@ -1,0 +1,315 @@
+"""The SAT backend: horizon decisions with one incremental solver, fixed CNFs, DRAT proofs.
+
+- :class:`SatHorizon` answers "solvable in at most T moves?" for rising T with ONE solver:
+  each horizon adds its step layers and a goal switched on by an assumption literal, so what
+  the solver learnt for T is kept for T+1 (every learnt clause follows from clauses that hold
+  for all horizons). Solutions are replayed by :func:`kamicp.game.rules.verify_solution`.
+- :func:`cnf_for_horizon` builds the non-incremental CNF of one horizon (everything hard),
+  :func:`to_dimacs` writes it with a comment per variable, :func:`prove_unsat` refutes it with
+  a proof-logging solver and returns the DRAT proof.
+
+The encoding itself is :mod:`kamicp.models.sat_encoding` (documented in ``encodings/sat.md``).
+
+Solvers (python-sat 1.9.dev17, measured): every solver but Kissat takes assumptions;
+CaDiCaL (all versions) cannot be interrupted from another thread, so time limits use
+conflict budgets in slices; Glucose, MapleSAT, MiniSat, Gluecard, MergeSat and Ergo are
+interrupted by a timer (and by Ctrl-C: both kinds solve off the main thread). Proof
+logging: CaDiCaL 1.0.3/1.5.3/1.9.5/3.0.0, Glucose 3/4/4.2, Gluecard, Lingeling, MapleSAT
+variants (MapleSAT proofs are known not to check; avoid).
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+
+from pysat.formula import CNF
+from pysat.solvers import Solver, SolverNames
+
+from kamicp.game.regions import RegionGraph
+from kamicp.game.rules import verify_solution
+from kamicp.models.sat_encoding import describe, encoding
+from kamicp.procs.interruptible import run_interruptibly
+from kamicp.result import SAT, UNKNOWN, UNSAT, Decision
+
+DEFAULT_SOLVER = "cadical195"
+PROOF_SOLVER = "cadical153"
+SLICE = 2.0  # seconds: the longest conflict-budget slice of a CaDiCaL run
+# A CaDiCaL run that someone watches (``kamicp solve --progress-every``) reports how it stands
+# at most this often, between two slices (each slice ends with a restart; everything learnt
+# is kept). Lingeling, which neither takes a budget nor an interrupt, solves in the main
+# thread, where pysat's own SIGINT handler takes Ctrl-C (see kamicp.procs.interruptible).
+STATUS_EVERY = 10.0
+BUDGETED = ("cadical103", "cadical153", "cadical195", "cadical300")
+INTERRUPTIBLE = (
+    "ergo",
+    "gluecard3",
+    "gluecard4",
+    "glucose3",
+    "glucose4",
+    "glucose42",
+    "maplechrono",
+    "maplecm",
+    "maplesat",
+    "mergesat3",
+    "minicard",
+    "minisat22",
+    "minisatgh",
+    "minisatep",
+)
+PROOF_SOLVERS = ("cadical103", "cadical153", "cadical195", "cadical300", "glucose3", "glucose4",
+                 "glucose42", "gluecard3", "gluecard4", "lingeling")  # fmt: skip
+
+
+# CaDiCaL in focused mode only (no stabilising phases, as its "unsat" configuration):
+# measured on KAMI 2 horizons, 1.2-2x faster refutations and 1-4x faster solutions.
+CADICAL_OPTIONS = {"stabilize": 0}
+CONFIGURABLE = ("cadical153", "cadical195", "cadical300")
+
+
+def new_solver(canon: str, clauses: list[list[int]] = (), with_proof: bool = False) -> Solver:
+    """A pysat solver by canonical name, CaDiCaL tuned with :data:`CADICAL_OPTIONS`
+    (options are set before any clause, as CaDiCaL requires)."""
+    solver = Solver(name=canon, with_proof=with_proof)
+    if canon in CONFIGURABLE:
+        solver.configure(CADICAL_OPTIONS)
+    solver.append_formula(clauses)
+    return solver
+
+
+def canonical_solver(name: str) -> str:
+    """pysat's canonical name of a solver (``'cd19'`` -> ``'cadical195'``)."""
+    low = name.lower()
+    for canon, aliases in vars(SolverNames).items():
+        if not canon.startswith("_") and isinstance(aliases, tuple) and low in aliases:
+            return canon
+    raise ValueError(f"unknown SAT solver {name!r}")
+
+
+def run_limited(
+    solver: Solver,
+    canon: str,
+    assumptions: list[int],
+    time_limit: float | None,
+    on_status: Callable[[dict], None] | None = None,
+):
+    """``solver.solve`` within ``time_limit`` seconds: True, False, or None (out of time).
+
+    CaDiCaL cannot be interrupted through pysat, so it runs in conflict-budget slices
+    (:func:`run_sliced`), with a time limit or without; the MiniSat-like ones are stopped by
+    ``interrupt`` (:func:`run_interrupted`); Lingeling gets a plain solve and no time
+    limit. All keep everything learnt.
+    ``on_status`` (CaDiCaL only) is called between slices, at most every
+    :data:`STATUS_EVERY` seconds, with the solver's counts (``accum_stats``: conflicts,
+    decisions, ...).
+    """
+    if canon in BUDGETED:
+        return run_sliced(solver, assumptions, time_limit, on_status)
+    if canon in INTERRUPTIBLE:
+        return run_interrupted(solver, assumptions, time_limit)
+    if time_limit is None:
+        return solver.solve(assumptions=assumptions)
+    raise ValueError(f"solver {canon} cannot be stopped: no time limit possible")
+
+
+def run_interrupted(solver: Solver, assumptions: list[int], time_limit: float | None):
+    """A solver that pysat can ``interrupt`` (MiniSat-like ones), off the main thread
+    (:mod:`kamicp.procs.interruptible`): a timer interrupts it at ``time_limit`` (None: no
+    timer), and so does a Ctrl-C or SIGTERM. True, False or None (out of time).
+
+    pysat leaves it undefined what a SIGINT does to a solve that expects ``interrupt``;
+    in the helper thread the solver never sees the signal: Python's handler in the main
+    thread takes it and calls ``interrupt``.
+    """
+    timer = None
+    if time_limit is not None:
+        timer = threading.Timer(max(0.0, time_limit), solver.interrupt)
+        timer.start()
+    try:
+        return run_interruptibly(
+            lambda: solver.solve_limited(assumptions=assumptions, expect_interrupt=True),
+            stop=solver.interrupt,
+        )
+    finally:
+        if timer is not None:
+            timer.cancel()
+        solver.clear_interrupt()
+
+
+def run_sliced(
+    solver: Solver,
+    assumptions: list[int],
+    time_limit: float | None,
+    on_status: Callable[[dict], None] | None = None,
+):
+    """CaDiCaL in conflict-budget slices of at most :data:`SLICE` seconds, sized from the
+    slowest conflict rate seen to end near the deadline: True, False or None (out of time).
+
+    Each slice runs off the main thread (:mod:`kamicp.procs.interruptible`: pysat's own SIGINT
+    handler hung or crashed the process), so Ctrl-C and SIGTERM stop the solve between two
+    slices, through Python's handlers, at most :data:`SLICE` seconds later.
+    """
+    deadline = None if time_limit is None else time.monotonic() + time_limit
+    budget = 1000
+    slowest = None  # the lowest conflict rate seen: rates fall as clauses are learnt
+    next_status = time.monotonic() + STATUS_EVERY
+    while True:
+        began = time.monotonic()
+        if deadline is not None and began >= deadline:
+            return None
+        if on_status is not None and began >= next_status:
+            on_status(solver.accum_stats())
+            next_status = began + STATUS_EVERY
+        solver.conf_budget(budget)
+        answer = run_interruptibly(lambda: solver.solve_limited(assumptions=assumptions))
+        if answer is not None:
+            return answer
+        # Slices of at most SLICE seconds, and at most half the time left, at the slowest
+        # rate seen: a slice planned from a faster rate overshot the deadline by 15 s
+        # (floodit 16x16, 60 s limit) before this. A watched run's slices end by its next
+        # report.
+        now = time.monotonic()
+        rate = budget / max(now - began, 1e-3)
+        slowest = rate if slowest is None else min(slowest, rate)
+        room = SLICE if deadline is None else min(SLICE, 0.5 * (deadline - now))
+        if on_status is not None:
+            room = min(room, max(next_status - now, 0.1))
+        budget = max(100, min(2 * budget, int(slowest * room)))
+
+
+class SatHorizon:
+    """Decide horizons of ``g`` with one incremental SAT solver (a ``HorizonSolver``).
+
+    ``options`` select parts of the encoding (see ``encodings/sat.md``): ``symmetry``
+    (default True: order of commuting moves, no pointless pairs), ``radius`` (free rules:
+    ``"layers"`` by default, ``"exact"`` or ``"off"``), ``diameter`` (default False).
+    """
+
+    name = "sat"
+
+    def __init__(
+        self,
+        g: RegionGraph,
+        final_colour: int | None = None,
+        solver_name: str = DEFAULT_SOLVER,
+        **options: bool,
+    ):
+        self.g = g
+        self.final_colour = final_colour
+        self.canon = canonical_solver(solver_name)
+        if self.canon == "kissat404":
+            raise ValueError("Kissat ignores assumptions: it cannot run incrementally")
+        self.encoding = encoding(g, final_colour, guarded=True, **options)
+        self.solver = new_solver(self.canon)
+        # told how a long horizon stands (Horizons sets it when someone watches)
+        self.on_status: Callable[[str], None] | None = None
+
+    def decide(self, horizon: int, time_limit: float | None = None) -> Decision:
+        """Solvable in at most ``horizon`` moves (ending in the final colour, if given)?"""
+        began = time.monotonic()
+        if horizon < 0:
+            return Decision(UNSAT, horizon, seconds=0.0)
+        guard = self.encoding.horizon(horizon)
+        self.solver.append_formula(self.encoding.take())
+        left = None if time_limit is None else time_limit - (time.monotonic() - began)
+        if left is not None and left <= 0:
+            return Decision(UNKNOWN, horizon, seconds=time.monotonic() - began)
+        try:
+            answer = run_limited(self.solver, self.canon, [guard], left, self._status(horizon))
+        except Exception as err:  # pysat turns Ctrl-C inside a solver into its own error
+            if "keyboard interrupt" in str(err).lower():
+                raise KeyboardInterrupt from err
+            raise
+        seconds = time.monotonic() - began
+        if answer is None:
+            return Decision(UNKNOWN, horizon, seconds=seconds)
+        if not answer:
+            return Decision(UNSAT, horizon, seconds=seconds)
+        moves = self.encoding.moves(self.solver.get_model(), horizon)
+        verify_solution(self.g, moves, self.final_colour)
+        return Decision(SAT, horizon, moves, seconds)
+
+    def _status(self, horizon: int) -> Callable[[dict], None] | None:
+        """What :func:`run_limited` calls to report how this horizon stands, one line to
+        ``on_status``: the seconds and the solver's conflicts and decisions on it so far."""
+        if self.on_status is None:
+            return None
+        began = time.monotonic()
+        before = self.solver.accum_stats() or {}
+
+        def status(stats: dict) -> None:
+            counts = {key: stats.get(key, 0) - before.get(key, 0) for key in stats}
+            self.on_status(
+                f"deciding {horizon} moves for {time.monotonic() - began:.0f} s; "
+                f"{counts.get('conflicts', 0):,} conflicts, {counts.get('decisions', 0):,} "
+                "decisions"
+            )
+
+        return status
+
+    def close(self) -> None:
+        self.solver.delete()
+
+    def __enter__(self) -> SatHorizon:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+
+def cnf_for_horizon(
+    g: RegionGraph, horizon: int, final_colour: int | None = None, **options: bool
+) -> tuple[CNF, dict[int, str]]:
+    """The CNF "solvable in at most ``horizon`` moves", every clause hard, and what each
+    variable means. Deterministic: the same puzzle always gives the same clauses."""
+    enc = encoding(g, final_colour, guarded=False, **options)
+    enc.horizon(horizon)
+    cnf = CNF(from_clauses=enc.clauses)
+    cnf.nv = max(cnf.nv, enc.pool.top)
+    names = {v: describe(name, g) for v, name in enc.names().items()}
+    return cnf, names
+
+
+def to_dimacs(cnf: CNF, names: dict[int, str], comments: list[str] | tuple = ()) -> str:
+    """DIMACS text: ``comments``, one ``c var N = meaning`` line per variable, the clauses."""
+    lines = [f"c {line}" for line in comments]
+    lines += [f"c var {v} = {text}" for v, text in sorted(names.items())]
+    lines.append(f"p cnf {cnf.nv} {len(cnf.clauses)}")
+    lines += [" ".join(map(str, clause)) + " 0" for clause in cnf.clauses]
+    return "\n".join(lines) + "\n"
+
+
+def dimacs_for_horizon(g: RegionGraph, horizon: int, final_colour: int | None = None) -> str:
+    """:func:`to_dimacs` of :func:`cnf_for_horizon`, headed by what the formula asks."""
+    cnf, names = cnf_for_horizon(g, horizon, final_colour)
+    head = [
+        f"kamicp SAT encoding ({g.rules} rules): solvable in at most {horizon} moves"
+        + ("" if final_colour is None else f", ending in {g.palette[final_colour]}"),
+        f"{g.n} regions, {g.k} colours; see encodings/sat.md",
+    ]
+    return to_dimacs(cnf, names, head)
+
+
+def prove_unsat(
+    g: RegionGraph,
+    horizon: int,
+    final_colour: int | None = None,
+    solver_name: str = PROOF_SOLVER,
+    time_limit: float | None = None,
+) -> tuple[str, list[str]]:
+    """Refute :func:`cnf_for_horizon` with a proof-logging solver.
+
+    Returns ``('unsat', DRAT proof lines)``, ``('sat', [])`` or ``('unknown', [])`` on time-out.
+    """
+    canon = canonical_solver(solver_name)
+    if canon not in PROOF_SOLVERS:
+        raise ValueError(f"solver {canon} does not log proofs")
+    cnf, _ = cnf_for_horizon(g, horizon, final_colour)
+    with new_solver(canon, cnf.clauses, with_proof=True) as solver:
+        answer = run_limited(solver, canon, [], time_limit)
+        if answer is None:
+            return UNKNOWN, []
+        if answer:
+            return SAT, []
+        return UNSAT, list(solver.get_proof() or [])

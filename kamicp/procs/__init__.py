@@ -1,0 +1,1 @@
+"""Processes, signals, time limits and progress lines."""

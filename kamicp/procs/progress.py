@@ -1,0 +1,134 @@
+"""Bounds and status lines as a solve proves them, told to whoever listens.
+
+A solve reports each lower bound it proves and each replayed solution it finds as they
+come (:func:`tell`), and, from a long search, a line on how it stands (:func:`say`). Who
+hears them depends on where the code runs: a contained run (:mod:`kamicp.solving.solve`, the SAT
+backend under a hard time limit) sends them to its parent through a pipe, a portfolio
+backend to the portfolio (which stops when its backends' bounds meet), and the main process
+to the callbacks of :func:`watched`: :class:`Seen` keeps the best bounds (what an
+interrupted solve answers with), :class:`Progress` also prints them (``kamicp solve
+--progress``).
+
+Example::
+
+    >>> seen = Seen()
+    >>> with watched(seen):
+    ...     tell(3, None)
+    ...     tell(2, [(0, 1), (0, 2), (0, 0), (0, 1)])
+    >>> seen.lower, len(seen.best)
+    (3, 4)
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+
+# Where bounds and status lines go: a pipe to the parent of a contained run
+# (:mod:`kamicp.solving.solve`), or to the portfolio that started this backend
+# (:mod:`kamicp.solving.portfolio`); else the callbacks of ``watched`` in this process.
+contained_parent: list = []  # in a contained child: the pipe to its parent
+portfolio_parent: list = []  # in a portfolio backend: the pipe to the portfolio
+_watchers: list = []  # in the main process: callbacks (lower, best) of ``watched``
+
+
+def tell(lower: int | None, best: list | None) -> None:
+    """Report proved bounds of the whole board to whoever listens: the parent of a
+    contained run, else the portfolio (which stops as soon as the bounds of its backends
+    meet), else the callbacks of :func:`watched` (the parents pass on what they are told)."""
+    if contained_parent:
+        contained_parent[0].send(("progress", (lower, best)))
+    elif portfolio_parent:
+        portfolio_parent[0].send(("progress", (lower, best)))
+    else:
+        for watch in _watchers:
+            watch(lower, best)
+
+
+def say(text: str) -> None:
+    """Report how a long search stands (one line, no bound in it) to whoever listens, as
+    :func:`tell` does bounds: the portfolio, which passes it on, else the callbacks of
+    :func:`watched` that have a ``status`` method (``kamicp solve --progress``)."""
+    if contained_parent:
+        contained_parent[0].send(("status", text))
+    elif portfolio_parent:
+        portfolio_parent[0].send(("status", text))
+    else:
+        for watch in _watchers:
+            if hasattr(watch, "status"):
+                watch.status(text)
+
+
+def listening() -> bool:
+    """Does anyone hear :func:`say`? A ``kamicp solve --progress`` watcher, in this process
+    or (a forked backend or contained run inherits the list) in the one that started it."""
+    return any(hasattr(watch, "status") for watch in _watchers)
+
+
+@contextmanager
+def watched(callback: Callable[[int | None, list | None], object]) -> Iterator[None]:
+    """Within the block, ``callback(lower, best)`` hears every bound a solve proves as it is
+    proved: a lower bound on the optimum (or None), a replayed solution (or None)."""
+    _watchers.append(callback)
+    try:
+        yield
+    finally:
+        _watchers.remove(callback)
+
+
+class Seen:
+    """A :func:`watched` callback that keeps the best bounds told: the largest lower bound
+    and the shortest solution (each proved or replayed where it was found). A call returns
+    whether either improved."""
+
+    def __init__(self):
+        self.lower: int | None = None
+        self.best: list | None = None
+
+    def __call__(self, lower: int | None, best: list | None) -> bool:
+        better_lower = lower is not None and (self.lower is None or lower > self.lower)
+        better_best = best is not None and (self.best is None or len(best) < len(self.best))
+        if better_lower:
+            self.lower = lower
+        if better_best:
+            self.best = list(best)
+        return better_lower or better_best
+
+
+PROGRESS_EVERY = 60.0  # seconds between two status lines by default (--progress-every)
+
+
+class Progress(Seen):
+    """A :class:`Seen` that also prints the bounds to ``stream`` whenever one improves, one
+    line each: ``NAME: SECONDS s: LOWER <= optimum <= UPPER`` (``--progress``); and, at most
+    every ``every`` seconds per solver, the line a long search reports on how it stands
+    (:func:`say`): ``NAME: SECONDS s: SOLVER: TEXT`` (a portfolio's two backends each get
+    theirs)."""
+
+    def __init__(self, stream, name: str, every: float = PROGRESS_EVERY):
+        super().__init__()
+        self.stream = stream
+        self.name = name
+        self.start = time.monotonic()
+        self.every = every
+        self.next_status: dict[str, float] = {}  # solver -> when its next line is due
+
+    def status(self, text: str) -> None:
+        now = time.monotonic()
+        solver = text.split(":", 1)[0]
+        if now >= self.next_status.get(solver, self.start + self.every):
+            self.next_status[solver] = now + self.every
+            self.print(f"{now - self.start:.1f} s: {text}")
+
+    def print(self, text: str) -> None:
+        print(f"{self.name}: {text}", file=self.stream, flush=True)
+
+    def __call__(self, lower: int | None, best: list | None) -> bool:
+        if not super().__call__(lower, best):
+            return False
+        seconds = time.monotonic() - self.start
+        low = "" if self.lower is None else f"{self.lower} <= "
+        high = "" if self.best is None else f" <= {len(self.best)}"
+        self.print(f"{seconds:.1f} s: {low}optimum{high}")
+        return True

@@ -1,0 +1,1 @@
+"""Proof: certificates of an optimum and the DRAT check of a refuted horizon."""

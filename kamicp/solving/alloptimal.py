@@ -1,0 +1,117 @@
+"""Every distinct optimal solution, and which first moves still allow an optimal finish.
+
+For level designers: is the answer unique? Solutions that differ only in the order of moves
+that commute are counted once.
+
+Two moves commute when the sets of starting regions they recolour are disjoint and do not
+touch: recolouring one then changes neither the other's current region nor what it merges
+with. A move is identified by the set it recolours and the new colour, so independence is a
+fixed relation between moves, and solutions equal up to swapping adjacent independent moves
+form a trace (Mazurkiewicz, "Trace theory", 1987). The Foata normal form (layers of
+pairwise independent moves, each layer sorted) is a canonical representative of a trace
+(Cartier and Foata, 1969), so counting distinct normal forms counts distinct solutions.
+
+The enumeration is a depth-first search to the proved optimal depth, pruned with the
+admissible bounds of :mod:`kamicp.bounds.core` and a
+table of positions known to fail at a depth.
+Exponential in the worst case; ``cap`` stops it after that many distinct solutions.
+"""
+
+from __future__ import annotations
+
+from kamicp import bounds
+from kamicp.game import rules
+from kamicp.game.regions import RegionGraph
+
+Letter = tuple[frozenset, int]
+
+
+def letters(g: RegionGraph, moves: list[rules.Move]) -> list[Letter]:
+    """Each move as (set of starting regions it recolours, new colour)."""
+    pos, out = rules.start(g), []
+    for region, colour in moves:
+        out.append((frozenset(rules.current_region(g, pos, region)), colour))
+        pos = rules.apply(g, pos, (region, colour))
+    return out
+
+
+def independent(g: RegionGraph, a: Letter, b: Letter) -> bool:
+    """True when the two moves touch disjoint, non-adjacent sets of regions."""
+    if a[0] & b[0]:
+        return False
+    return not any(s in b[0] for r in a[0] for s in g.adj[r])
+
+
+def foata(g: RegionGraph, moves: list[rules.Move]) -> tuple:
+    """The Foata normal form of ``moves``: a canonical key for its commutation class."""
+    word = letters(g, moves)
+    level = []
+    for i, a in enumerate(word):
+        deps = [level[j] for j in range(i) if not independent(g, word[j], a)]
+        level.append(1 + max(deps, default=-1))
+    layers = [[] for _ in range(max(level, default=-1) + 1)]
+    for a, lv in zip(word, level, strict=True):
+        layers[lv].append((tuple(sorted(a[0])), a[1]))
+    return tuple(tuple(sorted(layer)) for layer in layers)
+
+
+def all_optimal(
+    g: RegionGraph, optimum: int, cap: int | None = 100, final_colour: int | None = None
+) -> list[list[rules.Move]]:
+    """Up to ``cap`` optimal solutions (length ``optimum``), one per commutation class."""
+    found: dict[tuple, list[rules.Move]] = {}
+    dead: set[tuple] = set()  # (position, moves left) known to have no solution
+
+    def dfs(pos, path) -> None:
+        left = optimum - len(path)
+        if rules.is_solved(pos, final_colour):
+            if left == 0:
+                found.setdefault(foata(g, path), list(path))
+            return
+        if left <= 0 or (pos, left) in dead:
+            return
+        if bounds.lower_bound(g, pos, final_colour, walks=False) > left:
+            dead.add((pos, left))
+            return
+        before = len(found)
+        for move in rules.legal_moves(g, pos):
+            if cap is not None and len(found) >= cap:
+                return
+            path.append(move)
+            dfs(rules.apply(g, pos, move), path)
+            path.pop()
+        if len(found) == before:
+            dead.add((pos, left))
+
+    dfs(rules.start(g), [])
+    return list(found.values())
+
+
+def optimal_first_moves(
+    g: RegionGraph, optimum: int, solver: str = "cpsat", time_limit: float | None = None
+) -> list[tuple[rules.Move, str]]:
+    """Each legal first move and whether an optimal finish remains after it.
+
+    The answer per move is ``yes`` (a solution of ``optimum - 1`` moves from there),
+    ``no`` (proved impossible) or ``unknown`` (time limit).
+    """
+    from kamicp.solving.solve import solve
+
+    out = []
+    start = rules.start(g)
+    for move in rules.legal_moves(g, start):
+        after = rules.apply(g, start, move)
+        sub = _regraph(g, after)
+        r = solve(sub, solver, max_moves=optimum - 1, time_limit=time_limit)
+        if r.interrupted:
+            raise KeyboardInterrupt  # Ctrl-C stops the whole question, not one move's
+        verdict = {"optimal": "yes", "feasible": "yes", "infeasible": "no"}.get(r.status, "unknown")
+        out.append((move, verdict))
+    return out
+
+
+def _regraph(g: RegionGraph, pos: rules.Position) -> RegionGraph:
+    """The region graph of a position (current regions contracted)."""
+    from kamicp.game.regions import from_edges
+
+    return from_edges(list(pos), g.edges(), k=g.k, rules=g.rules, pivot=g.pivot)

@@ -1,0 +1,223 @@
+"""Batch proving: every puzzle of many files, one JSON line per puzzle as it finishes.
+
+- Resumable: a rerun skips puzzles (by digest and solver) already in the output with a
+  final status (``optimal`` or ``infeasible``); other lines are kept and the puzzle is retried.
+- ``jobs`` local processes, each puzzle in a child process of its own (:mod:`kamicp.procs.isolate`),
+  so one puzzle failing never loses the others.
+- Ctrl-C or SIGTERM stops the puzzles running (their rows are not written) and starts no
+  more; the rows finished are in the file, and a rerun goes on from there.
+- ``ray_address``: the same batch on a Ray cluster (``pip install kamicp[cluster]``): each
+  puzzle is a Ray task, results stream back with ``ray.wait``. ``"local"`` starts a local
+  Ray instance.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import sys
+import time
+from collections import Counter
+from concurrent.futures import ThreadPoolExecutor, as_completed
+
+from kamicp import formats
+from kamicp.errors import InputError, KamicpError
+from kamicp.game import notation
+from kamicp.game.regions import region_graph
+from kamicp.procs.interruptible import noting_interrupts
+from kamicp.procs.isolate import Jobs, run_isolated
+from kamicp.solving.solve import solve
+
+FINAL = ("optimal", "infeasible")
+GRACE = 15.0
+
+
+def solve_row(board, solver: str, time_limit: float | None) -> dict:
+    """Solve one puzzle; the JSON line of the batch output (everything but the location)."""
+    g = region_graph(board)
+    r = solve(g, solver, time_limit=time_limit)
+    return {
+        "status": r.status,
+        "moves": r.moves,
+        "lower_bound": r.lower_bound,
+        "upper_bound": r.upper_bound,
+        "solution": None
+        if r.solution is None
+        else notation.format_moves(board, g, r.solution).split(),
+        "solver": solver,
+        "seconds": round(r.seconds, 3),
+        "proof": r.proof,
+    }
+
+
+def done_digests(out_path: str, solver: str) -> set[str]:
+    """Digests already solved to a final status in ``out_path`` (torn lines are ignored).
+
+    A file that is not a batch's (a line that is not a row nor the start of one, or not a
+    regular file: a directory, /dev/zero) is refused, since rows would be appended to it."""
+    done: set[str] = set()
+    if not os.path.exists(out_path):
+        return done
+    if not os.path.isfile(out_path):
+        raise InputError("not a regular file: give --out a file of its own", out_path)
+    with open(out_path, encoding="utf-8", errors="replace") as f:
+        for number, line in enumerate(f, 1):
+            try:
+                row = json.loads(line)
+            except json.JSONDecodeError:
+                row = None
+            if not isinstance(row, dict):
+                if line.startswith("{") or not line.strip():
+                    continue  # a line cut short by a killed run, or an empty one
+                raise InputError(
+                    "not a row of a kamicp batch: give --out a file of its own", out_path, number
+                )
+            digest = row.get("hash")
+            if (
+                row.get("status") in FINAL
+                and row.get("solver") == solver
+                and isinstance(digest, str)
+            ):
+                done.add(digest)
+    return done
+
+
+def _open_for_append(out_path: str):
+    """Append mode, starting on a fresh line if a killed run left half a line."""
+    f = open(out_path, "a+")
+    f.seek(0, os.SEEK_END)
+    if f.tell() > 0:
+        f.seek(f.tell() - 1)
+        if f.read(1) != "\n":
+            f.write("\n")
+    return f
+
+
+def batch(
+    paths: list[str],
+    out_path: str,
+    solver: str = "cpsat",
+    time_limit: float | None = 60.0,
+    jobs: int = 1,
+    ray_address: str | None = None,
+    progress=sys.stderr,
+) -> tuple[list[dict], int, bool]:
+    """Solve every puzzle under ``paths``, appending JSON lines to ``out_path``.
+
+    Returns the rows written by this run, the number of puzzles skipped as already done,
+    and whether Ctrl-C or SIGTERM stopped the run.
+    """
+    todo = formats.puzzles(paths)
+    done = done_digests(out_path, solver)
+    pending = [task for task in todo if task[2].digest() not in done]
+    skipped = len(todo) - len(pending)
+    rows = []
+    bar = Progress(len(todo), skipped, progress)
+    run = _run_ray if ray_address else _run_local
+    interrupted = False
+    with _open_for_append(out_path) as out, noting_interrupts():
+        results = contextlib.closing(run(pending, solver, time_limit, jobs, ray_address))
+        try:
+            with results as finished:
+                for (path, index, board), row in finished:
+                    where = {"file": path, "index": index, "name": board.name}
+                    row = {**where, "hash": board.digest(), **row}
+                    row.setdefault("solver", solver)
+                    out.write(json.dumps(row) + "\n")
+                    out.flush()
+                    rows.append(row)
+                    bar.update(row["status"])
+        except KeyboardInterrupt:  # the running puzzles were stopped (closing the generator)
+            interrupted = True
+    bar.close()
+    return rows, skipped, interrupted
+
+
+def _run_local(pending, solver, time_limit, jobs, _address):
+    timeout = (time_limit or 1e9) + GRACE
+    running = Jobs()
+    pool = ThreadPoolExecutor(max_workers=max(1, jobs))
+    try:
+        futures = {
+            pool.submit(
+                run_isolated, solve_row, (board, solver, time_limit), timeout, jobs=running
+            ): task
+            for task in pending
+            for board in [task[2]]
+        }
+        for future in as_completed(futures):
+            yield futures[future], future.result()
+    finally:
+        # At the end nothing is left to stop; when stopped early (Ctrl-C, SIGTERM), no
+        # queued puzzle starts and the running ones are killed, so their threads end now.
+        pool.shutdown(wait=False, cancel_futures=True)
+        running.stop()
+        pool.shutdown(wait=True)
+
+
+def _run_ray(pending, solver, time_limit, jobs, address):
+    try:
+        import ray
+    except ImportError:
+        raise KamicpError("--ray needs Ray: pip install 'kamicp[cluster]'") from None
+    started = not ray.is_initialized()
+    if started:
+        kwargs = {"include_dashboard": False, "log_to_driver": False}
+        if address == "local":
+            ray.init(num_cpus=max(1, jobs), **kwargs)
+        else:
+            ray.init(address=address, **kwargs)
+    waiting: list = []  # the tasks not answered yet
+    try:
+        remote = ray.remote(max_retries=1)(solve_row)
+        refs = {
+            remote.remote(board, solver, time_limit): task
+            for task in pending
+            for board in [task[2]]
+        }
+        waiting = list(refs)
+        while waiting:
+            ready, waiting = ray.wait(waiting, num_returns=1)
+            try:
+                row = ray.get(ready[0])
+            except Exception as err:  # the task failed on the cluster: one row, not the run
+                row = {"status": "error", "error": f"{type(err).__name__}: {err}"}
+            yield refs[ready[0]], row
+    finally:
+        for ref in waiting:  # left only by Ctrl-C or SIGTERM: cancelled
+            ray.cancel(ref, force=True)
+        if started:
+            ray.shutdown()
+
+
+class Progress:
+    """A one-line progress bar with counts and an estimate of the time left."""
+
+    def __init__(self, total: int, skipped: int, stream):
+        self.total, self.done, self.stream = total, skipped, stream
+        self.start = time.monotonic()
+        self.new = 0
+        self.counts: Counter = Counter()
+        self.tty = bool(stream) and stream.isatty()
+
+    def update(self, status: str) -> None:
+        self.done += 1
+        self.new += 1
+        self.counts[status] += 1
+        if not self.stream:
+            return
+        per = (time.monotonic() - self.start) / self.new
+        eta = per * (self.total - self.done)
+        filled = int(30 * self.done / max(1, self.total))
+        counts = " ".join(f"{k} {v}" for k, v in sorted(self.counts.items()))
+        line = (
+            f"[{'#' * filled}{'.' * (30 - filled)}] {self.done}/{self.total} "
+            f"({counts}) about {eta:.0f} s left"
+        )
+        self.stream.write(("\r" + line) if self.tty else line + "\n")
+        self.stream.flush()
+
+    def close(self) -> None:
+        if self.stream and self.tty:
+            self.stream.write("\n")

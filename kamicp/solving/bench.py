@@ -1,0 +1,287 @@
+"""Benchmarks: solvers side by side on the same puzzles, in one run, as a table.
+
+Each (puzzle, solver) run happens in a child process with the time limit passed to the
+solver and a hard stop a little later, so one runaway run cannot hold up the table, and the
+child's peak memory is measured on its own. The machine is noisy: compare solvers within one
+run, by ratios and medians.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import statistics
+import sys
+
+from kamicp import bounds, formats
+from kamicp.errors import IllegalMove, KamicpError
+from kamicp.game import notation
+from kamicp.game.regions import region_graph
+from kamicp.procs.interruptible import noting_interrupts
+from kamicp.procs.isolate import run_isolated
+from kamicp.solving.horizons import DEFAULT_STRATEGY
+from kamicp.solving.solve import TETRAPOD_DEPTH_SOLVERS, solve
+
+GRACE = 15.0  # seconds past the time limit before a child is killed
+
+
+def solve_row(board, solver: str, time_limit: float, options: dict | None = None) -> dict:
+    """Solve one puzzle; the fields of a bench row (run in a child process).
+
+    ``options`` go to :func:`kamicp.solving.solve.solve` as they are (``probe``, ``strategy``,
+    ``workers``, ``known``, ``tetrapod_depth``, ``beam_width``), so every option the bench
+    command takes reaches the solver.
+    """
+    r = solve(region_graph(board), solver, time_limit=time_limit, **(options or {}))
+    return {
+        "status": r.status,
+        "moves": r.moves,
+        "lower": r.lower_bound,
+        "upper": r.upper_bound,
+        "seconds": r.seconds,
+        "proof": r.proof,
+    }
+
+
+def _stored_solution(board) -> list | None:
+    """The moves of the solution kept in the puzzle's file (None: there is none, the row is
+    then a plain solve); a one-line error when it does not solve the board."""
+    if not board.solution:
+        return None
+    try:
+        return notation.parse_solution(board, region_graph(board), board.solution)
+    except IllegalMove as err:
+        raise KamicpError(f"{board.name}: the solution stored in the file: {err}") from None
+
+
+def run_one(board, solver: str, time_limit: float, options: dict | None = None) -> dict:
+    """Solve ``board`` with ``solver`` in a child process, killed ``GRACE`` s after the limit."""
+    args = (board, solver, time_limit, options)
+    # The child is forked: without this it would inherit the tripod values the "lb" column
+    # computed, and its time would leave out their cost (seconds on big boards).
+    bounds.forget_cached_bounds()
+    return run_isolated(solve_row, args, time_limit + GRACE, "fork")
+
+
+BACKEND_MODULES = {
+    "cpsat": ["kamicp.models.cpsat"],
+    "sat": ["kamicp.models.sat"],
+    "portfolio": ["kamicp.models.cpsat", "kamicp.models.sat", "kamicp.solving.portfolio"],
+    "bfs": ["kamicp.search.bfs"],
+    "astar": ["kamicp.search.astar"],
+    "idastar": ["kamicp.search.astar"],
+}
+
+
+def _preload(solvers: list[str]) -> None:
+    """Import the backends once in the parent, so forked children don't time the import."""
+    import importlib
+
+    for solver in solvers:
+        for module in BACKEND_MODULES.get(solver, []):
+            importlib.import_module(module)
+
+
+def describe_board(board) -> dict:
+    g = region_graph(board)
+    return {
+        "puzzle": board.name or board.source,
+        "regions": g.n,
+        "colours": len(g.colours_present()),
+        "islands": len(g.islands),
+        "rules": board.rules,
+        "lower_bound": bounds.lower_bound(g),
+        "par": board.par,
+        "optimum": board.optimum,
+    }
+
+
+def _cell(row: dict) -> str:
+    """One solver's result: status, moves, then the bounds proved when the optimum was not
+    (a time limit reached: "feas 15 (14-15) 60.1s", "unk - (>=14) 60.1s"), then seconds."""
+    status = {"optimal": "opt", "feasible": "feas", "infeasible": "inf", "unknown": "unk"}
+    word = status.get(row["status"], row["status"])
+    moves = "-" if row.get("moves") is None else row["moves"]
+    proved = _proved(row)
+    return f"{word} {moves}{f' ({proved})' if proved else ''} {row['seconds']:.1f}s"
+
+
+def _proved(row: dict) -> str:
+    """The bounds a run proved, where they are not its optimum: "14-15", ">=14"; "" for an
+    optimum, an unsolvable board, or a row without bounds (a run that failed)."""
+    lower, upper = row.get("lower"), row.get("upper")
+    if row["status"] == "optimal" or lower is None or lower >= bounds.UNSOLVABLE:
+        return ""
+    return f">={lower}" if upper is None else f"{lower}-{upper}"
+
+
+def bench(
+    paths: list[str],
+    solvers: list[str],
+    time_limit: float = 60.0,
+    rules: str | None = None,
+    csv_path: str | None = None,
+    json_path: str | None = None,
+    markdown: bool = False,
+    out=None,
+    probe: float = 0.0,
+    strategy: str = DEFAULT_STRATEGY,
+    workers: int = 1,
+    known: str | None = None,
+    tetrapod_depth: int | None = None,
+    beam_width: int | None = None,
+) -> int:
+    """Run every solver on every puzzle; print the table, totals and medians.
+
+    ``known="file"``: each solver starts from the solution stored in the puzzle's file, where
+    there is one (see ``kamicp solve --known-solution``). ``tetrapod_depth`` goes to the
+    ``idastar`` and ``portfolio`` rows only (see ``kamicp solve --tetrapod-depth``);
+    ``beam_width`` to every row (``kamicp solve --beam-width``).
+
+    Returns 1 when two solvers disagree on a proved optimum or a proved optimum differs from
+    the one the file lists (``Board.optimum``), else 3 if Ctrl-C stopped the run (the rows
+    finished are still printed, summed up and written), else 0.
+    """
+    out = sys.stdout if out is None else out  # now, not at import: it may be redirected
+    _preload(solvers)
+    options = {"probe": probe, "strategy": strategy, "workers": workers}
+    if beam_width is not None:
+        options["beam_width"] = beam_width
+    rows = []
+    sep = " | " if markdown else "  "
+    head = ["puzzle", "regions", "colours", "lb", "par", "listed"] + solvers
+    # every file read first: a bad one ends the run before any puzzle is solved, not after
+    # an hour of rows with no summary and no --csv/--json written
+    boards = [board for _, _, board in formats.puzzles(paths)]
+    _print_row(out, head, sep, markdown, header=True)
+    interrupted = False
+    try:
+        with noting_interrupts():  # SIGTERM is taken as Ctrl-C, here as in solve
+            for board in boards:
+                if rules:
+                    board = board.with_rules(rules)
+                row = describe_board(board)
+                given = {"known": _stored_solution(board)} if known == "file" else {}
+                for solver in solvers:
+                    deep = solver in TETRAPOD_DEPTH_SOLVERS
+                    extra = {"tetrapod_depth": tetrapod_depth} if deep else {}
+                    job = {**options, **given, **extra}
+                    row[solver] = run_one(board, solver, time_limit, job)
+                row["disagreement"] = _disagreement(row, solvers)
+                rows.append(row)
+                _print_bench_row(out, row, solvers, sep, markdown)
+    except KeyboardInterrupt:  # the running job was stopped (run_isolated); keep the rest
+        interrupted = True
+        done = notation.count(len(rows), "puzzle")
+        print(f"\ninterrupted: {done} finished, the one running was stopped", file=out)
+    _print_summary(out, rows, solvers)
+    if csv_path:
+        _write_csv(csv_path, rows, solvers)
+    if json_path:
+        with open(json_path, "w") as f:
+            json.dump(rows, f, indent=1)
+    if any(r["disagreement"] for r in rows):
+        return 1
+    return 3 if interrupted else 0
+
+
+def _print_bench_row(out, row: dict, solvers: list[str], sep: str, markdown: bool) -> None:
+    cells = [row["puzzle"], row["regions"], row["colours"], _bound_text(row["lower_bound"])]
+    cells += ["-" if row["par"] is None else row["par"]]
+    cells += ["-" if row["optimum"] is None else row["optimum"]]
+    cells += [_cell(row[s]) for s in solvers]
+    if row["disagreement"]:
+        cells.append(row["disagreement"])
+    _print_row(out, cells, sep, markdown)
+
+
+def _disagreement(row: dict, solvers: list[str]) -> str:
+    optima = {s: row[s]["moves"] for s in solvers if row[s]["status"] == "optimal"}
+    if len(set(optima.values())) > 1:
+        return f"DISAGREE {optima}"
+    listed = row["optimum"]
+    if listed is not None and optima and set(optima.values()) != {listed}:
+        return f"DIFFERS FROM LISTED OPTIMUM {listed}"
+    return ""
+
+
+def _print_row(out, cells, sep, markdown, header=False) -> None:
+    widths = [22, 7, 7, 3, 4, 6] + [22] * (len(cells) - 6)
+    text = sep.join(str(c).ljust(w) for c, w in zip(cells, widths, strict=False))
+    if markdown:
+        text = f"| {text} |"
+    print(text.rstrip(), file=out, flush=True)
+    if header and markdown:
+        print("|" + "|".join("---" for _ in cells) + "|", file=out)
+
+
+def _print_summary(out, rows, solvers) -> None:
+    print(file=out)
+    for s in solvers:
+        runs = [r[s] for r in rows]
+        proved = [x for x in runs if x["status"] == "optimal"]
+        secs = [x["seconds"] for x in runs]
+        peak = [x.get("peak_mb", 0) for x in runs]
+        print(
+            f"{s}: {len(proved)}/{len(runs)} proved optimal; "
+            f"total {sum(secs):.1f} s; median {statistics.median(secs) if secs else 0:.2f} s; "
+            f"max {max(secs, default=0):.1f} s; peak memory max {max(peak, default=0):.0f} MB",
+            file=out,
+        )
+    for a in solvers:
+        for b in solvers:
+            if a < b:
+                both = [r for r in rows if r[a]["status"] == r[b]["status"] == "optimal"]
+                ratios = [r[a]["seconds"] / max(r[b]["seconds"], 1e-3) for r in both]
+                if ratios:
+                    print(
+                        f"time ratio {a}/{b} over {len(ratios)} puzzles both proved: "
+                        f"median {statistics.median(ratios):.2f}",
+                        file=out,
+                    )
+
+
+def _bound_text(value: int | None) -> str | int | None:
+    """A proved bound as the table and the CSV show it: "inf" for an unsolvable board (no
+    moves solve it)."""
+    return "inf" if value is not None and value >= bounds.UNSOLVABLE else value
+
+
+def _write_csv(path, rows, solvers) -> None:
+    with open(path, "w", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(
+            [
+                "puzzle",
+                "regions",
+                "colours",
+                "lower_bound",
+                "par",
+                "solver",
+                "status",
+                "moves",
+                "seconds",
+                "peak_mb",
+                "proved_lower",
+                "proved_upper",
+            ]
+        )
+        for r in rows:
+            for s in solvers:
+                x = r[s]
+                w.writerow(
+                    [
+                        r["puzzle"],
+                        r["regions"],
+                        r["colours"],
+                        r["lower_bound"],
+                        r["par"],
+                        s,
+                        x["status"],
+                        x.get("moves"),
+                        round(x["seconds"], 3),
+                        round(x.get("peak_mb", 0), 1),
+                        _bound_text(x.get("lower")),
+                        x.get("upper"),
+                    ]
+                )

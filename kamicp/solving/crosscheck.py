@@ -1,0 +1,62 @@
+"""Cross-checking: every solver on every puzzle, every solution replayed, every clash reported.
+
+A disagreement is one of: two solvers proving different optima (or one proving a length
+another proved infeasible); a solution that does not replay to one colour; a solution
+shorter than a proved optimum; a proved optimum that differs from the one the file lists.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from kamicp import formats
+from kamicp.errors import IllegalMove
+from kamicp.game import rules
+from kamicp.game.regions import region_graph
+from kamicp.solving.solve import solve
+
+
+@dataclass
+class CrossCheck:
+    puzzle: str
+    results: dict = field(default_factory=dict)  # solver -> Result
+    problems: list[str] = field(default_factory=list)
+
+
+def cross_check_board(board, solvers: list[str], time_limit: float | None = None) -> CrossCheck:
+    """Run ``solvers`` on ``board`` and list every disagreement between them."""
+    g = region_graph(board)
+    check = CrossCheck(board.name or str(board.source))
+    for s in solvers:
+        try:
+            check.results[s] = solve(g, s, time_limit=time_limit)
+            if check.results[s].interrupted:
+                raise KeyboardInterrupt  # Ctrl-C stops the whole check, not one solver
+        except IllegalMove as err:  # solve() replays every solution: this is a wrong answer
+            check.problems.append(f"{s}: invalid solution: {err}")
+    for s, r in check.results.items():
+        if r.solution is not None:
+            end = rules.replay(g, r.solution)
+            if not rules.is_solved(end):
+                check.problems.append(f"{s}: its solution does not end in one colour")
+    optima = {s: r.moves for s, r in check.results.items() if r.status == "optimal"}
+    if len(set(optima.values())) > 1:
+        check.problems.append(f"optima differ: {optima}")
+    for s, r in check.results.items():
+        for t, opt in optima.items():
+            if r.solution is not None and len(r.solution) < opt:
+                check.problems.append(f"{s} found {len(r.solution)} moves below {t}'s optimum")
+            if r.lower_bound > opt:
+                check.problems.append(f"{s} proved lower bound {r.lower_bound} > {t}'s {opt}")
+    if board.optimum is not None:
+        for s, opt in optima.items():
+            if opt != board.optimum:
+                check.problems.append(f"{s}: optimum {opt}, the file lists {board.optimum}")
+    return check
+
+
+def cross_check(paths: list[str], solvers: list[str], time_limit: float | None = None):
+    """Yield a :class:`CrossCheck` per puzzle under ``paths`` (every file read before the
+    first check: a bad file is an :class:`~kamicp.errors.InputError` before any solve)."""
+    boards = [board for _, _, board in formats.puzzles(paths)]
+    return (cross_check_board(board, solvers, time_limit) for board in boards)

@@ -1,0 +1,48 @@
+"""Hints: the next move of an optimal continuation, and the proved number of moves left.
+
+The position after the player's moves is turned into a board of its own (same cells, new
+colours) and solved exactly; the hint is the first move of that optimal solution. Because
+the continuation's length is proved optimal from that position, "moves still needed" is a
+proved count, not an estimate.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from kamicp.game import rules
+from kamicp.game.board import Board
+from kamicp.game.regions import region_graph
+from kamicp.result import Result
+from kamicp.solving.solve import solve
+
+
+@dataclass
+class Hint:
+    position: Board  # the board after the moves played so far
+    result: Result  # the exact solve from that position
+
+    @property
+    def next_move(self):
+        return None if not self.result.solution else self.result.solution[0]
+
+
+def position_after(board: Board, moves: list[rules.Move]) -> Board:
+    """The board after ``moves`` (region moves on the starting region graph) are played."""
+    g = region_graph(board)
+    pos = rules.replay(g, moves)
+    colours = {cell: pos[g.region_of[cell]] for cell in board.cells}
+    return board.with_colours(colours)
+
+
+def hint(
+    board: Board,
+    moves: list[rules.Move],
+    solver: str = "cpsat",
+    time_limit: float | None = None,
+    final_colour: int | None = None,
+) -> Hint:
+    """Solve from the position after ``moves``; the first move of the answer is the hint."""
+    position = position_after(board, moves)
+    result = solve(region_graph(position), solver, time_limit=time_limit, final_colour=final_colour)
+    return Hint(position, result)

@@ -1,0 +1,98 @@
+"""What a solve knows before any search: the first upper bound, and the answers made of it.
+
+Every solver starts from a greedy beam's solution (:mod:`kamicp.search.greedy`), replayed: the
+quick beam (width ``WIDTH``), and where it does not meet the proved lower bound a wider one
+(:data:`UPPER_WIDTH`). One solve asks for it several times, so each beam is computed once
+per graph. A solve stopped before its search says anything answers with that solution and
+the start's lower bound (:func:`unknown`); a board that no moves solve has its own answer
+(:func:`never`).
+
+Example (a path of four regions in two colours: the beam needs two moves, the optimum)::
+
+    >>> from kamicp.game.regions import from_edges
+    >>> g = from_edges([0, 1, 0, 1], [(0, 1), (1, 2), (2, 3)])
+    >>> len(greedy_solution(g, None))
+    2
+"""
+
+from __future__ import annotations
+
+import time
+import weakref
+
+from kamicp import bounds
+from kamicp.game import rules
+from kamicp.game.regions import RegionGraph
+from kamicp.result import Result
+from kamicp.search.greedy import WIDTH, OutOfTime, greedy
+
+# Beam width of the exact searches' first solution: par or better on 7 of the 8 hardest
+# KAMI 2 levels, width 4 on 3 (README, "Solvers").
+UPPER_WIDTH = 32
+
+
+def greedy_solution(
+    g: RegionGraph,
+    final_colour: int | None,
+    width: int = UPPER_WIDTH,
+    lower: int | None = None,
+    deadline: float | None = None,
+) -> list | None:
+    """The greedy beam's solution, replayed. The exact searches start from a wide beam
+    (``UPPER_WIDTH``), tried only when the quick one (``WIDTH``) does not already meet
+    ``lower``, a proved lower bound (most small levels: there the wide beam only costs);
+    ``--solver greedy`` and an interrupted run use the quick one alone. The quick beam
+    always finishes (under a second on 170 regions); a wide one stopped by ``deadline``
+    gives nothing (``--solver greedy --beam-width 512`` on Threegrid6 runs 50 s)."""
+    moves = beam(g, final_colour, WIDTH)
+    if width > WIDTH and moves is not None and (lower is None or len(moves) > lower):
+        try:
+            wide = beam(g, final_colour, width, deadline)
+        except OutOfTime:
+            wide = None
+        if wide is not None and len(wide) < len(moves):
+            moves = wide
+    if moves is not None:
+        rules.verify_solution(g, moves, final_colour)
+    return moves
+
+
+_BEAMS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # graph -> {(final, width): moves}
+
+
+def beam(
+    g: RegionGraph, final_colour: int | None, width: int, deadline: float | None = None
+) -> list | None:
+    """``greedy(g, final_colour, width)``, computed once per graph: one solve asks the quick
+    beam up to three times (the tetrapods' cap, the search's first solution, the answer of
+    a run stopped early), 0.3-0.7 s each on the largest KAMI 2 levels."""
+    per_graph = _BEAMS.setdefault(g, {})
+    if (final_colour, width) not in per_graph:
+        per_graph[(final_colour, width)] = greedy(g, final_colour, width, deadline)
+    moves = per_graph[(final_colour, width)]
+    return None if moves is None else list(moves)  # the callers may extend theirs
+
+
+def unknown(g: RegionGraph, final_colour: int | None, why: str) -> Result:
+    ub = greedy_solution(g, final_colour, WIDTH)
+    return Result(
+        status="unknown",
+        solution=ub,
+        # a deadline already past: only the bounds cached so far, nothing new is computed
+        lower_bound=bounds.lower_bound(g, final_colour=final_colour, deadline=time.monotonic()),
+        upper_bound=None if ub is None else len(ub),
+        solver="",
+        proof=why,
+    )
+
+
+def never(g: RegionGraph, final_colour: int | None) -> Result:
+    """A board that no sequence of moves solves (pivot rules with unreachable pieces)."""
+    return Result(
+        status="infeasible",
+        solution=None,
+        lower_bound=bounds.UNSOLVABLE,
+        upper_bound=None,
+        solver="",
+        proof="unsolvable: the pivot cannot reach every piece of the board",
+    )

@@ -1,0 +1,1 @@
+"""Pictures of boards: the terminal view, SVG/PNG/GIF rendering and their layout."""

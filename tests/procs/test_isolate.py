@@ -1,0 +1,78 @@
+"""Isolated jobs: a hard stop also ends the processes the job started; peak memory counts them."""
+
+from __future__ import annotations
+
+import os
+import time
+
+from kamicp.procs.isolate import run_isolated
+
+
+def _spawn_and_hang(pidfile: str) -> dict:
+    pid = os.fork()
+    if pid == 0:  # the grandchild: would run for a minute if nobody stopped it
+        time.sleep(60)
+        os._exit(0)
+    with open(pidfile, "w") as f:
+        f.write(str(pid))
+    time.sleep(60)
+    return {"status": "never"}
+
+
+def _grow_in_child(megabytes: int) -> dict:
+    pid = os.fork()
+    if pid == 0:
+        block = bytearray(megabytes * 2**20)
+        block[::4096] = b"x" * len(block[::4096])
+        os._exit(0)
+    os.waitpid(pid, 0)
+    return {"status": "done"}
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    # a zombie still answers; it is dead for our purpose
+    with open(f"/proc/{pid}/stat") as f:
+        return f.read().split()[2] != "Z"
+
+
+def test_hard_stop_kills_the_jobs_own_processes(tmp_path):
+    pidfile = tmp_path / "pid"
+    row = run_isolated(_spawn_and_hang, (str(pidfile),), timeout=1.0, context="fork")
+    assert row["status"] == "killed"
+    grandchild = int(pidfile.read_text())
+    for _ in range(50):
+        if not _alive(grandchild):
+            break
+        time.sleep(0.1)
+    assert not _alive(grandchild)
+
+
+def test_peak_memory_includes_waited_children():
+    row = run_isolated(_grow_in_child, (200,), timeout=30.0, context="fork")
+    assert row["status"] == "done"
+    assert row["peak_mb"] >= 200
+
+
+def _orphan_grows(megabytes: int) -> dict:
+    # the child forks a grandchild that grows, then dies at once: the grandchild is orphaned
+    # (as the portfolio's killed backend leaves its SAT run), and dies a moment later
+    pid = os.fork()
+    if pid == 0:
+        if os.fork() == 0:
+            block = bytearray(megabytes * 2**20)
+            block[::4096] = b"x" * len(block[::4096])
+            time.sleep(0.5)
+            os._exit(0)
+        os._exit(0)
+    os.waitpid(pid, 0)
+    return {"status": "done"}
+
+
+def test_peak_memory_includes_orphaned_grandchildren():
+    row = run_isolated(_orphan_grows, (200,), timeout=30.0, context="fork")
+    assert row["status"] == "done"
+    assert row["peak_mb"] >= 200
