@@ -12,6 +12,7 @@ from functools import cached_property
 
 import networkx as nx
 
+from kamicp.errors import InputError
 from kamicp.game.board import Board
 
 
@@ -56,6 +57,107 @@ class RegionGraph:
 
     def edges(self) -> list[tuple[int, int]]:
         return [(i, j) for i in range(self.n) for j in self.adj[i] if i < j]
+
+    @classmethod
+    def from_networkx(
+        cls,
+        graph: nx.Graph,
+        colour: str = "colour",
+        rules: str | None = None,
+        pivot=None,
+        palette: tuple | None = None,
+    ) -> RegionGraph:
+        """The region graph of a networkx graph whose nodes carry a colour.
+
+        Adjacent nodes of one colour are contracted into one region, as for any board.
+
+        Parameters
+        ----------
+        graph : networkx.Graph
+            Undirected; every node has the attribute ``colour`` (any hashable value:
+            a name such as ``"red"`` or a number).
+        colour : str
+            The name of the node attribute that holds the colour.
+        rules : {"free", "pivot"}, optional
+            The rule set; default ``graph.graph["rules"]`` if set, else ``"free"``.
+        pivot : node, optional
+            The pivot node (pivot rules); default ``graph.graph["pivot"]`` if set, else the
+            first node.
+        palette : tuple, optional
+            Every colour of the puzzle in order (colours may be missing from the graph);
+            default ``graph.graph["palette"]`` if set, else the colours in order of
+            first appearance.
+
+        Returns
+        -------
+        RegionGraph
+            Regions numbered in the order of their first node.
+
+        Raises
+        ------
+        kamicp.errors.InputError
+            A node without the colour attribute, a colour outside ``palette``, an empty
+            graph, a directed graph, or a pivot that is not a node.
+
+        Examples
+        --------
+        >>> import networkx as nx
+        >>> G = nx.path_graph(4)
+        >>> nx.set_node_attributes(G, {0: "red", 1: "red", 2: "blue", 3: "red"}, "colour")
+        >>> g = RegionGraph.from_networkx(G)
+        >>> g.n, g.colour, g.palette
+        (3, (0, 1, 0), ('red', 'blue'))
+        >>> sorted(g.to_networkx().edges)
+        [(0, 1), (1, 2)]
+        """
+        if graph.is_directed():
+            raise InputError("a region graph is undirected (use an nx.Graph)")
+        meta = graph.graph
+        nodes = list(graph.nodes)
+        missing = [v for v in nodes if colour not in graph.nodes[v]]
+        if missing:
+            raise InputError(f"node {missing[0]!r} has no {colour!r} attribute")
+        if palette is None:
+            palette = meta.get("palette") or tuple(
+                dict.fromkeys(graph.nodes[v][colour] for v in nodes)
+            )
+        palette = tuple(palette)
+        index = {name: i for i, name in enumerate(palette)}
+        if len(index) != len(palette):
+            raise InputError("the palette names a colour twice")
+        cells = {}
+        for v in nodes:
+            name = graph.nodes[v][colour]
+            if name not in index:
+                raise InputError(f"node {v!r} has colour {name!r}, not in the palette")
+            cells[v] = index[name]
+        board = Board(
+            geometry="graph",
+            cells=cells,
+            palette=tuple(str(name) for name in palette),
+            rules=rules or meta.get("rules", "free"),
+            pivot=pivot if pivot is not None else meta.get("pivot"),
+            edges=tuple((a, b) for a, b in graph.edges if a != b),
+            order=tuple(nodes),
+        )
+        return region_graph(board)
+
+    def to_networkx(self) -> nx.Graph:
+        """This region graph as a new networkx graph.
+
+        Returns
+        -------
+        networkx.Graph
+            Nodes ``0..n-1`` (the regions) with attributes ``colour`` (the colour's name
+            in the palette) and ``size`` (cells in the region); graph attributes
+            ``palette``, ``rules`` and ``pivot``, so that :meth:`from_networkx` gives this
+            region graph back.
+        """
+        g = nx.Graph(palette=self.palette, rules=self.rules, pivot=self.pivot)
+        for i, c in enumerate(self.colour):
+            g.add_node(i, colour=self.palette[c], size=len(self.cells[i]))
+        g.add_edges_from(self.edges())
+        return g
 
 
 def distances(g: RegionGraph, source: int, cutoff: int | None = None) -> dict[int, int]:
