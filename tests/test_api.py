@@ -42,13 +42,14 @@ def test_load_reads_a_path_or_a_text():
 def test_load_names_the_file_of_a_bad_puzzle(tmp_path):
     with pytest.raises(InputError, match="no such file"):
         kamicp.load(tmp_path / "missing.txt")
-    several = tmp_path / "two.txt"
-    several.write_text("RG\nGG\n---\nRR\nGB\n")
+    several = ROOT / "puzzles" / "flood" / "small.txt"
     boards = kamicp.load_all(several)
-    if len(boards) > 1:
-        with pytest.raises(InputError, match="give an index"):
-            kamicp.load(several)
-        assert kamicp.load(several, index=1) == boards[1]
+    assert len(boards) == 3
+    with pytest.raises(InputError, match="give an index"):
+        kamicp.load(several)
+    assert kamicp.load(several, index=1) == boards[1]
+    with pytest.raises(InputError, match="no puzzle 3"):
+        kamicp.load(several, index=3)
 
 
 def test_solve_proves_the_first_puzzle_and_check_replays_it():
