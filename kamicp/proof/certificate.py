@@ -33,6 +33,10 @@ from kamicp.errors import IllegalMove, KamicpError
 from kamicp.game import notation, rules
 from kamicp.game.board import Board
 from kamicp.game.regions import region_graph
+from kamicp.procs.deadline import Deadline
+from kamicp.proof.dimacs import parse_dimacs
+from kamicp.proof.drat import check_drat
+from kamicp.proof.drat_trim import run_drat_trim
 from kamicp.result import Result
 
 MANIFEST = "manifest.json"
@@ -72,7 +76,7 @@ def write_certificate(
     Returns the manifest. Raises :class:`KamicpError` when the result is not optimal, the
     folder is not empty, or the refutation of horizon k - 1 does not finish in time.
     """
-    from kamicp.models.sat import PROOF_SOLVER, dimacs_for_horizon, prove_unsat
+    from kamicp.models.sat import PROOF_SOLVER, dimacs_for_horizon, prove_unsat  # pysat is heavy
 
     if result.status != "optimal":
         raise KamicpError(f"no certificate: the result is {result.status}, not optimal")
@@ -240,8 +244,7 @@ def _check_solution(d: Path, board, g, k: int, final) -> Step:
 
 
 def _check_refutation(d: Path, g, k: int, final, drat_trim: bool, time_limit):
-    from kamicp.models.sat import dimacs_for_horizon
-    from kamicp.proof.drat import check_drat, parse_dimacs, run_drat_trim
+    from kamicp.models.sat import dimacs_for_horizon  # pysat loads only for a DRAT certificate
 
     expected = dimacs_for_horizon(g, k - 1, final)
     try:
@@ -253,7 +256,7 @@ def _check_refutation(d: Path, g, k: int, final, drat_trim: bool, time_limit):
         yield Step("cnf", False, _first_difference(expected, found))
         return
     yield Step("cnf", True, f"identical to the encoding of horizon {k - 1} of this puzzle")
-    deadline = None if time_limit is None else time.monotonic() + time_limit
+    deadline = Deadline.after(time_limit)
     try:
         proof = (d / PROOF_FILE).read_bytes()
     except OSError as err:
