@@ -41,13 +41,39 @@ STDIN_SHOWN = "<stdin>"  # how messages name it
 
 
 def shown(path: str) -> str:
-    """How messages name ``path``: :data:`STDIN_SHOWN` for :data:`STDIN`."""
+    """How messages name ``path``.
+
+    Parameters
+    ----------
+    path : str
+        A file name, or :data:`STDIN`.
+
+    Returns
+    -------
+    str
+        ``path`` itself, or :data:`STDIN_SHOWN` for :data:`STDIN`.
+    """
     return STDIN_SHOWN if path == STDIN else path
 
 
 def read_text(path: str) -> str:
-    """The file's text (standard input's for :data:`STDIN`); a missing, unreadable or
-    non-UTF-8 file is an :class:`InputError`."""
+    """The text of the file at ``path``.
+
+    Parameters
+    ----------
+    path : str
+        A file name, or :data:`STDIN` for standard input.
+
+    Returns
+    -------
+    str
+        The file's text, decoded as UTF-8.
+
+    Raises
+    ------
+    InputError
+        When the file is missing, a folder, unreadable or not UTF-8.
+    """
     if path == STDIN:
         return decode(sys.stdin.buffer.read(), STDIN_SHOWN)
     try:
@@ -63,7 +89,30 @@ def read_text(path: str) -> str:
 
 
 def decode(data: bytes, path: str) -> str:
-    """UTF-8 text; anything else is an :class:`InputError` naming the line."""
+    """``data`` as UTF-8 text.
+
+    Parameters
+    ----------
+    data : bytes
+        A file's bytes.
+    path : str
+        The file's name, for messages.
+
+    Returns
+    -------
+    str
+        The text.
+
+    Raises
+    ------
+    InputError
+        When ``data`` is not UTF-8, naming the line of the first bad byte.
+
+    Examples
+    --------
+    >>> decode(b"ab\\n", "x.txt")
+    'ab\\n'
+    """
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as err:
@@ -72,11 +121,26 @@ def decode(data: bytes, path: str) -> str:
 
 
 def iter_paths(paths: list[str]) -> list[str]:
-    """Files named by ``paths``: folders are expanded recursively, sorted, keeping files with
-    a known extension (:data:`EXTENSIONS`) and skipping README.md and ORDER.yaml; files named
-    directly are kept as given. A path that does not exist, or a folder with no puzzle file
-    in it (a wrong folder, most likely: a benchmark of nothing says nothing), is an
-    :class:`InputError`."""
+    """The puzzle files named by ``paths``.
+
+    Parameters
+    ----------
+    paths : list of str
+        Files and folders. A folder is expanded recursively (hidden folders skipped), sorted,
+        keeping files with a known extension (:data:`EXTENSIONS`) and skipping
+        :data:`SKIPPED`; a file named directly is kept as given.
+
+    Returns
+    -------
+    list of str
+        The files, in the order of ``paths``.
+
+    Raises
+    ------
+    InputError
+        When a path does not exist, or a folder holds no puzzle file (a wrong folder, most
+        likely: a benchmark of nothing says nothing).
+    """
     out: list[str] = []
     for path in paths:
         if os.path.isdir(path):
@@ -99,15 +163,39 @@ def iter_paths(paths: list[str]) -> list[str]:
 
 
 def stem(path: str) -> str:
-    """The file name without folder and extension ("stdin" for standard input, "" for
-    ``<input>``)."""
+    """The name a board from ``path`` gets when its file names none.
+
+    Parameters
+    ----------
+    path : str
+        A file name as messages show it (see :func:`shown`).
+
+    Returns
+    -------
+    str
+        The file name without folder and extension; ``"stdin"`` for standard input, ``""``
+        for text with no file (``<input>``).
+    """
     if path.startswith("<"):
         return "stdin" if path == STDIN_SHOWN else ""
     return os.path.splitext(os.path.basename(path))[0]
 
 
 def numbered(name: str, index: int, count: int) -> str:
-    """The name of puzzle ``index`` (0-based) of ``count`` in one file."""
+    """The name of puzzle ``index`` (0-based) of ``count`` in one file.
+
+    Parameters
+    ----------
+    name : str
+        The file's name for its puzzles (see :func:`stem`).
+    index, count : int
+        Which puzzle, and how many the file holds.
+
+    Returns
+    -------
+    str
+        ``name`` for a file of one puzzle, else ``name-<index + 1>``.
+    """
     return name if count == 1 else f"{name}-{index + 1}"
 
 
@@ -115,7 +203,34 @@ MOST_DIGITS = 18  # no count, size or coordinate of a puzzle comes near; int() s
 
 
 def natural(text: str, what: str, path: str, line: int) -> int:
-    """A non-negative integer, or an error naming ``what``."""
+    """``text`` as a non-negative integer.
+
+    Parameters
+    ----------
+    text : str
+        Decimal digits, at most :data:`MOST_DIGITS` of them.
+    what : str
+        What the number is, for messages.
+    path : str
+        The file, for messages.
+    line : int
+        The line, for messages.
+
+    Returns
+    -------
+    int
+        The number.
+
+    Raises
+    ------
+    InputError
+        When ``text`` is not digits or has too many.
+
+    Examples
+    --------
+    >>> natural("42", "par", "x.txt", 1)
+    42
+    """
     if not re.fullmatch(r"\d+", text):
         raise InputError(f"{what} must be a non-negative integer, not {text!r}", path, line)
     if len(text) > MOST_DIGITS:

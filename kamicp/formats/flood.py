@@ -36,7 +36,25 @@ FLOOD_HEADER = re.compile(r"(\d+)\s*by\s*(\d+)\s*->\s*(\d+)")
 
 
 def read_flood(text: str, path: str) -> list[Board]:
-    """Boards dumped from Tatham's ``flood``: ``W by H -> N`` then H rows of W digits."""
+    """The boards in Tatham's ``flood`` text: ``W by H -> N``, then H rows of W digits.
+
+    Parameters
+    ----------
+    text : str
+        The file's text.
+    path : str
+        The file's name, for messages and the boards' default names.
+
+    Returns
+    -------
+    list of Board
+        The puzzles in the text, in order.
+
+    Raises
+    ------
+    InputError
+        When the text is malformed, naming ``path`` and the line.
+    """
     found = []  # (header line, width, height, limit, rows)
     current = None
     for number, raw in enumerate(text.splitlines(), 1):
@@ -87,7 +105,25 @@ def read_flood(text: str, path: str) -> list[Board]:
 
 
 def rectangle(board: Board, what: str) -> tuple[int, int]:
-    """Height and width of a full square board starting at (0, 0), else an error."""
+    """Height and width of a hole-free square board under pivot rules, pivot at (0, 0).
+
+    Parameters
+    ----------
+    board : Board
+        The puzzle.
+    what : str
+        The format that needs such a board, for messages.
+
+    Returns
+    -------
+    tuple of int
+        ``(height, width)``.
+
+    Raises
+    ------
+    InputError
+        When the board is not such a rectangle.
+    """
     if board.geometry != "square":
         raise InputError(f"{what} needs a square grid, not {board.geometry}", board.source)
     height = max(r for r, _ in board.cells) + 1
@@ -100,8 +136,24 @@ def rectangle(board: Board, what: str) -> tuple[int, int]:
 
 
 def write_flood(board: Board) -> str:
-    """Tatham flood text; ``par`` is written as the move limit and must be known (the
-    format has no place for an optimum)."""
+    """``board`` as Tatham flood text.
+
+    Parameters
+    ----------
+    board : Board
+        The puzzle.
+
+    Returns
+    -------
+    str
+        The text; ``par`` is written as the move limit.
+
+    Raises
+    ------
+    InputError
+        When the board is no hole-free rectangle under pivot rules, its colours are not
+        digits, or ``par`` is unknown (the format has no place for an optimum).
+    """
     height, width = rectangle(board, "flood text")
     if not all(len(s) == 1 and s.isdigit() for s in board.palette):
         raise InputError("flood text needs digit colours", board.source)

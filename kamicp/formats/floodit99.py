@@ -39,7 +39,25 @@ INTEGER = re.compile(r"-?\d+")
 
 
 def read_floodit99(text: str, path: str) -> list[Board]:
-    """``m n k``, m*n colours 1..k, then the optimum; ``#`` lines are comments."""
+    """The board in floodit-99 text: ``m n k``, m*n colours 1..k, then the optimum.
+
+    Parameters
+    ----------
+    text : str
+        The file's text.
+    path : str
+        The file's name, for messages and the boards' default names.
+
+    Returns
+    -------
+    list of Board
+        The puzzles in the text, in order.
+
+    Raises
+    ------
+    InputError
+        When the text is malformed, naming ``path`` and the line.
+    """
     tokens = []  # (token, line)
     for number, raw in enumerate(text.splitlines(), 1):
         if raw.strip().startswith("#"):
@@ -94,7 +112,24 @@ def read_floodit99(text: str, path: str) -> list[Board]:
 
 
 def write_floodit99(board: Board) -> str:
-    """The floodit-99 format, with ``Board.optimum`` (0 when unknown) as the last line."""
+    """``board`` in the floodit-99 format.
+
+    Parameters
+    ----------
+    board : Board
+        The puzzle.
+
+    Returns
+    -------
+    str
+        The text, with ``Board.optimum`` (0 when unknown) as the last line.
+
+    Raises
+    ------
+    InputError
+        When the board is no hole-free rectangle under pivot rules or its palette is not
+        ``'1'..'k'``.
+    """
     height, width = rectangle(board, "the floodit-99 format")
     palette = tuple(str(c) for c in range(1, len(board.palette) + 1))
     if board.palette != palette:

@@ -70,10 +70,26 @@ WORDS = (
 
 
 def located_json(text: str) -> Located:
-    """Parse JSON keeping line numbers, for errors that point at the offending member.
+    """``text`` parsed as JSON, every value with its line, so errors can point at a member.
 
-    The text must already be valid JSON (checked with :func:`json.loads` first); a repeated
-    key raises. Recursive descent, linear in the text.
+    Parameters
+    ----------
+    text : str
+        Valid JSON (check it with :func:`json.loads` first: this parser trusts the syntax).
+
+    Returns
+    -------
+    Located
+        The top value; objects hold a dict of :class:`Located` members, arrays a list.
+
+    Raises
+    ------
+    InputError
+        When an object repeats a key (the error has the key's line but no path).
+
+    Notes
+    -----
+    Recursive descent, linear in the length of the text.
     """
     breaks = [i for i, ch in enumerate(text) if ch == "\n"]
 
@@ -132,7 +148,25 @@ def located_json(text: str) -> Located:
 
 
 def read_json(text: str, path: str) -> list[Board]:
-    """Region-graph JSON: one puzzle object, or an array of them."""
+    """The puzzles in region-graph JSON: one puzzle object, or an array of them.
+
+    Parameters
+    ----------
+    text : str
+        The file's text.
+    path : str
+        The file's name, for messages and the boards' default names.
+
+    Returns
+    -------
+    list of Board
+        The puzzles in the text, in order.
+
+    Raises
+    ------
+    InputError
+        When the text is malformed, naming ``path`` and the line.
+    """
     try:
         json.loads(text)
     except json.JSONDecodeError as err:
@@ -152,21 +186,41 @@ def read_json(text: str, path: str) -> list[Board]:
     return [graph_board(item, path, numbered(name, i, len(items))) for i, item in enumerate(items)]
 
 
-def node_id(item: Located, what: str, path: str) -> str:
+def _node_id(item: Located, what: str, path: str) -> str:
     """A node id (integer or string) as a string."""
     if isinstance(item.value, bool) or not isinstance(item.value, (int, str)):
         raise InputError(f"{what} must be an integer or a string", path, item.line)
     return str(item.value)
 
 
-def json_natural(item: Located, key: str, path: str) -> int:
+def _json_natural(item: Located, key: str, path: str) -> int:
     if isinstance(item.value, bool) or not isinstance(item.value, int) or item.value < 0:
         raise InputError(f"{key} must be a non-negative integer", path, item.line)
     return item.value
 
 
 def graph_board(item: Located, path: str, default_name: str) -> Board:
-    """One region-graph puzzle object."""
+    """The puzzle a located JSON object describes.
+
+    Parameters
+    ----------
+    item : Located
+        The object, from :func:`located_json`.
+    path : str
+        The file, for messages.
+    default_name : str
+        The board's name when the object gives none.
+
+    Returns
+    -------
+    Board
+        A ``graph`` board.
+
+    Raises
+    ------
+    InputError
+        When the object is malformed, naming the line of the offending member.
+    """
     if not isinstance(item.value, dict):
         raise InputError("a puzzle must be a JSON object", path, item.line)
     members: dict[str, Located] = item.value
@@ -206,7 +260,7 @@ def graph_board(item: Located, path: str, default_name: str) -> Board:
     for edge in listed.value:
         if not isinstance(edge.value, list) or len(edge.value) != 2:
             raise InputError("an edge must be a pair [node, node]", path, edge.line)
-        a, b = (node_id(x, "an edge's end", path) for x in edge.value)
+        a, b = (_node_id(x, "an edge's end", path) for x in edge.value)
         for end in (a, b):
             if end not in colour_of:
                 raise InputError(f"edge [{a}, {b}] names unknown node {end}", path, edge.line)
@@ -225,7 +279,7 @@ def graph_board(item: Located, path: str, default_name: str) -> Board:
             )
     pivot = None
     if "pivot" in members:
-        pivot = node_id(members["pivot"], "the pivot", path)
+        pivot = _node_id(members["pivot"], "the pivot", path)
         if pivot not in colour_of:
             raise InputError(f"pivot {pivot} is not a node", path, members["pivot"].line)
     name = default_name
@@ -240,8 +294,10 @@ def graph_board(item: Located, path: str, default_name: str) -> Board:
         palette=palette,
         rules=rules,
         pivot=pivot,
-        par=json_natural(members["par"], "par", path) if "par" in members else None,
-        optimum=json_natural(members["optimum"], "optimum", path) if "optimum" in members else None,
+        par=_json_natural(members["par"], "par", path) if "par" in members else None,
+        optimum=_json_natural(members["optimum"], "optimum", path)
+        if "optimum" in members
+        else None,
         name=name,
         edges=tuple(edges),
         source=path,
@@ -250,8 +306,20 @@ def graph_board(item: Located, path: str, default_name: str) -> Board:
 
 
 def write_json(board: Board) -> str:
-    """Region-graph JSON. A grid board is contracted first: one node per region, named by
-    its region number (as in ``kamicp show --regions``), the pivot being the pivot's region."""
+    """``board`` as region-graph JSON.
+
+    Parameters
+    ----------
+    board : Board
+        The puzzle.
+
+    Returns
+    -------
+    str
+        The text. A grid board is contracted first: one node per region, named by its
+        region number (as in ``kamicp show --regions``), the pivot being the pivot's region.
+        Each edge is on a line of its own.
+    """
     if board.geometry == "graph":
         nodes = {str(cell): board.palette[board.cells[cell]] for cell in board.order}
         edges = [[str(a), str(b)] for a, b in board.edges]

@@ -61,7 +61,25 @@ RESERVED = set(".#:;{[")  # never a colour: holes, comments, headers, moves, det
 
 
 def read_grid(text: str, path: str) -> list[Board]:
-    """kamicp grid text: header lines, then rows (see the module docstring)."""
+    """The board in kamicp grid text: header lines, then rows (see the module docstring).
+
+    Parameters
+    ----------
+    text : str
+        The file's text.
+    path : str
+        The file's name, for messages and the boards' default names.
+
+    Returns
+    -------
+    list of Board
+        The puzzles in the text, in order.
+
+    Raises
+    ------
+    InputError
+        When the text is malformed, naming ``path`` and the line.
+    """
     headers: dict[str, tuple[str, int]] = {}
     rows: list[tuple[int, str]] = []
     last = 1
@@ -106,7 +124,7 @@ def read_grid(text: str, path: str) -> list[Board]:
     if geo not in geometry.GRID_GEOMETRIES:
         choices = "|".join(geometry.GRID_GEOMETRIES)
         raise InputError(f"unknown geometry {geo!r} ({choices})", path, geo_line)
-    rules = header_rules(headers, path)
+    rules = _header_rules(headers, path)
     present = sorted({s for _, row in rows for s in row} - {"."})
     if not present:
         raise InputError("empty board: every cell is a hole", path, rows[0][0])
@@ -143,22 +161,22 @@ def read_grid(text: str, path: str) -> list[Board]:
         palette=palette,
         rules=rules,
         pivot=pivot,
-        par=header_int(headers, "par", path),
-        optimum=header_int(headers, "optimum", path),
+        par=_header_int(headers, "par", path),
+        optimum=_header_int(headers, "optimum", path),
         name=headers.get("name", (stem(path), 0))[0],
         source=path,
     )
     return [board]
 
 
-def header_rules(headers: dict, path: str) -> str:
+def _header_rules(headers: dict, path: str) -> str:
     rules, line = headers.get("rules", ("free", 0))
     if rules not in RULES:
         raise InputError(f"unknown rules {rules!r} (free or pivot)", path, line)
     return rules
 
 
-def header_int(headers: dict, key: str, path: str) -> int | None:
+def _header_int(headers: dict, key: str, path: str) -> int | None:
     if key not in headers:
         return None
     value, line = headers[key]
@@ -166,7 +184,30 @@ def header_int(headers: dict, key: str, path: str) -> int | None:
 
 
 def palette_problem(palette: tuple, present, single: bool) -> str | None:
-    """Why ``palette`` cannot be used for colours ``present`` (None when it can)."""
+    """Why ``palette`` cannot be used for the colours ``present``.
+
+    Parameters
+    ----------
+    palette : tuple of str
+        The palette a file lists.
+    present : iterable of str
+        The colours on the board.
+    single : bool
+        Whether colours are single grid characters (then reserved and unprintable
+        characters are refused too).
+
+    Returns
+    -------
+    str or None
+        The problem, or None when the palette can be used.
+
+    Examples
+    --------
+    >>> palette_problem(("a", "b"), ["a"], single=True) is None
+    True
+    >>> palette_problem(("a",), ["a", "c"], single=True)
+    "colour 'c' is on the board but not in the palette"
+    """
     if not palette:
         return "empty palette"
     if len(set(palette)) != len(palette):
@@ -183,7 +224,24 @@ def palette_problem(palette: tuple, present, single: bool) -> str | None:
 
 
 def write_grid(board: Board) -> str:
-    """Grid text for a square, triangle or hex board; headers only where not the default."""
+    """``board`` as grid text: a square, triangle or hex board.
+
+    Parameters
+    ----------
+    board : Board
+        The puzzle.
+
+    Returns
+    -------
+    str
+        The text, with header lines only where a value is not the default.
+
+    Raises
+    ------
+    InputError
+        When the board has another geometry, a palette symbol that is no grid character,
+        negative coordinates, or a name grid text cannot hold.
+    """
     if board.geometry not in geometry.GRID_GEOMETRIES:
         raise InputError(f"a {board.geometry} board cannot be written as grid text", board.source)
     for symbol in board.palette:

@@ -39,7 +39,29 @@ PUZ_START = re.compile(r"\d\d\|")  # a level line starts with a two-digit field
 
 
 def decode_rle(data: str, path: str, line: int) -> str:
-    """KAMI 2's run-length code (see the module docstring); linear in the output."""
+    """The colours that KAMI 2's run-length code ``data`` stands for (see the module docstring).
+
+    Parameters
+    ----------
+    data : str
+        The code (field 7 of a level).
+    path, line : str, int
+        Where the code is, for messages.
+
+    Returns
+    -------
+    str
+        One digit per triangle.
+
+    Raises
+    ------
+    InputError
+        When a colour is not a digit or an ``X`` run lacks its two digits.
+
+    Notes
+    -----
+    Linear in the length of the output.
+    """
     out = []
     i = 0
     while i < len(data):
@@ -63,7 +85,23 @@ def decode_rle(data: str, path: str, line: int) -> str:
 
 
 def encode_rle(colours: str) -> str:
-    """The inverse of :func:`decode_rle` (runs of 3..28 as letters, up to 99 with X)."""
+    """The run-length code of ``colours``, the inverse of :func:`decode_rle`.
+
+    Parameters
+    ----------
+    colours : str
+        One digit per triangle.
+
+    Returns
+    -------
+    str
+        The code: runs of 3..28 as a letter, longer ones (up to 99 a piece) with ``X``.
+
+    Examples
+    --------
+    >>> encode_rle("1" * 19 + "22")
+    '1q22'
+    """
     out = []
     i = 0
     while i < len(colours):
@@ -82,7 +120,25 @@ def encode_rle(colours: str) -> str:
 
 
 def read_puz(text: str, path: str) -> list[Board]:
-    """KAMI 2 levels, one per non-blank line."""
+    """The KAMI 2 levels in ``text``, one per non-blank line.
+
+    Parameters
+    ----------
+    text : str
+        The file's text.
+    path : str
+        The file's name, for messages and the boards' default names.
+
+    Returns
+    -------
+    list of Board
+        The puzzles in the text, in order.
+
+    Raises
+    ------
+    InputError
+        When the text is malformed, naming ``path`` and the line.
+    """
     levels = [(n, raw.strip()) for n, raw in enumerate(text.splitlines(), 1) if raw.strip()]
     boards = []
     for i, (line, level) in enumerate(levels):
@@ -123,9 +179,23 @@ def read_puz(text: str, path: str) -> list[Board]:
 
 
 def write_puz(board: Board) -> str:
-    """One KAMI 2 level line; colours must be the digits 1..6, the board free rules.
+    """``board`` as one KAMI 2 level line.
 
-    The line has no optimum field: ``par`` is written (the shipped levels set par to it).
+    Parameters
+    ----------
+    board : Board
+        The puzzle.
+
+    Returns
+    -------
+    str
+        The text; ``par`` is written, as the line has no optimum field (the shipped levels
+        set par to it).
+
+    Raises
+    ------
+    InputError
+        When the board is not a ``kami2`` board under free rules with the colours 1..6.
     """
     if board.geometry != "kami2":
         raise InputError(f"a {board.geometry} board cannot be written as .puz", board.source)

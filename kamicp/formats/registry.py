@@ -61,9 +61,26 @@ WRITERS = {
 
 
 def load(path: str, fmt: str | None = None, text: str | None = None) -> list[Board]:
-    """Every puzzle in the file at ``path`` (or in ``text``, named ``path`` in messages).
+    """Every puzzle in the file at ``path``.
 
-    ``fmt`` (one of :data:`FORMATS`) overrides detection from the content.
+    Parameters
+    ----------
+    path : str
+        The file, or :data:`~kamicp.formats.files.STDIN` for standard input.
+    fmt : str, optional
+        One of :data:`FORMATS`; None detects the format from the content (:func:`detect`).
+    text : str, optional
+        The file's text when already read; ``path`` then only names it.
+
+    Returns
+    -------
+    list of Board
+        The puzzles, in file order (at least one).
+
+    Raises
+    ------
+    InputError
+        When the file cannot be read or holds a malformed puzzle, naming the file and line.
     """
     if text is None:
         text = read_text(path)
@@ -71,7 +88,33 @@ def load(path: str, fmt: str | None = None, text: str | None = None) -> list[Boa
 
 
 def parse(text: str, path: str = "<input>", fmt: str | None = None) -> list[Board]:
-    """Every puzzle in ``text``; ``path`` names it in messages and board names."""
+    """Every puzzle in ``text``.
+
+    Parameters
+    ----------
+    text : str
+        The puzzle text (a leading byte-order mark is ignored).
+    path : str
+        Names the text in messages and gives the boards their default names.
+    fmt : str, optional
+        One of :data:`FORMATS`; None detects the format (:func:`detect`).
+
+    Returns
+    -------
+    list of Board
+        The puzzles, in order (at least one).
+
+    Raises
+    ------
+    InputError
+        When the format is unknown or the text malformed, naming ``path`` and the line.
+
+    Examples
+    --------
+    >>> [board] = parse("rules: pivot\\nRG\\n")
+    >>> board.rules, board.palette, board.pivot
+    ('pivot', ('G', 'R'), (0, 0))
+    """
     text = text.removeprefix("\ufeff")
     fmt = fmt or detect(text)
     if fmt not in READERS:
@@ -83,7 +126,23 @@ def parse(text: str, path: str = "<input>", fmt: str | None = None) -> list[Boar
 
 
 def detect(text: str) -> str:
-    """The format of ``text``: one of :data:`FORMATS` (see the module docstring)."""
+    """The format of ``text``, from its content (see the module docstring).
+
+    Parameters
+    ----------
+    text : str
+        The puzzle text.
+
+    Returns
+    -------
+    str
+        One of :data:`FORMATS`; ``'grid'`` when nothing else fits.
+
+    Examples
+    --------
+    >>> detect("01|Default|0|0|1|20|1r|1||0|"), detect("1 1 2\\n1\\n0\\n")
+    ('puz', 'floodit99')
+    """
     text = text.removeprefix("\ufeff")
     stripped = text.lstrip()
     if stripped[:1] in ("{", "["):
@@ -108,20 +167,56 @@ def detect(text: str) -> str:
 
 
 def puzzles(paths: list[str]) -> list[tuple[str, int, Board]]:
-    """(file, 1-based index in the file, board) for every puzzle under ``paths``
-    (:func:`iter_paths`), every file read now: a bad one is an :class:`InputError` before a
-    long run (bench, batch, cross-check) starts, not when its turn comes."""
+    """Every puzzle under ``paths``, every file read now.
+
+    Reading all files up front makes a bad one an error before a long run (bench, batch,
+    cross-check) starts, not when its turn comes.
+
+    Parameters
+    ----------
+    paths : list of str
+        Files and folders, as for :func:`~kamicp.formats.files.iter_paths`.
+
+    Returns
+    -------
+    list of tuple of (str, int, Board)
+        The file, the puzzle's 1-based index in it, and the board.
+
+    Raises
+    ------
+    InputError
+        When a path is missing or a file cannot be read or parsed.
+    """
     return [(path, i, board) for path in iter_paths(paths) for i, board in enumerate(load(path), 1)]
 
 
 def dump(board: Board, fmt: str) -> str:
-    """``board`` as text of format ``fmt``; :func:`parse` reads it back.
+    """``board`` as text of format ``fmt``, which :func:`parse` reads back.
 
-    ``Board.optimum`` is written where the format has a place for it (grid text, JSON,
-    floodit-99).
+    Parameters
+    ----------
+    board : Board
+        The puzzle.
+    fmt : str
+        One of :data:`FORMATS`.
 
-    Raises :class:`InputError` when the board does not fit the format (a graph as grid
-    text, holes in flood text, ...).
+    Returns
+    -------
+    str
+        The text. ``Board.optimum`` is written where the format has a place for it (grid
+        text, JSON, floodit-99).
+
+    Raises
+    ------
+    InputError
+        When the format is unknown or the board does not fit it (a graph as grid text,
+        holes in flood text, ...).
+
+    Examples
+    --------
+    >>> print(dump(parse("RG\\nGB\\n")[0], "grid"), end="")
+    RG
+    GB
     """
     if fmt not in WRITERS:
         raise InputError(f"unknown format {fmt!r} (one of {', '.join(FORMATS)})", board.source)
