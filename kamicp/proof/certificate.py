@@ -39,6 +39,18 @@ from kamicp.proof.drat import check_drat
 from kamicp.proof.drat_trim import run_drat_trim
 from kamicp.result import Result
 
+__all__ = [
+    "CNF_FILE",
+    "MANIFEST",
+    "PROOF_FILE",
+    "SOLUTION_FILE",
+    "Step",
+    "certificate_path_ok",
+    "sha256",
+    "verify",
+    "write_certificate",
+]
+
 MANIFEST = "manifest.json"
 CNF_FILE = "horizon.cnf"
 PROOF_FILE = "proof.drat"
