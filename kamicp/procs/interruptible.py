@@ -24,6 +24,12 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import TypeVar
 
+__all__ = [
+    "deferred_signals",
+    "noting_interrupts",
+    "run_interruptibly",
+]
+
 T = TypeVar("T")
 STEP = 0.05  # seconds between two looks at the signals while the call runs
 SIGNALS = (signal.SIGINT, signal.SIGTERM)

@@ -15,6 +15,12 @@ import threading
 import time
 from collections.abc import Callable
 
+__all__ = [
+    "Jobs",
+    "die_with_parent",
+    "run_isolated",
+]
+
 PRELOAD = [
     "kamicp.solving.solve",
     "kamicp.models.cpsat",

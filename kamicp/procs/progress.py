@@ -25,6 +25,16 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
+__all__ = [
+    "PROGRESS_EVERY",
+    "Progress",
+    "Seen",
+    "listening",
+    "say",
+    "tell",
+    "watched",
+]
+
 # Where bounds and status lines go: a pipe to the parent of a contained run
 # (:mod:`kamicp.solving.solve`), or to the portfolio that started this backend
 # (:mod:`kamicp.solving.portfolio`); else the callbacks of ``watched`` in this process.

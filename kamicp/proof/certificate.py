@@ -33,7 +33,23 @@ from kamicp.errors import IllegalMove, KamicpError
 from kamicp.game import notation, rules
 from kamicp.game.board import Board
 from kamicp.game.regions import region_graph
+from kamicp.procs.deadline import Deadline
+from kamicp.proof.dimacs import parse_dimacs
+from kamicp.proof.drat import check_drat
+from kamicp.proof.drat_trim import run_drat_trim
 from kamicp.result import Result
+
+__all__ = [
+    "CNF_FILE",
+    "MANIFEST",
+    "PROOF_FILE",
+    "SOLUTION_FILE",
+    "Step",
+    "certificate_path_ok",
+    "sha256",
+    "verify",
+    "write_certificate",
+]
 
 MANIFEST = "manifest.json"
 CNF_FILE = "horizon.cnf"
@@ -42,6 +58,7 @@ SOLUTION_FILE = "solution.txt"
 
 
 def sha256(path: Path) -> str:
+    """The SHA-256 digest of the file at ``path``, in hex."""
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
@@ -67,12 +84,37 @@ def write_certificate(
     final_colour: int | None = None,
     time_limit: float | None = None,
 ) -> dict:
-    """Write the certificate of an optimal ``result`` into ``out_dir`` (a new or empty folder).
+    """Write the certificate of an optimal ``result`` into ``out_dir``.
 
-    Returns the manifest. Raises :class:`KamicpError` when the result is not optimal, the
-    folder is not empty, or the refutation of horizon k - 1 does not finish in time.
+    Parameters
+    ----------
+    board : Board
+        The puzzle.
+    puzzle_path : str
+        Its file, copied into the certificate byte for byte.
+    result : Result
+        An optimal result for ``board``.
+    out_dir : str
+        A new or empty folder.
+    index : int
+        The puzzle's 1-based index in its file.
+    final_colour : int, optional
+        The colour the board must end in; None: any.
+    time_limit : float, optional
+        Seconds for the refutation of horizon k - 1; None: no limit.
+
+    Returns
+    -------
+    dict
+        The manifest, as written to ``manifest.json``.
+
+    Raises
+    ------
+    KamicpError
+        When the result is not optimal, the folder is not empty, or the refutation of
+        horizon k - 1 does not finish in time.
     """
-    from kamicp.models.sat import PROOF_SOLVER, dimacs_for_horizon, prove_unsat
+    from kamicp.models.sat import PROOF_SOLVER, dimacs_for_horizon, prove_unsat  # pysat is heavy
 
     if result.status != "optimal":
         raise KamicpError(f"no certificate: the result is {result.status}, not optimal")
@@ -125,13 +167,31 @@ def write_certificate(
 
 @dataclass
 class Step:
+    """One check of :func:`verify`: what was checked, whether it passed, and the detail."""
+
     name: str
     ok: bool
     detail: str
 
 
 def verify(cert_dir: str, *, drat_trim: bool = True, time_limit: float | None = None):
-    """Check a certificate; yields one :class:`Step` per check, stopping at a fatal one."""
+    """Check the certificate in ``cert_dir``, one step at a time.
+
+    Parameters
+    ----------
+    cert_dir : str
+        The certificate's folder.
+    drat_trim : bool
+        Also check the proof with ``drat-trim`` when it is on the ``PATH``.
+    time_limit : float, optional
+        Seconds for each proof check; None: no limit.
+
+    Yields
+    ------
+    Step
+        One per check, in order; after a failed step the checks that depend on it are
+        skipped. The certificate holds when every step is ok.
+    """
     d = Path(cert_dir)
     try:
         manifest = json.loads((d / MANIFEST).read_text())
@@ -240,8 +300,7 @@ def _check_solution(d: Path, board, g, k: int, final) -> Step:
 
 
 def _check_refutation(d: Path, g, k: int, final, drat_trim: bool, time_limit):
-    from kamicp.models.sat import dimacs_for_horizon
-    from kamicp.proof.drat import check_drat, parse_dimacs, run_drat_trim
+    from kamicp.models.sat import dimacs_for_horizon  # pysat loads only for a DRAT certificate
 
     expected = dimacs_for_horizon(g, k - 1, final)
     try:
@@ -253,7 +312,7 @@ def _check_refutation(d: Path, g, k: int, final, drat_trim: bool, time_limit):
         yield Step("cnf", False, _first_difference(expected, found))
         return
     yield Step("cnf", True, f"identical to the encoding of horizon {k - 1} of this puzzle")
-    deadline = None if time_limit is None else time.monotonic() + time_limit
+    deadline = Deadline.after(time_limit)
     try:
         proof = (d / PROOF_FILE).read_bytes()
     except OSError as err:
@@ -285,6 +344,17 @@ def _first_difference(expected: str, found: str) -> str:
 
 
 def certificate_path_ok(path: str) -> None:
-    """Raise unless ``path`` is free for a new certificate (absent or an empty folder)."""
+    """Check that ``path`` is free for a new certificate (absent, or an empty folder).
+
+    Parameters
+    ----------
+    path : str
+        Where the certificate is to go.
+
+    Raises
+    ------
+    KamicpError
+        When ``path`` is a file or a folder that is not empty.
+    """
     if os.path.exists(path) and (not os.path.isdir(path) or os.listdir(path)):
         raise KamicpError(f"{path}: refusing to write a certificate into a non-empty path")

@@ -43,6 +43,27 @@ import networkx as nx
 from kamicp.errors import KamicpError
 from kamicp.game.board import Board
 
+__all__ = [
+    "DEFAULT_COLOURS",
+    "NAMED_COLOURS",
+    "NODE_RADIUS",
+    "Layout",
+    "cell_polygon",
+    "centroid",
+    "graph_positions",
+    "hex_polygon",
+    "is_light",
+    "kami2_as_triangle",
+    "layout",
+    "outline",
+    "palette_colours",
+    "parse_colour",
+    "rgb",
+    "shared_edges",
+    "square_polygon",
+    "triangle_polygon",
+]
+
 SQRT3 = math.sqrt(3)
 H = SQRT3 / 2  # width of a column strip of triangles of side 1
 

@@ -31,6 +31,18 @@ from kamicp.game.notation import count_moves, format_move
 from kamicp.game.regions import region_graph
 from kamicp.view import layout as lay
 
+__all__ = [
+    "Frame",
+    "Scene",
+    "Shape",
+    "frame_scenes",
+    "frames_of",
+    "raster",
+    "render",
+    "scene",
+    "svg_text",
+]
+
 GRID_PX = 30  # pixels per layout unit (about one cell) for grid boards
 GRAPH_PX = 60  # graph nodes need room for their labels
 MARGIN = 0.4  # layout units around a frame

@@ -30,6 +30,11 @@ from kamicp.game.board import Board
 from kamicp.game.regions import region_graph
 from kamicp.view import layout as lay
 
+__all__ = [
+    "show",
+    "terminal_centres",
+]
+
 RESET = "\x1b[0m"
 DARK_TEXT = "30"  # basic black/white text codes, never confused with a palette colour
 LIGHT_TEXT = "97"

@@ -59,7 +59,7 @@ def test_ctrl_c_stops_the_call_and_is_raised_once_it_has_ended(ctrl_c_raises):
 
 
 def test_signals_are_deferred_while_the_thread_starts(ctrl_c_raises):
-    # a Ctrl-C inside Thread.start was raised before the wait, and left the call running
+    # a Ctrl-C inside Thread.start must wait for the call to be running, so it can stop it
     pending = []
     with deferred_signals(pending):
         signal.raise_signal(signal.SIGINT)  # noted, not raised

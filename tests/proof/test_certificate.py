@@ -136,7 +136,7 @@ def test_a_claimed_optimum_below_the_solution_is_caught(certificate, tmp_path):
         ("files", ["solution.txt"], "files: not an object"),
         ("puzzle_file", 5, "puzzle_file: not a file name"),
         ("puzzle_index", "abc", "puzzle_index 'abc'"),
-        ("puzzle_index", 0, "puzzle_index 0"),  # was read as the file's last puzzle
+        ("puzzle_index", 0, "puzzle_index 0"),  # index 0 must not wrap to the last puzzle
         ("final_colour", ["R"], "final_colour: not a colour"),
         ("optimum", 10**6 + 1, "not a number of moves"),  # verify built its CNF: a hang
         ("optimum", 5.5, "not a number of moves"),

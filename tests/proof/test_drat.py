@@ -23,7 +23,10 @@ from hypothesis import strategies as st
 from pysat.examples.genhard import PHP
 from pysat.solvers import Solver
 
+from kamicp.procs.deadline import Deadline
 from kamicp.proof import drat
+from kamicp.proof.dimacs import parse_dimacs, parse_proof
+from kamicp.proof.drat_trim import run_drat_trim
 
 # Solvers of python-sat that log proofs. MapleSAT ('mpl') is left out: its proofs are known to
 # fail checking (it logs some learnt clauses in a form that is not RUP).
@@ -150,7 +153,7 @@ def encode_binary(lines: list[str]) -> bytes:
 
 def debug_check(clauses: list[list[int]], proof: list[str]) -> drat.DratResult:
     """The checker with its watch/fixpoint invariants asserted after every backward step."""
-    return drat._check(clauses, drat.parse_proof(proof), None, debug=True)
+    return drat.check_steps(clauses, parse_proof(proof), debug=True)
 
 
 def random_3sat(nvars: int, ratio: float, seed: int) -> list[list[int]]:
@@ -412,7 +415,9 @@ def test_deletion_of_a_reason_is_ignored():
 
 def test_deadline_in_the_past_times_out():
     clauses = PHP(5).clauses
-    result = drat.check_drat(clauses, solver_proof(clauses), deadline=time.monotonic() - 1)
+    result = drat.check_drat(
+        clauses, solver_proof(clauses), deadline=Deadline(time.monotonic() - 1)
+    )
     assert not result.ok and result.timed_out
 
 
@@ -498,7 +503,7 @@ def test_files_and_dimacs(tmp_path):
     cnf = tmp_path / "f.cnf"
     body = "".join(" ".join(map(str, c)) + " 0\n" for c in clauses)
     cnf.write_text(f"c test\np cnf 20 {len(clauses)}\n" + body)
-    assert drat.parse_dimacs(cnf.read_text()) == clauses
+    assert parse_dimacs(cnf.read_text()) == clauses
     proof = tmp_path / "f.drat"
     proof.write_bytes(encode_binary(solver_proof(clauses)))
     assert drat.check_drat_files(cnf, proof).ok
@@ -506,7 +511,7 @@ def test_files_and_dimacs(tmp_path):
 
 def test_run_drat_trim_absent_or_parsed(tmp_path, monkeypatch):
     monkeypatch.setenv("PATH", str(tmp_path))
-    assert drat.run_drat_trim("a.cnf", "a.drat", 5) is None
+    assert run_drat_trim("a.cnf", "a.drat", 5) is None
     fake = tmp_path / "drat-trim"
     fake.write_text(
         "#!/bin/sh\n"
@@ -516,9 +521,9 @@ def test_run_drat_trim_absent_or_parsed(tmp_path, monkeypatch):
         "echo 's VERIFIED'\nelse echo 's NOT VERIFIED'; fi\n"
     )
     fake.chmod(fake.stat().st_mode | stat.S_IEXEC)
-    good = drat.run_drat_trim("a.cnf", "good", 5)
+    good = run_drat_trim("a.cnf", "good", 5)
     assert good.ok and (good.lemmas_checked, good.lemmas_total, good.rat_lemmas) == (12, 30, 2)
-    bad = drat.run_drat_trim("a.cnf", "bad", 5)
+    bad = run_drat_trim("a.cnf", "bad", 5)
     assert not bad.ok and bad.reason == "drat-trim: s NOT VERIFIED"
     assert bad.checker == "drat-trim" and os.environ["PATH"] == str(tmp_path)
 
