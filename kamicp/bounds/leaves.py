@@ -16,7 +16,7 @@ m(G - L, d) is one on m(G, d). Full argument: Lemma 4 of ``encodings/bounds.md``
 Why it pays: the bound levels are rows of ceil(n / 64) words of 64 bits (:mod:`kamicp.bounds.bits`),
 so a piece of 65-68 regions pays two words a row where one of 64 pays one (1.8x measured on
 the tetrapod levels). The children of KAMI 2's Bud6 start have 66-68 regions and 7 leaves.
-IDA*'s tetrapod checks (:func:`kamicp.bounds.core.tetrapods_bound` with a cap: only "above the
+IDA*'s tetrapod checks (:func:`kamicp.bounds.tetrapods_bound` with a cap: only "above the
 cap?" is asked) first try the piece without just enough leaves to fit one word fewer, the
 most central leaves dropped. The ends of the quadruples that decide the bound lie far
 apart, so far leaves are often among them: on 40 random children of Bud6's start at cap
@@ -63,6 +63,8 @@ from collections.abc import Sequence
 
 import networkx as nx
 import numpy as np
+
+__all__ = ["WORD", "central_leaves", "peeled", "trimmed"]
 
 WORD = 64  # bits in a word of the bound levels' rows (tests lower it to reach the trim)
 

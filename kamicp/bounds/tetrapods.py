@@ -45,7 +45,7 @@ nodes: 0.0-1.0 s on KAMI 2 levels of 7-53 regions, 4.0-7.4 s on Bud4-6 (68-78 re
 half of them left to the closure (:func:`_walk_joins`, :func:`_join_ends`: 0.45-0.6x that
 time since). So it is asked once, at a puzzle's start, only where the tripod bound is below
 a known solution (:func:`kamicp.solving.solve.solve`), and only on pieces of at most
-:data:`kamicp.bounds.core.TETRAPOD_NODES` regions.
+:data:`kamicp.bounds.pieces.TETRAPOD_NODES` regions.
 
 Example (a tree with four leaves: 2, 5, 6 and 8)::
 
@@ -69,8 +69,11 @@ import numpy as np
 from numba import njit
 
 from kamicp.bounds.bits import full_row, transpose_block
-from kamicp.bounds.tripods import _packed_levels as packed_tripod_levels
+from kamicp.bounds.cache import BOUND_CACHE
+from kamicp.bounds.tripods import packed_tripod_levels
 from kamicp.bounds.walks import LEVELS, first_full, packed_walk_levels, piece_arrays
+
+__all__ = ["CHUNK", "TILE", "keep_levels_memory", "packed_tetrapod_levels", "tetrapod_values"]
 
 
 def tetrapod_values(
@@ -103,11 +106,11 @@ def _tetrapod_levels(
     when every quadruple of the piece has Q(x, y, z, w, d) <= t."""
     n = len(piece)
     full = np.tile(full_row(n, (n + 63) // 64), n * n).reshape(n, n, -1)
-    for level in _packed_levels(colour, adj, piece, k, last, deadline, tripod_levels):
+    for level in packed_tetrapod_levels(colour, adj, piece, k, last, deadline, tripod_levels):
         yield np.array([(level[d] == full).all() for d in range(k)])
 
 
-def _packed_levels(
+def packed_tetrapod_levels(
     colour, adj, piece, k: int, last: int, deadline=None, tripod_levels=None
 ) -> Iterator:
     """Yield level t = 0, 1, ..., ``last`` as bits: an array (k, n, n, n, words) of 64-bit
@@ -139,9 +142,6 @@ def _packed_levels(
         yield levels[t]
 
 
-_KEPT: dict[str, np.ndarray | None] = {}  # "levels": memory kept for the next levels
-
-
 def keep_levels_memory(keep: bool) -> None:
     """Keep the levels' memory from one computation to the next (``keep``), or let it go.
 
@@ -151,22 +151,16 @@ def keep_levels_memory(keep: bool) -> None:
     11.9-12.1 s reusing them (one after the other in one process, both cores busy; the fill
     with zeros is 0.13 s of it). The memory stays held between computations, so it is off
     unless asked."""
-    _KEPT.clear()
-    if keep:
-        _KEPT["levels"] = None
+    BOUND_CACHE.keep_memory = keep
+    BOUND_CACHE.memory = None
 
 
 def _zeros(shape: tuple) -> np.ndarray:
     """A zero array of 64-bit words: from the kept memory when it is kept and large enough
     (:func:`keep_levels_memory`), else new."""
-    if "levels" not in _KEPT:
+    if not BOUND_CACHE.keep_memory:
         return np.zeros(shape, dtype=np.uint64)
-    size = math.prod(shape)
-    memory = _KEPT["levels"]
-    if memory is None or memory.size < size:
-        _KEPT["levels"] = None  # let the smaller one go first
-        memory = _KEPT["levels"] = np.empty(size, dtype=np.uint64)
-    out = memory[:size].reshape(shape)
+    out = BOUND_CACHE.scratch(math.prod(shape)).reshape(shape)
     out.fill(0)
     return out
 

@@ -51,6 +51,20 @@ from numba import njit
 
 from kamicp.bounds.bits import full_row, transpose_bits, unpack_bits
 
+__all__ = [
+    "LEVELS",
+    "cheapest_final",
+    "first_full",
+    "least_full",
+    "least_walk_value",
+    "one_more_move",
+    "packed_walk_levels",
+    "piece_arrays",
+    "walk_bound",
+    "walk_levels",
+    "walk_values",
+]
+
 LEVELS = 200  # a safety cap on t: no board here needs more moves than this
 
 

@@ -13,7 +13,8 @@ import pytest
 from hypothesis import HealthCheck, event, given, reject, settings
 from hypothesis import strategies as st
 
-from kamicp.bounds import core as bounds
+from kamicp import bounds
+from kamicp.bounds.radius import piece_balls
 from kamicp.game import rules
 from kamicp.game.regions import from_edges
 from kamicp.search.bfs import bfs
@@ -178,7 +179,7 @@ def test_play_matches_rebuild_and_radius(g, data):
 
 def same_balls(cur, i):
     """The cached balls of piece i are the distance balls networkx finds."""
-    balls = bounds._balls(cur, i)
+    balls = piece_balls(cur, i)
     graph = nx.Graph()
     graph.add_nodes_from(cur.islands[i])
     graph.add_edges_from((v, u) for v in cur.islands[i] for u in cur.adj[v])
