@@ -140,8 +140,7 @@ def _pairs(y: np.ndarray) -> list[tuple[int, int]]:
     value, the most frequent first (ties by node numbers), at most :data:`CANDIDATES`.
 
     Counted with NumPy: levels stopped at a deadline leave most triples at the highest
-    value, and a Python loop over them took seconds after a time limit (2.4 s on 72
-    regions, session 40)."""
+    value, too many for a Python loop to count after a time limit."""
     n = y.shape[0]
     ends = np.argwhere(y == y.max())
     codes = np.concatenate(
