@@ -57,8 +57,10 @@ from collections.abc import Iterable, Sequence
 import numpy as np
 from numba import njit
 
-from kamicp.bounds.tripods import _packed_levels as packed_tripod_levels
+from kamicp.bounds.tripods import packed_tripod_levels
 from kamicp.bounds.walks import packed_walk_levels, piece_arrays
+
+__all__ = ["CANDIDATES", "PAIRS", "anchored_values", "least_levels", "pair_values"]
 
 PAIRS = 24  # anchor pairs tried at most per check
 CANDIDATES = 12  # anchor pairs kept per colour, most frequent first
@@ -103,7 +105,7 @@ def anchored_values(
     n = len(piece)
     words = (n + 63) // 64
     y = np.empty((k, n, n, n), dtype=np.int16)
-    _least_levels(tripods.reshape(len(tripods), k, n, n, words), n, y)
+    least_levels(tripods.reshape(len(tripods), k, n, n, words), n, y)
     walk_cost = cost.astype(np.int16)
     best = np.zeros(k, dtype=np.int64)
     tried: set[tuple[int, int]] = set()
@@ -126,7 +128,7 @@ def anchored_values(
                 break  # nothing left to try for d: the cut cannot come
             z, w = candidates[d].pop(0)
         tried.add((z, w))
-        values = _anchored(y, walk_cost, z, w, cap, starts, neighbours)
+        values = pair_values(y, walk_cost, z, w, cap, starts, neighbours)
         if helped is not None and ((values > cap) & (best <= cap)).any():
             helped.append((z, w))
         best = np.maximum(best, values)
@@ -138,8 +140,7 @@ def _pairs(y: np.ndarray) -> list[tuple[int, int]]:
     value, the most frequent first (ties by node numbers), at most :data:`CANDIDATES`.
 
     Counted with NumPy: levels stopped at a deadline leave most triples at the highest
-    value, and a Python loop over them took seconds after a time limit (2.4 s on 72
-    regions, session 40)."""
+    value, too many for a Python loop to count after a time limit."""
     n = y.shape[0]
     ends = np.argwhere(y == y.max())
     codes = np.concatenate(
@@ -154,7 +155,7 @@ def _pairs(y: np.ndarray) -> list[tuple[int, int]]:
 
 
 @njit(cache=True)
-def _least_levels(levels, n, out) -> None:
+def least_levels(levels, n, out) -> None:
     """out[d, x, y, z] = the first level whose bit z of [d, x, y] is set (levels are
     nested), or the number of levels if none is."""
     count = levels.shape[0]
@@ -175,7 +176,7 @@ def _least_levels(levels, n, out) -> None:
 
 
 @njit(cache=True)
-def _anchored(y, cost, z, w, cap, starts, neighbours):
+def pair_values(y, cost, z, w, cap, starts, neighbours):
     """Per colour d: max over x, y of R(x, y, d) for anchors z, w, above ``cap`` reported
     as ``cap + 1``. ``cost[d, x, v]`` = min over neighbours u of v of M(x, u, d)."""
     k, n = y.shape[0], y.shape[1]

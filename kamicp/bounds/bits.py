@@ -24,6 +24,16 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+__all__ = [
+    "SMALL_TILE",
+    "full_row",
+    "pack_bits",
+    "transpose64",
+    "transpose_bits",
+    "transpose_block",
+    "unpack_bits",
+]
+
 
 def pack_bits(rows: np.ndarray, words: int) -> np.ndarray:
     """Boolean rows (last axis: columns) as 64-bit words, bit j of word j // 64."""

@@ -13,30 +13,23 @@ Each other leaf of G is still a leaf of G - l (its one neighbour is not l, since
 single edge), so the argument repeats: for any set L of leaves, every lower bound on
 m(G - L, d) is one on m(G, d). Full argument: Lemma 4 of ``encodings/bounds.md``.
 
-Why it pays: the bound levels are rows of ceil(n / 64) words of 64 bits (:mod:`kamicp.bounds.bits`),
-so a piece of 65-68 regions pays two words a row where one of 64 pays one (1.8x measured on
-the tetrapod levels). The children of KAMI 2's Bud6 start have 66-68 regions and 7 leaves.
-IDA*'s tetrapod checks (:func:`kamicp.bounds.core.tetrapods_bound` with a cap: only "above the
-cap?" is asked) first try the piece without just enough leaves to fit one word fewer, the
-most central leaves dropped. The ends of the quadruples that decide the bound lie far
-apart, so far leaves are often among them: on 40 random children of Bud6's start at cap
-13, dropping the most central leaves kept all 39 cuts of the whole piece (the farthest: 8,
-random ones: 34) in 0.50x the time. The same first try for the tripod checks kept all 56
-cuts on 60 random states two moves deep at cap 12 in 0.65x the time, but made IDA* on
-Bud3 (68 regions) 1.05x slower over all (14.6 -> 15.4 s, two runs each): those checks are
-hundredths of a second, and are left as they are. So was the peel below, tried there too:
-it kept 703 of 715 cuts on Bud6's deep states but 44 of 306 on Bud3's, and Bud6's proof
-gained 4-5% (BENCHMARKS.md, "Peeled tripod checks: tried and set aside").
+Why it pays: the bound levels are rows of ceil(n / 64) words of 64 bits
+(:mod:`kamicp.bounds.bits`), so a piece of 65-68 regions pays two words a row where one of 64
+pays one. IDA*'s tetrapod checks (:func:`kamicp.bounds.tetrapods_bound` with a cap: only
+"above the cap?" is asked) first try the piece without just enough leaves to fit one word
+fewer, the most central leaves dropped (:func:`trimmed`). The ends of the quadruples that
+decide the bound lie far apart, so far leaves are often among them, and the central leaves
+rarely are: on children of a 67-region start the trim kept every cut of the whole piece in
+half the time (BENCHMARKS.md, "Trimmed tetrapod checks"). The tripod checks, hundredths of a
+second, are left whole (BENCHMARKS.md, "Peeled tripod checks: tried and set aside").
 
 Peeling: removing leaves makes new ones (the next node of a pendant chain), and the argument
 applies again to the smaller piece, so a lower bound on any piece left by removing leaves one
 at a time is one on the piece. :func:`peeled` keeps removing the most central leaf as long as
 what is left has the piece's diameter and radius: the far ends, and the centre the radius
-bound measures from, stay. On 30 random children of Bud6's start (66-67 regions, cap 13)
-the peel stopped at 53-57 regions and kept the 29 cuts of the whole piece (peeled to a fixed
-50 regions instead, 1 of 8 children kept its cut), and a tetrapod check cost 0.64x the one
-trimmed to 64 regions. It is a guess, not a rule: on Bud3's children (66-67 regions, cap
-15) it stopped at 37-40 and kept 6 of 12 cuts, so a check it misses goes on to the trim.
+bound measures from, stay. It is a guess, not a rule: it keeps most cuts on some boards and
+half on others (BENCHMARKS.md, "Peeled tetrapod checks"), so a check it misses ends there
+and a start bound goes on to the trim.
 
 Cost: O(leaves x (n + edges)) for the eccentricities of :func:`central_leaves` (a
 breadth-first search per leaf); O(n (n + edges) + n^3) for :func:`peeled` (all distances,
@@ -63,6 +56,8 @@ from collections.abc import Sequence
 
 import networkx as nx
 import numpy as np
+
+__all__ = ["WORD", "central_leaves", "peeled", "trimmed"]
 
 WORD = 64  # bits in a word of the bound levels' rows (tests lower it to reach the trim)
 

@@ -40,12 +40,11 @@ permutations, then the join along each end" is the closure (the argument of
 :func:`kamicp.bounds.tripods._fill`, with one more end).
 
 Cost: O(t k n^5 / 64) word operations and O(t k n^4) bits for bound t, k colours and n
-nodes: 0.0-1.0 s on KAMI 2 levels of 7-53 regions, 4.0-7.4 s on Bud4-6 (68-78 regions),
-28 s and 1.6 GB on Threegrid4 (111), before the joins were ordered for the memory and
-half of them left to the closure (:func:`_walk_joins`, :func:`_join_ends`: 0.45-0.6x that
-time since). So it is asked once, at a puzzle's start, only where the tripod bound is below
-a known solution (:func:`kamicp.solving.solve.solve`), and only on pieces of at most
-:data:`kamicp.bounds.core.TETRAPOD_NODES` regions.
+nodes: seconds on pieces of about 70 regions, tens of seconds and over a gigabyte on 111
+(the joins are ordered for the memory and half of them left to the closure:
+:func:`_walk_joins`, :func:`_join_ends`). So it is asked at a puzzle's start only where the
+tripod bound is below a known solution (:func:`kamicp.solving.solve.solve`), and only on
+pieces of at most :data:`kamicp.bounds.pieces.TETRAPOD_NODES` regions.
 
 Example (a tree with four leaves: 2, 5, 6 and 8)::
 
@@ -69,8 +68,11 @@ import numpy as np
 from numba import njit
 
 from kamicp.bounds.bits import full_row, transpose_block
-from kamicp.bounds.tripods import _packed_levels as packed_tripod_levels
+from kamicp.bounds.cache import BOUND_CACHE
+from kamicp.bounds.tripods import packed_tripod_levels
 from kamicp.bounds.walks import LEVELS, first_full, packed_walk_levels, piece_arrays
+
+__all__ = ["CHUNK", "TILE", "keep_levels_memory", "packed_tetrapod_levels", "tetrapod_values"]
 
 
 def tetrapod_values(
@@ -103,11 +105,11 @@ def _tetrapod_levels(
     when every quadruple of the piece has Q(x, y, z, w, d) <= t."""
     n = len(piece)
     full = np.tile(full_row(n, (n + 63) // 64), n * n).reshape(n, n, -1)
-    for level in _packed_levels(colour, adj, piece, k, last, deadline, tripod_levels):
+    for level in packed_tetrapod_levels(colour, adj, piece, k, last, deadline, tripod_levels):
         yield np.array([(level[d] == full).all() for d in range(k)])
 
 
-def _packed_levels(
+def packed_tetrapod_levels(
     colour, adj, piece, k: int, last: int, deadline=None, tripod_levels=None
 ) -> Iterator:
     """Yield level t = 0, 1, ..., ``last`` as bits: an array (k, n, n, n, words) of 64-bit
@@ -139,34 +141,33 @@ def _packed_levels(
         yield levels[t]
 
 
-_KEPT: dict[str, np.ndarray | None] = {}  # "levels": memory kept for the next levels
-
-
 def keep_levels_memory(keep: bool) -> None:
     """Keep the levels' memory from one computation to the next (``keep``), or let it go.
 
     For callers that compute many tetrapod bounds in a row (IDA*'s tetrapod checks): fresh
-    memory costs a page fault per page at its first write: checks on children of
-    Threegrid4's start took 13.5-14.0 s each with their 1.3 GB of levels new each time,
-    11.9-12.1 s reusing them (one after the other in one process, both cores busy; the fill
-    with zeros is 0.13 s of it). The memory stays held between computations, so it is off
-    unless asked."""
-    _KEPT.clear()
-    if keep:
-        _KEPT["levels"] = None
+    memory costs a page fault per page at its first write, about a tenth of a check on
+    pieces of 111 regions. The memory (:data:`kamicp.bounds.cache.BOUND_CACHE`) stays held
+    between computations, so it is off unless asked.
+
+    Parameters
+    ----------
+    keep : bool
+        Keep the memory from now on (True), or let it go and stop keeping it (False).
+
+    Examples
+    --------
+    >>> keep_levels_memory(False)
+    """
+    BOUND_CACHE.keep_memory = keep
+    BOUND_CACHE.memory = None
 
 
 def _zeros(shape: tuple) -> np.ndarray:
     """A zero array of 64-bit words: from the kept memory when it is kept and large enough
     (:func:`keep_levels_memory`), else new."""
-    if "levels" not in _KEPT:
+    if not BOUND_CACHE.keep_memory:
         return np.zeros(shape, dtype=np.uint64)
-    size = math.prod(shape)
-    memory = _KEPT["levels"]
-    if memory is None or memory.size < size:
-        _KEPT["levels"] = None  # let the smaller one go first
-        memory = _KEPT["levels"] = np.empty(size, dtype=np.uint64)
-    out = memory[:size].reshape(shape)
+    out = BOUND_CACHE.scratch(math.prod(shape)).reshape(shape)
     out.fill(0)
     return out
 
@@ -328,8 +329,8 @@ def _symmetrise(q, triples) -> None:
     any order are in q with e: e = w is q[x, y, z], e = z is bit z of q[x, y, w], that is
     bit w of the flip f = (z w) q at [x, y, z]; e = y is f[x, z, y], e = x is f[y, z, x].
     f is symmetric in its first two ends (as q is), so only its blocks x <= y are flipped.
-    Each row is read and written about twice, where swapping whole cubes one order at a
-    time read it about twenty times, mostly with strides (Bud5: 5.7 s of 16.8 s)."""
+    Each row is read and written about twice; swapping whole cubes one order at a time
+    would read it about twenty times, mostly with strides."""
     n, words = q.shape[0], q.shape[3]
     for j in range(len(triples)):
         x, y, z = triples[j, 0], triples[j, 1], triples[j, 2]
@@ -385,10 +386,10 @@ def _join_ends(q, d, node_colour, starts, neighbours) -> None:
     The last two ends first, in one pass over the blocks q[a, b] with a <= b (n rows of a
     few words), all nodes x at once: row x takes row v, then bit x of each row is set where
     the row meets x's neighbours; block (b, a) equals block (a, b) before, so it gets a copy
-    after. Then the first two ends, as block ORs. Pair by pair, the last end was a pass over
-    the whole cube each, from memory on large pieces (Threegrid4: a third of the levels'
-    time). The joins commute (on a proper graph; otherwise the caller repeats them until
-    nothing changes), so their order does not matter."""
+    after. Then the first two ends, as block ORs. (Pair by pair, the last end would take a
+    pass over the whole cube each, from memory on large pieces.) The joins commute (on a
+    proper graph; otherwise the caller repeats them until nothing changes), so their order
+    does not matter."""
     n, words = q.shape[0], q.shape[3]
     targets = np.zeros(n, dtype=np.int64)
     masks = np.zeros((n, words), dtype=np.uint64)

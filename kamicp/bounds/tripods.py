@@ -31,13 +31,11 @@ permutations of the ends (a tripod has no first end). Full argument in
 Cost: O(t k n^4 / 64) word operations (each pair x, v joins once per level, as bits) and
 O(t k n^3) bits of memory for bound t, k colours and n nodes. The levels are kept as 64-bit
 words and built by small loops compiled with Numba (``_start``, ``_or_swapped``,
-``_join_ends``, ``_flip``): one check on a child of Bud4's start (71 regions, 13 moves
-left) takes 0.016 s on the compiled walk levels (:mod:`kamicp.bounds.walks`, which also supply
-the ``cost`` of each pair), 0.023 s while those were float32 matrix products, 0.15 s for
-the same levels from NumPy array operations (gathers, ``reduceat``, packing and transposed
-copies), and 2.6 s for the first version's float32 matrix products of the whole table.
-It is asked at a puzzle's start and, in IDA*, at the depths where a check is expected to
-pay (:mod:`kamicp.search.astar`).
+``_join_ends``, ``_flip``) on the walk levels (:mod:`kamicp.bounds.walks`, which also supply
+the ``cost`` of each pair): a check on a piece of about 70 regions takes hundredths of a
+second, ten times less than the same levels from NumPy array operations. It is asked at
+a puzzle's start and, in IDA*, at the depths where a check is expected to pay
+(:mod:`kamicp.search.astar`).
 
 Example::
 
@@ -57,6 +55,7 @@ import numpy as np
 from numba import njit
 
 from kamicp.bounds.bits import full_row, transpose_block, unpack_bits
+from kamicp.bounds.cache import BOUND_CACHE
 from kamicp.bounds.walks import (
     LEVELS,
     first_full,
@@ -65,6 +64,17 @@ from kamicp.bounds.walks import (
     packed_walk_levels,
     piece_arrays,
 )
+
+__all__ = [
+    "forget_kept_levels",
+    "full_colours",
+    "kept_levels",
+    "least_costs",
+    "least_tripod_value",
+    "packed_tripod_levels",
+    "tripod_values",
+    "unpack_level",
+]
 
 
 def tripod_values(
@@ -110,24 +120,21 @@ def _tripod_levels(colour, adj, piece, k: int, last: int, deadline=None) -> Iter
     """Yield, for level t = 0, 1, ..., ``last``, a boolean vector over the colours d: true
     when every triple of the piece has Y(x, y, z, d) <= t. No level is started after
     ``deadline``."""
-    return full_colours(_packed_levels(colour, adj, piece, k, last, deadline), len(piece))
+    return full_colours(packed_tripod_levels(colour, adj, piece, k, last, deadline), len(piece))
 
 
 def full_colours(levels: Iterator[np.ndarray], n: int) -> Iterator[np.ndarray]:
-    """For each level of :func:`_packed_levels` (of a piece of ``n`` nodes), a boolean
+    """For each level of :func:`packed_tripod_levels` (of a piece of ``n`` nodes), a boolean
     vector over the colours d: true when every triple has Y(x, y, z, d) <= t."""
     full = np.tile(full_row(n, (n + 63) // 64), n)  # a row holding every (y, z)
     for level in levels:
         yield (level == full).all(axis=(1, 2))
 
 
-_KEPT: list = []  # [key, levels computed (copies), their source]: the last piece asked
-
-
 def kept_levels(
     key: tuple, colour, adj, piece, k: int, last: int, deadline: float | None = None
 ) -> Iterator[np.ndarray]:
-    """Yield the levels of :func:`_packed_levels` 0, 1, ..., ``last``, computing only those
+    """Yield the levels of :func:`packed_tripod_levels` 0, 1, ..., ``last``, computing only those
     not kept from earlier calls with the same ``key`` (a caller's name for the piece: the
     same key must mean the same colours, adjacency and ``k``).
 
@@ -136,9 +143,10 @@ def kept_levels(
     (:mod:`kamicp.bounds.tetrapods`); each is built on the same tripod levels. Only the last piece
     is kept (a check's levels are 1-4 MB on Bud6's 68 regions). No level is started after
     ``deadline``; the levels yielded are read-only."""
-    if not _KEPT or _KEPT[0] != key:
-        _KEPT[:] = [key, [], _packed_levels(colour, adj, piece, k, LEVELS)]
-    done, source = _KEPT[1], _KEPT[2]
+    kept = BOUND_CACHE.last_levels  # [key, levels computed (copies), their source]
+    if not kept or kept[0] != key:
+        kept[:] = [key, [], packed_tripod_levels(colour, adj, piece, k, LEVELS)]
+    done, source = kept[1], kept[2]
     for t in range(last + 1):
         if t == len(done):
             if deadline is not None and time.monotonic() >= deadline:
@@ -152,10 +160,10 @@ def kept_levels(
 
 def forget_kept_levels() -> None:
     """Let go of the levels :func:`kept_levels` keeps (a benchmark's runs each pay their own)."""
-    _KEPT.clear()
+    BOUND_CACHE.last_levels.clear()
 
 
-def _packed_levels(
+def packed_tripod_levels(
     colour, adj, piece, k: int, last: int, deadline=None, every_join: bool = False
 ) -> Iterator[np.ndarray]:
     """Yield level t = 0, 1, ..., ``last`` as bits: an array (k, n, n * words) of 64-bit
@@ -190,7 +198,7 @@ def _packed_levels(
 
 
 def unpack_level(level: np.ndarray, n: int) -> np.ndarray:
-    """A level from :func:`_packed_levels` as booleans (k, n, n, n), [d, x, y, z]."""
+    """A level from :func:`packed_tripod_levels` as booleans (k, n, n, n), [d, x, y, z]."""
     return unpack_bits(level.reshape(level.shape[0], n, n, -1), n)
 
 

@@ -27,10 +27,9 @@ neighbour u of v, says that row v of level t - a joins row x; a larger a would b
 older, smaller row.
 
 Cost: O(t k n^3 / 64) word operations for bound t, k colours and n nodes of a piece: the
-levels are bit matrices (:mod:`kamicp.bounds.bits`) built by loops compiled with Numba. 2.2 ms for
-the 68 regions of KAMI 2's Bud3 and 9.3 ms for the 172 of old Threegrid6, against 9.6 ms
-and 59 ms for the float32 matrix products this replaced (and seconds for those when the
-BLAS library's threads shared the cores with another process). The start of every puzzle
+levels are bit matrices (:mod:`kamicp.bounds.bits`) built by loops compiled with Numba, which
+beat float32 matrix products several times over and share no BLAS threads with another
+process. The start of every puzzle
 uses it; IDA* also asks it (with a cap, :func:`least_walk_value`) for the states a few
 moves from the start, and the tripod levels (:mod:`kamicp.bounds.tripods`) are built on it.
 
@@ -50,6 +49,20 @@ import numpy as np
 from numba import njit
 
 from kamicp.bounds.bits import full_row, transpose_bits, unpack_bits
+
+__all__ = [
+    "LEVELS",
+    "cheapest_final",
+    "first_full",
+    "least_full",
+    "least_walk_value",
+    "one_more_move",
+    "packed_walk_levels",
+    "piece_arrays",
+    "walk_bound",
+    "walk_levels",
+    "walk_values",
+]
 
 LEVELS = 200  # a safety cap on t: no board here needs more moves than this
 

@@ -1,6 +1,6 @@
-"""A* and IDA*: optimal solutions guided by the admissible bounds of :mod:`kamicp.bounds.core`.
+"""A* and IDA*: optimal solutions guided by the admissible bounds of :mod:`kamicp.bounds`.
 
-Both search the current region graph (:class:`~kamicp.bounds.core.Current`), updated move
+Both search the current region graph (:class:`~kamicp.bounds.Current`), updated move
 by move.
 Only admissible bounds prune, and only the move restrictions proved in
 ``encodings/bounds.md`` are applied:
@@ -367,8 +367,8 @@ class _Search:
         """[bound, -merged, move, first, child, radius] per move tried, best first.
 
         The bound is computed without building the child
-        (:func:`~kamicp.bounds.core.islands_bound_after`,
-        :func:`~kamicp.bounds.core.pivot_layer_bound`
+        (:func:`~kamicp.bounds.islands_bound_after`,
+        :func:`~kamicp.bounds.pivot_layer_bound`
         with ``colour``); ``child`` is None until :meth:`build` makes it, and ``radius``
         (free rules) seeds its radius cache.
         """
@@ -422,11 +422,11 @@ class _Search:
     ) -> tuple[list[list], int]:
         """:meth:`within` for free rules on one piece, the common case, inlined: the bound
         of a child is max(radius, colours left other than the final one), as
-        :func:`kamicp.bounds.core.islands_bound_after` computes it (the tests compare both).
+        :func:`kamicp.bounds.islands_bound_after` computes it (the tests compare both).
 
         When the radius r already equals ``budget`` (most IDA* nodes: the radius is the
         binding bound), a child within budget must lower the radius, so only the moves of
-        :func:`kamicp.bounds.core.radius_movers` that merge something are generated; every other
+        :func:`kamicp.bounds.radius_movers` that merge something are generated; every other
         child keeps radius r, so 1 + its bound >= r + 1 (the floor).
         """
         pos, adj, k = cur.pos, cur.adj, cur.k

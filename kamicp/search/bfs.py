@@ -38,7 +38,7 @@ def bfs(
     - with ``max_moves`` and none that short: ``complete=True``, ``moves=None``,
       ``lower_bound = max_moves + 1``;
     - every reachable position explored and none solved: ``complete=True``, ``moves=None``,
-      ``lower_bound =`` :data:`~kamicp.bounds.core.UNSOLVABLE`;
+      ``lower_bound =`` :data:`~kamicp.bounds.UNSOLVABLE`;
     - ``node_limit`` (positions expanded) or ``deadline`` (a ``time.monotonic()`` value)
       reached: ``complete=False`` and ``lower_bound`` = the depth fully explored + 1.
     """

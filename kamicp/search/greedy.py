@@ -5,7 +5,7 @@ by an admissible bound of what is left, so the score is an estimate of the total
 
 - flood (pivot rules, and free rules from a few central regions): recolour the growing
   region to a colour of one of its neighbours; score = the layered bound from the flood's
-  source (``d`` + colours beyond ``d``, see :func:`kamicp.bounds.core.pivot_layer_bound`), then
+  source (``d`` + colours beyond ``d``, see :func:`kamicp.bounds.pivot_layer_bound`), then
   the larger region;
 - free moves (free rules): any move that merges; score = the piece's radius/colour bound,
   then fewer regions. Its width shrinks on big pieces to keep the cost per move bounded.

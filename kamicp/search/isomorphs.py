@@ -23,7 +23,7 @@ practice on these sparse, coloured graphs.
 Example (a path a-b-a: recolouring either end to b gives the same graph)::
 
     >>> from kamicp.game.regions import from_edges
-    >>> from kamicp.bounds.core import contract
+    >>> from kamicp.bounds import contract
     >>> start = contract(from_edges([0, 1, 0], [(0, 1), (1, 2)]))
     >>> left, right, middle = start.play(0, 1), start.play(2, 1), start.play(1, 0)
     >>> isomorphic_groups([left, right, middle])

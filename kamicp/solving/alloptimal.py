@@ -12,7 +12,7 @@ pairwise independent moves, each layer sorted) is a canonical representative of 
 (Cartier and Foata, 1969), so counting distinct normal forms counts distinct solutions.
 
 The enumeration is a depth-first search to the proved optimal depth, pruned with the
-admissible bounds of :mod:`kamicp.bounds.core` and a
+admissible bounds of :mod:`kamicp.bounds` and a
 table of positions known to fail at a depth.
 Exponential in the worst case; ``cap`` stops it after that many distinct solutions.
 """

@@ -2,7 +2,7 @@
 
 The exact solvers (``cpsat``, ``sat``) answer one horizon at a time (:mod:`kamicp.result`'s
 ``HorizonSolver``). :class:`Horizons` starts from the best admissible lower bound
-(:mod:`kamicp.bounds.core`) and the beam's solution
+(:mod:`kamicp.bounds`) and the beam's solution
 (:mod:`kamicp.solving.upper_bound`) and asks the
 horizons its strategy chooses (:data:`STRATEGIES`): every "no" is a proof that raises the
 lower bound, every "yes" a replayed solution that lowers the upper bound, so "optimal" is

@@ -2,7 +2,7 @@
 
 Every solver goes through :func:`solve`, which
 
-1. computes the best admissible lower bound (:mod:`kamicp.bounds.core`) and a greedy upper bound
+1. computes the best admissible lower bound (:mod:`kamicp.bounds`) and a greedy upper bound
    (:mod:`kamicp.solving.upper_bound`: the quick beam, and the width-``UPPER_WIDTH`` beam where the
    quick one does not meet the lower bound); ``idastar`` then searches below that solution
    only;

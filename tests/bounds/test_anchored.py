@@ -10,11 +10,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from kamicp.bounds import anchored, tetrapods, tripods
-from kamicp.bounds import core as bounds
-from kamicp.bounds.anchored import _anchored, _least_levels, anchored_values
+from kamicp import bounds
+from kamicp.bounds import anchored, checks, tetrapods, tripods
+from kamicp.bounds.anchored import anchored_values, least_levels, pair_values
+from kamicp.bounds.cache import BOUND_CACHE
 from kamicp.bounds.tetrapods import tetrapod_values
-from kamicp.bounds.tripods import _packed_levels as packed_tripod_levels
+from kamicp.bounds.tripods import packed_tripod_levels
 from kamicp.bounds.walks import packed_walk_levels, piece_arrays
 from kamicp.game.regions import from_edges
 from kamicp.search.astar import idastar, tripod_value
@@ -57,7 +58,7 @@ def plain_anchored(colour, adj, k, z, w):
 
 
 def compiled_maxima(colour, adj, k, z, w, cap):
-    """What :func:`kamicp.bounds.anchored._anchored` gives for one pair: per colour, the largest
+    """What :func:`kamicp.bounds.anchored.pair_values` gives for one pair: per colour, the largest
     R(x, y, d), above ``cap`` reported as ``cap + 1``."""
     n = len(colour)
     piece = list(range(n))
@@ -65,8 +66,8 @@ def compiled_maxima(colour, adj, k, z, w, cap):
     tripods = np.array([lv.copy() for lv in packed_tripod_levels(colour, adj, piece, k, cap)])
     *_, (_, cost) = packed_walk_levels(arrays, k, cap)
     y = np.empty((k, n, n, n), dtype=np.int16)
-    _least_levels(tripods.reshape(len(tripods), k, n, n, -1), n, y)
-    return list(_anchored(y, cost.astype(np.int16), z, w, cap, arrays[1], arrays[2]))
+    least_levels(tripods.reshape(len(tripods), k, n, n, -1), n, y)
+    return list(pair_values(y, cost.astype(np.int16), z, w, cap, arrays[1], arrays[2]))
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck))
@@ -144,13 +145,13 @@ def test_the_tree_needs_the_anchors_of_its_hardest_triples():
 
 def test_a_check_the_anchored_bound_decides_computes_no_tetrapod_levels(monkeypatch):
     sizes = []
-    real = bounds.tetrapod_values
+    real = checks.tetrapod_values  # looked up there by the checks
 
     def spy(colour, adj, piece, *args):
         sizes.append(len(piece))
         return real(colour, adj, piece, *args)
 
-    monkeypatch.setattr(bounds, "tetrapod_values", spy)
+    monkeypatch.setattr(checks, "tetrapod_values", spy)
     cur = bounds.contract(from_edges(*TREE))
     bounds.forget_cached_bounds()
     assert bounds.tetrapods_bound(cur, None, cap=4, peel=True) == 5  # all above 4: a cut
@@ -202,13 +203,13 @@ def test_pairs_are_counted_as_one_triple_at_a_time(n, top, rng):
 
 def test_pairs_that_helped_a_cut_are_tried_first_when_asked(monkeypatch):
     tried = []
-    real = anchored._anchored
+    real = anchored.pair_values
 
     def spy(y, cost, z, w, *rest):
         tried.append((z, w))
         return real(y, cost, z, w, *rest)
 
-    monkeypatch.setattr(anchored, "_anchored", spy)
+    monkeypatch.setattr(anchored, "pair_values", spy)
     g = from_edges(*TREE)
     helped: list = []
     assert min(anchored_values(g.colour, g.adj, range(g.n), g.k, 4, helped=helped)) == 5
@@ -224,9 +225,10 @@ def test_a_search_remembers_the_pairs_by_region(monkeypatch):
     cur = bounds.contract(from_edges(*TREE))
     assert bounds.tetrapods_bound(cur, None, cap=4, peel=True) == 5
     regions = set(cur.islands[0])
-    assert bounds._HELPFUL and all(a in regions and b in regions for a, b in bounds._HELPFUL)
+    helpful = BOUND_CACHE.helpful
+    assert helpful and all(a in regions and b in regions for a, b in helpful)
     bounds.forget_cached_bounds()
-    assert not bounds._HELPFUL
+    assert not BOUND_CACHE.helpful
 
 
 # --- the tripod levels of a check, computed once ----------------------------------------------
@@ -246,16 +248,15 @@ def test_a_check_computes_the_tripod_levels_of_its_piece_once(monkeypatch):
     # the tripod value, Bound 8, the trim and the whole piece's Bound 7, at a cap every
     # value is within: the whole piece's tripod levels are computed once, the trim's once
     computed = []
-    real = tripods._packed_levels
+    real = tripods.packed_tripod_levels
 
     def counted(colour, adj, piece, *args, **kwargs):
         computed.append(len(piece))
         return real(colour, adj, piece, *args, **kwargs)
 
-    for module in (tripods, anchored, tetrapods):
-        name = "_packed_levels" if module is tripods else "packed_tripod_levels"
-        monkeypatch.setattr(module, name, counted)
-    monkeypatch.setattr(bounds, "NEAR_WHOLE", -1)
+    for module in (tripods, anchored, tetrapods):  # where the levels are looked up
+        monkeypatch.setattr(module, "packed_tripod_levels", counted)
+    monkeypatch.setattr(checks, "NEAR_WHOLE", -1)
     bounds.forget_cached_bounds()
     cur = bounds.contract(from_edges(*TREE))
     n = len(cur.islands[0])

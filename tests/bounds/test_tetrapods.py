@@ -11,12 +11,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from kamicp.bounds import core as bounds
-from kamicp.bounds import tetrapods
+from kamicp import bounds
+from kamicp.bounds import pieces, tetrapods
 from kamicp.bounds.bits import unpack_bits
-from kamicp.bounds.tetrapods import _KEPT, _packed_levels, keep_levels_memory, tetrapod_values
-from kamicp.bounds.tripods import _packed_levels as packed_tripod_levels
-from kamicp.bounds.tripods import tripod_values, unpack_level
+from kamicp.bounds.cache import BOUND_CACHE
+from kamicp.bounds.tetrapods import keep_levels_memory, packed_tetrapod_levels, tetrapod_values
+from kamicp.bounds.tripods import packed_tripod_levels, tripod_values, unpack_level
 from kamicp.game.regions import from_edges
 from kamicp.search.astar import idastar
 from kamicp.search.bfs import bfs
@@ -73,7 +73,7 @@ def test_every_level_is_the_set_of_quadruples_within_it(case):
         q4 = plain_tetrapods(*on_piece(colour, adj, piece), k)
         top = max(q4.values())
         n = len(piece)
-        levels = [level.copy() for level in _packed_levels(colour, adj, piece, k, top)]
+        levels = [level.copy() for level in packed_tetrapod_levels(colour, adj, piece, k, top)]
         assert len(levels) == top + 1
         for t, packed in enumerate(levels):
             level = unpack_bits(packed, n)  # [d, x, y, z, w]
@@ -95,7 +95,7 @@ def test_levels_of_pieces_above_64_regions(seed):
         unpack_level(y, n).copy() for y in packed_tripod_levels(g.colour, g.adj, piece, g.k, 1)
     ]
     before = None
-    for t, packed in enumerate(_packed_levels(g.colour, g.adj, piece, g.k, 1)):
+    for t, packed in enumerate(packed_tetrapod_levels(g.colour, g.adj, piece, g.k, 1)):
         level = unpack_bits(packed, n)
         assert (level == level.transpose(0, 2, 1, 3, 4)).all()  # no first end
         assert (level == level.transpose(0, 4, 2, 3, 1)).all()  # the bits swap too
@@ -111,7 +111,7 @@ def test_kept_memory_gives_the_same_levels(graphs):
     # a larger one gets new memory
     def levels(g):
         piece = g.islands[0]
-        return [lv.copy() for lv in _packed_levels(g.colour, g.adj, piece, g.k, 4)]
+        return [lv.copy() for lv in packed_tetrapod_levels(g.colour, g.adj, piece, g.k, 4)]
 
     fresh = [levels(g) for g in graphs]
     keep_levels_memory(True)
@@ -120,13 +120,13 @@ def test_kept_memory_gives_the_same_levels(graphs):
             kept = levels(g)
             assert len(kept) == len(expected)
             assert all((a == b).all() for a, b in zip(kept, expected, strict=True))
-        memory = _KEPT["levels"]
+        memory = BOUND_CACHE.memory
         smallest = min(graphs, key=lambda g: len(g.islands[0]))
         levels(smallest)
-        assert _KEPT["levels"] is memory  # reused, not new
+        assert BOUND_CACHE.memory is memory  # reused, not new
     finally:
         keep_levels_memory(False)
-    assert not _KEPT
+    assert not BOUND_CACHE.keep_memory and BOUND_CACHE.memory is None
 
 
 def test_idastar_keeps_the_memory_only_while_it_checks(monkeypatch):
@@ -134,7 +134,7 @@ def test_idastar_keeps_the_memory_only_while_it_checks(monkeypatch):
     real = tetrapods._zeros
 
     def spy(shape):
-        sizes.append("levels" in _KEPT)
+        sizes.append(BOUND_CACHE.keep_memory)
         return real(shape)
 
     monkeypatch.setattr(tetrapods, "_zeros", spy)
@@ -142,7 +142,8 @@ def test_idastar_keeps_the_memory_only_while_it_checks(monkeypatch):
     bounds.forget_cached_bounds()
     out = idastar(g, tripod_after=0.0, tetrapod_depth=1)
     assert out.complete and len(out.moves) == 5
-    assert sizes and all(sizes) and not _KEPT  # every check kept it; let go at the end
+    assert sizes and all(sizes)  # every check kept it
+    assert not BOUND_CACHE.keep_memory and BOUND_CACHE.memory is None  # let go at the end
 
 
 # --- exactness on trees, admissibility ----------------------------------------------------
@@ -181,7 +182,7 @@ def check(g, final):
         return
     cur = bounds.contract(g)
     value = bounds.tetrapods_bound(cur, final)
-    assert value >= bounds.tripods_bound(cur, final)
+    assert value >= pieces.tripods_bound(cur, final)
     assert_no_shorter(g, final, value)  # at most the optimum
 
 
@@ -223,7 +224,7 @@ def test_a_tetrapod_raises_the_bound_to_the_optimum():
 
 
 def test_the_bound_is_cached_with_its_cap(monkeypatch):
-    monkeypatch.setattr(bounds, "_TETRAPODS", {})
+    monkeypatch.setattr(BOUND_CACHE, "tetrapods", {})
     cur = bounds.contract(from_edges(*TREE))
     assert bounds.tetrapods_bound(cur, cached_only=True) == 4  # nothing cached: the tripods
     assert bounds.tetrapods_bound(cur, cap=3) == 4  # above the cap: cap + 1
@@ -231,13 +232,13 @@ def test_the_bound_is_cached_with_its_cap(monkeypatch):
     assert bounds.tetrapods_bound(cur, cap=4) == 5  # a higher cap computes again
     assert bounds.tetrapods_bound(cur, cached_only=True) == 5
     assert bounds.lower_bound(from_edges(*TREE)) == 5  # lower_bound uses what is cached
-    monkeypatch.setattr(bounds, "TETRAPOD_NODES", 10)
+    monkeypatch.setattr(pieces, "TETRAPOD_NODES", 10)
     assert bounds.tetrapods_bound(cur, cap=6) == 4  # a piece too big keeps its tripods
 
 
 def test_solve_asks_it_where_the_tripods_are_below_a_solution(monkeypatch):
-    monkeypatch.setattr(bounds, "_TETRAPODS", {})
-    monkeypatch.setattr(bounds, "_TRIPODS", {})
+    monkeypatch.setattr(BOUND_CACHE, "tetrapods", {})
+    monkeypatch.setattr(BOUND_CACHE, "tripods", {})
     asked = []
     real = bounds.tetrapods_bound
 
@@ -290,9 +291,9 @@ def test_more_than_sixteen_levels_on_a_long_path():
 
 
 def test_pieces_whose_levels_would_not_fit_keep_their_tripods(monkeypatch):
-    monkeypatch.setattr(bounds, "_TETRAPODS", {})
+    monkeypatch.setattr(BOUND_CACHE, "tetrapods", {})
     cur = bounds.contract(from_edges(*TREE))
-    monkeypatch.setattr(bounds, "TETRAPOD_BYTES", 11**3 * 4 * 8 * 5)  # 5 levels, 4 colours
+    monkeypatch.setattr(pieces, "TETRAPOD_BYTES", 11**3 * 4 * 8 * 5)  # 5 levels, 4 colours
     assert bounds.tetrapods_bound(cur, cap=5) == 4  # 6 levels: left out
     assert bounds.tetrapods_bound(cur, cap=4) == 5  # 5 levels: computed
 
@@ -301,11 +302,11 @@ def test_every_piece_keeps_its_tetrapods_in_the_cache(monkeypatch):
     # the tree and a path as two pieces: computing the second piece's bounds must not drop
     # the first piece's tetrapod values, which later start bounds read from the cache (the
     # path, cheapest in the tree's cheapest tripod colour, lets the tree's tetrapods count)
-    monkeypatch.setattr(bounds, "_TETRAPODS", {})
-    monkeypatch.setattr(bounds, "_TRIPODS", {})
+    monkeypatch.setattr(BOUND_CACHE, "tetrapods", {})
+    monkeypatch.setattr(BOUND_CACHE, "tripods", {})
     colours, edges = TREE
     cur = bounds.contract(from_edges([*colours, 3, 0, 3], [*edges, (11, 12), (12, 13)]))
     assert len(cur.islands) == 2
     computed = bounds.tetrapods_bound(cur, cap=8)
     assert bounds.tetrapods_bound(cur, cached_only=True) == computed
-    assert computed > bounds.tripods_bound(cur)
+    assert computed > pieces.tripods_bound(cur)

@@ -12,14 +12,15 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from kamicp.bounds import core as bounds
-from kamicp.bounds import tripods
+from kamicp import bounds
+from kamicp.bounds import pieces, tripods
 from kamicp.bounds.bits import pack_bits
+from kamicp.bounds.cache import BOUND_CACHE
 from kamicp.bounds.tripods import (
     _flip,
-    _packed_levels,
     least_costs,
     least_tripod_value,
+    packed_tripod_levels,
     tripod_values,
     unpack_level,
 )
@@ -193,7 +194,7 @@ def test_every_level_is_the_set_of_triples_within_it(case):
     for piece in pieces:
         y3 = plain_tripods(*on_piece(colour, adj, piece), k)
         top = max(y3.values())
-        packed = [level.copy() for level in _packed_levels(colour, adj, piece, k, top)]
+        packed = [level.copy() for level in packed_tripod_levels(colour, adj, piece, k, top)]
         assert len(packed) == top + 1
         for t, level in enumerate(unpack_level(level, len(piece)) for level in packed):
             for (x, y, z, d), value in y3.items():
@@ -222,7 +223,7 @@ def test_levels_of_pieces_above_64_regions(seed):
     n = len(piece)
     walks = [w > 0 for w in walk_levels(g.colour, g.adj, piece, g.k, 6)]
     before = None
-    for t, packed in enumerate(_packed_levels(g.colour, g.adj, piece, g.k, 6)):
+    for t, packed in enumerate(packed_tripod_levels(g.colour, g.adj, piece, g.k, 6)):
         level = unpack_level(packed, n)
         assert (level == level.transpose(0, 2, 1, 3)).all()  # a tripod has no first end
         assert (level == level.transpose(0, 3, 2, 1)).all()
@@ -237,8 +238,8 @@ def test_joins_at_the_least_cost_follow_from_the_others(seed):
     # the levels without them (least_costs) are those with every join, on big pieces too
     g = square_board_above_64_regions(seed)
     piece = g.islands[0]
-    fast = _packed_levels(g.colour, g.adj, piece, g.k, 8)
-    every = _packed_levels(g.colour, g.adj, piece, g.k, 8, every_join=True)
+    fast = packed_tripod_levels(g.colour, g.adj, piece, g.k, 8)
+    every = packed_tripod_levels(g.colour, g.adj, piece, g.k, 8, every_join=True)
     for a, b in zip(fast, every, strict=True):
         assert (a == b).all()
 
@@ -262,7 +263,7 @@ def check(g, final):
     if g.rules != "free":
         return
     cur = bounds.contract(g)
-    value = bounds.tripods_bound(cur, final)
+    value = pieces.tripods_bound(cur, final)
     assert value >= bounds.walks_bound(cur, final)
     assert_no_shorter(g, final, value)  # at most the optimum
 
@@ -283,32 +284,32 @@ def test_tripods_bound_is_admissible_many(g, choice):
 def test_big_pieces_keep_their_walk_value(monkeypatch):
     g = from_edges([0, 1, 0, 1, 0, 2, 0], [(0, 1), (1, 2), (0, 3), (3, 4), (0, 5), (5, 6)])
     cur = bounds.contract(g)
-    assert bounds.tripods_bound(cur) == 3
-    monkeypatch.setattr(bounds, "TRIPOD_NODES", 6)
-    monkeypatch.setattr(bounds, "_TRIPODS", {})
-    assert bounds.tripods_bound(cur) == bounds.walks_bound(cur) == 2
+    assert pieces.tripods_bound(cur) == 3
+    monkeypatch.setattr(pieces, "TRIPOD_NODES", 6)
+    monkeypatch.setattr(BOUND_CACHE, "tripods", {})
+    assert pieces.tripods_bound(cur) == bounds.walks_bound(cur) == 2
 
 
 def test_pieces_whose_levels_would_not_fit_keep_their_walk_value(monkeypatch):
     g = from_edges([0, 1, 0, 1, 0, 2, 0], [(0, 1), (1, 2), (0, 3), (3, 4), (0, 5), (5, 6)])
     cur = bounds.contract(g)
     # walk values [2, 3, 3], so 5 levels of 3 colours x 7^2 rows of one word: 5,880 bytes
-    monkeypatch.setattr(bounds, "TRIPOD_BYTES", 5 * 3 * 7 * 7 * 8)
-    monkeypatch.setattr(bounds, "_TRIPODS", {})
-    assert bounds.tripods_bound(cur) == 3
-    monkeypatch.setattr(bounds, "TRIPOD_BYTES", 5 * 3 * 7 * 7 * 8 - 1)
-    monkeypatch.setattr(bounds, "_TRIPODS", {})
-    assert bounds.tripods_bound(cur) == bounds.walks_bound(cur) == 2
+    monkeypatch.setattr(pieces, "TRIPOD_BYTES", 5 * 3 * 7 * 7 * 8)
+    monkeypatch.setattr(BOUND_CACHE, "tripods", {})
+    assert pieces.tripods_bound(cur) == 3
+    monkeypatch.setattr(pieces, "TRIPOD_BYTES", 5 * 3 * 7 * 7 * 8 - 1)
+    monkeypatch.setattr(BOUND_CACHE, "tripods", {})
+    assert pieces.tripods_bound(cur) == bounds.walks_bound(cur) == 2
 
 
 def test_a_past_deadline_keeps_the_walk_value_and_is_remembered(monkeypatch):
     g = from_edges([0, 1, 0, 1, 0, 2, 0], [(0, 1), (1, 2), (0, 3), (3, 4), (0, 5), (5, 6)])
     cur = bounds.contract(g)
-    monkeypatch.setattr(bounds, "_TRIPODS", {})
-    assert bounds.tripods_bound(cur, deadline=time.monotonic() - 1) == 2  # walks only
-    assert bounds.tripods_bound(cur) == 2  # the first computation decided the effort
-    monkeypatch.setattr(bounds, "_TRIPODS", {})
-    assert bounds.tripods_bound(cur) == 3
+    monkeypatch.setattr(BOUND_CACHE, "tripods", {})
+    assert pieces.tripods_bound(cur, deadline=time.monotonic() - 1) == 2  # walks only
+    assert pieces.tripods_bound(cur) == 2  # the first computation decided the effort
+    monkeypatch.setattr(BOUND_CACHE, "tripods", {})
+    assert pieces.tripods_bound(cur) == 3
 
 
 # --- the levels kept for the bounds that a check asks next -----------------------------------
@@ -321,7 +322,7 @@ def test_kept_levels_are_the_levels(g, first, second):
     # afresh, each up to what was asked, the second call extending what the first kept
     tripods.forget_kept_levels()
     piece = g.islands[0]
-    fresh = [level.copy() for level in _packed_levels(g.colour, g.adj, piece, g.k, 8)]
+    fresh = [level.copy() for level in packed_tripod_levels(g.colour, g.adj, piece, g.k, 8)]
     for last in (first, second):
         kept = list(tripods.kept_levels("piece", g.colour, g.adj, piece, g.k, last))
         assert len(kept) == last + 1
@@ -337,6 +338,6 @@ def test_kept_levels_follow_the_key_and_the_deadline():
     # a new key computes its own levels (here: a piece of three nodes, not seven)
     (level,) = tripods.kept_levels("b", other.colour, other.adj, range(3), 3, 0)
     assert level.shape == (3, 3, 3)
-    assert tripods._KEPT[0] == "b"
+    assert BOUND_CACHE.last_levels[0] == "b"
     # levels kept are served even past a deadline; none is started after it
     assert len(list(tripods.kept_levels("b", other.colour, other.adj, range(3), 3, 3, 0.0))) == 1

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from kamicp.bounds import core as bounds
+from kamicp import bounds
 from kamicp.bounds.walks import least_walk_value, walk_bound, walk_levels, walk_values
 from kamicp.game.regions import from_edges
 from kamicp.search.bfs import bfs
