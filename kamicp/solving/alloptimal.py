@@ -24,6 +24,8 @@ from kamicp.game import rules
 from kamicp.game.regions import RegionGraph, from_edges
 from kamicp.solving.solve import SolveOptions, solve
 
+__all__ = ["Letter", "all_optimal", "foata", "independent", "letters", "optimal_first_moves"]
+
 Letter = tuple[frozenset, int]
 
 

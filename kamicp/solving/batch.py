@@ -29,6 +29,8 @@ from kamicp.procs.interruptible import noting_interrupts
 from kamicp.procs.isolate import Jobs, run_isolated
 from kamicp.solving.solve import SolveOptions, solve
 
+__all__ = ["FINAL", "GRACE", "Progress", "batch", "done_digests", "solve_row"]
+
 FINAL = ("optimal", "infeasible")
 GRACE = 15.0
 

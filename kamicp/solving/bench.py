@@ -22,6 +22,8 @@ from kamicp.procs.isolate import run_isolated
 from kamicp.solving.horizons import DEFAULT_STRATEGY
 from kamicp.solving.solve import TETRAPOD_DEPTH_SOLVERS, SolveOptions, solve
 
+__all__ = ["BACKEND_MODULES", "GRACE", "bench", "describe_board", "run_one", "solve_row"]
+
 GRACE = 15.0  # seconds past the time limit before a child is killed
 
 

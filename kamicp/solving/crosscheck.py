@@ -15,6 +15,8 @@ from kamicp.game import rules
 from kamicp.game.regions import region_graph
 from kamicp.solving.solve import SolveOptions, solve
 
+__all__ = ["CrossCheck", "cross_check", "cross_check_board"]
+
 
 @dataclass
 class CrossCheck:

@@ -16,6 +16,8 @@ from kamicp.game.regions import region_graph
 from kamicp.result import Result
 from kamicp.solving.solve import SolveOptions, solve
 
+__all__ = ["Hint", "hint", "position_after"]
+
 
 @dataclass
 class Hint:
