@@ -15,11 +15,11 @@ import threading
 import time
 from collections.abc import Callable
 
-__all__ = [
-    "Jobs",
-    "die_with_parent",
-    "run_isolated",
-]
+from kamicp.procs.child import RESULT, Child, die_with_parent, kill_group
+
+# die_with_parent lives in kamicp.procs.child; it is named here too for the callers that
+# import it from this module
+__all__ = ["PRELOAD", "Jobs", "die_with_parent", "run_isolated"]
 
 PRELOAD = [
     "kamicp.solving.solve",
@@ -47,7 +47,7 @@ def _child(conn, fn, args) -> None:
         resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss,
     )
     row["peak_mb"] = round(peak / 1024, 1)
-    conn.send(row)
+    conn.send((RESULT, row))
     conn.close()
 
 
@@ -120,61 +120,38 @@ def run_isolated(
     if context == "forkserver":
         # Children fork from a server that has imported the solvers once, not per job.
         ctx.set_forkserver_preload(PRELOAD)
-    parent, child = ctx.Pipe(duplex=False)
     start = time.monotonic()
     # Not a daemon: a job may start processes of its own (the portfolio does).
-    proc = ctx.Process(target=_child, args=(child, fn, args))
-    proc.start()
-    child.close()
+    child = Child(ctx, _child, (fn, args))
     if jobs is not None:
-        jobs.started(proc.pid)
+        jobs.started(child.pid)
     row = None
     try:
-        if parent.poll(timeout):
-            row = parent.recv()
-    except EOFError:
-        row = None
+        if child.conn.poll(timeout):
+            message = child.receive()
+            row = None if message is None else message[1]
     except BaseException:  # Ctrl-C: the job's group does not see it (own group), stop it
-        _kill_group(proc.pid)
-        proc.join()
+        kill_group(child.pid)
+        child.process.join()
         raise
     if row is None:
-        alive = proc.is_alive()
-        _kill_group(proc.pid)
-        row = {"status": "killed" if alive else "crashed", "error": f"exit code {proc.exitcode}"}
-    proc.join()
-    _kill_group(proc.pid)  # anything the job left behind
+        alive = child.process.is_alive()
+        kill_group(child.pid)
+        exitcode = child.process.exitcode
+        row = {"status": "killed" if alive else "crashed", "error": f"exit code {exitcode}"}
+    child.process.join()
+    kill_group(child.pid)  # anything the job left behind
     if jobs is not None:
-        jobs.ended(proc.pid)
-    parent.close()
+        jobs.ended(child.pid)
+    child.conn.close()
     row.setdefault("seconds", time.monotonic() - start)
     return row
 
 
-def die_with_parent() -> None:
-    """Linux: have the kernel kill this process (SIGKILL) when its parent dies
-    (``PR_SET_PDEATHSIG``; the parent is the thread that forked it). For a child that may
-    wait on its parent for ever: a portfolio stops a backend with a kill, and the idle
-    workers of a backend's pool then wait for jobs that never come. Elsewhere a no-op."""
-    try:
-        import ctypes
-
-        ctypes.CDLL(None).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
-    except (OSError, AttributeError):
-        pass  # not Linux: such children stop at their own time limits, or linger
-
-
 def _kill_job(pid: int) -> None:
     """Kill a job's group and the job itself (which may not have made its group yet)."""
-    _kill_group(pid)
+    kill_group(pid)
     try:
         os.kill(pid, signal.SIGKILL)
     except (ProcessLookupError, PermissionError):
         pass
-
-
-def _kill_group(pgid: int) -> None:
-    try:
-        os.killpg(pgid, signal.SIGKILL)
-    except (ProcessLookupError, PermissionError):
-        pass  # the group is gone already

@@ -21,7 +21,10 @@ from __future__ import annotations
 
 from kamicp import bounds
 from kamicp.game import rules
-from kamicp.game.regions import RegionGraph
+from kamicp.game.regions import RegionGraph, from_edges
+from kamicp.solving.solve import SolveOptions, solve
+
+__all__ = ["Letter", "all_optimal", "foata", "independent", "letters", "optimal_first_moves"]
 
 Letter = tuple[frozenset, int]
 
@@ -95,14 +98,12 @@ def optimal_first_moves(
     The answer per move is ``yes`` (a solution of ``optimum - 1`` moves from there),
     ``no`` (proved impossible) or ``unknown`` (time limit).
     """
-    from kamicp.solving.solve import solve
-
     out = []
     start = rules.start(g)
     for move in rules.legal_moves(g, start):
         after = rules.apply(g, start, move)
         sub = _regraph(g, after)
-        r = solve(sub, solver, max_moves=optimum - 1, time_limit=time_limit)
+        r = solve(sub, solver, SolveOptions(max_moves=optimum - 1, time_limit=time_limit))
         if r.interrupted:
             raise KeyboardInterrupt  # Ctrl-C stops the whole question, not one move's
         verdict = {"optimal": "yes", "feasible": "yes", "infeasible": "no"}.get(r.status, "unknown")
@@ -112,6 +113,4 @@ def optimal_first_moves(
 
 def _regraph(g: RegionGraph, pos: rules.Position) -> RegionGraph:
     """The region graph of a position (current regions contracted)."""
-    from kamicp.game.regions import from_edges
-
     return from_edges(list(pos), g.edges(), k=g.k, rules=g.rules, pivot=g.pivot)

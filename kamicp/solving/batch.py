@@ -27,7 +27,9 @@ from kamicp.game import notation
 from kamicp.game.regions import region_graph
 from kamicp.procs.interruptible import noting_interrupts
 from kamicp.procs.isolate import Jobs, run_isolated
-from kamicp.solving.solve import solve
+from kamicp.solving.solve import SolveOptions, solve
+
+__all__ = ["FINAL", "GRACE", "Progress", "batch", "done_digests", "solve_row"]
 
 FINAL = ("optimal", "infeasible")
 GRACE = 15.0
@@ -36,7 +38,7 @@ GRACE = 15.0
 def solve_row(board, solver: str, time_limit: float | None) -> dict:
     """Solve one puzzle; the JSON line of the batch output (everything but the location)."""
     g = region_graph(board)
-    r = solve(g, solver, time_limit=time_limit)
+    r = solve(g, solver, SolveOptions(time_limit=time_limit))
     return {
         "status": r.status,
         "moves": r.moves,

@@ -20,7 +20,9 @@ from kamicp.game.regions import region_graph
 from kamicp.procs.interruptible import noting_interrupts
 from kamicp.procs.isolate import run_isolated
 from kamicp.solving.horizons import DEFAULT_STRATEGY
-from kamicp.solving.solve import TETRAPOD_DEPTH_SOLVERS, solve
+from kamicp.solving.solve import TETRAPOD_DEPTH_SOLVERS, SolveOptions, solve
+
+__all__ = ["BACKEND_MODULES", "GRACE", "bench", "describe_board", "run_one", "solve_row"]
 
 GRACE = 15.0  # seconds past the time limit before a child is killed
 
@@ -28,11 +30,12 @@ GRACE = 15.0  # seconds past the time limit before a child is killed
 def solve_row(board, solver: str, time_limit: float, options: dict | None = None) -> dict:
     """Solve one puzzle; the fields of a bench row (run in a child process).
 
-    ``options`` go to :func:`kamicp.solving.solve.solve` as they are (``probe``, ``strategy``,
-    ``workers``, ``known``, ``tetrapod_depth``, ``beam_width``), so every option the bench
-    command takes reaches the solver.
+    ``options`` are fields of :class:`kamicp.solving.options.SolveOptions` (``probe``,
+    ``strategy``, ``workers``, ``known``, ``tetrapod_depth``, ``beam_width``), so every
+    option the bench command takes reaches the solver.
     """
-    r = solve(region_graph(board), solver, time_limit=time_limit, **(options or {}))
+    asked = SolveOptions(time_limit=time_limit, **(options or {}))
+    r = solve(region_graph(board), solver, asked)
     return {
         "status": r.status,
         "moves": r.moves,

@@ -13,7 +13,9 @@ from kamicp import formats
 from kamicp.errors import IllegalMove
 from kamicp.game import rules
 from kamicp.game.regions import region_graph
-from kamicp.solving.solve import solve
+from kamicp.solving.solve import SolveOptions, solve
+
+__all__ = ["CrossCheck", "cross_check", "cross_check_board"]
 
 
 @dataclass
@@ -29,7 +31,7 @@ def cross_check_board(board, solvers: list[str], time_limit: float | None = None
     check = CrossCheck(board.name or str(board.source))
     for s in solvers:
         try:
-            check.results[s] = solve(g, s, time_limit=time_limit)
+            check.results[s] = solve(g, s, SolveOptions(time_limit=time_limit))
             if check.results[s].interrupted:
                 raise KeyboardInterrupt  # Ctrl-C stops the whole check, not one solver
         except IllegalMove as err:  # solve() replays every solution: this is a wrong answer

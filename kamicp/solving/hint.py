@@ -14,7 +14,9 @@ from kamicp.game import rules
 from kamicp.game.board import Board
 from kamicp.game.regions import region_graph
 from kamicp.result import Result
-from kamicp.solving.solve import solve
+from kamicp.solving.solve import SolveOptions, solve
+
+__all__ = ["Hint", "hint", "position_after"]
 
 
 @dataclass
@@ -44,5 +46,6 @@ def hint(
 ) -> Hint:
     """Solve from the position after ``moves``; the first move of the answer is the hint."""
     position = position_after(board, moves)
-    result = solve(region_graph(position), solver, time_limit=time_limit, final_colour=final_colour)
+    options = SolveOptions(time_limit=time_limit, final_colour=final_colour)
+    result = solve(region_graph(position), solver, options)
     return Hint(position, result)

@@ -18,7 +18,7 @@ refutes horizon 3 and solves 4)::
     >>> from kamicp.models.sat import SatHorizon
     >>> cycle = [(i, (i + 1) % 7) for i in range(7)]
     >>> g = from_edges([2, 0, 2, 1, 2, 0, 1], cycle)
-    >>> r = exact(g, lambda g, fc: SatHorizon(g, final_colour=fc), None, None, Clock(60))
+    >>> r = exact(g, lambda g, fc: SatHorizon(g, final_colour=fc), None, None, Deadline.after(60))
     >>> r.status, r.moves, r.proof
     ('optimal', 4, 'horizon 3 proved infeasible')
 """
@@ -31,32 +31,15 @@ from collections.abc import Callable
 from kamicp import bounds
 from kamicp.game import rules
 from kamicp.game.regions import RegionGraph, subgraph
+from kamicp.procs.deadline import Deadline, LimitReached
 from kamicp.procs.progress import listening, say, tell
 from kamicp.result import SAT, UNSAT, Decision, HorizonSolver, Result
-from kamicp.search.greedy import OutOfTime
 from kamicp.solving.upper_bound import greedy_solution, never, unknown
+
+__all__ = ["DEFAULT_STRATEGY", "STRATEGIES", "Horizons", "exact", "horizon_factory"]
 
 STRATEGIES = ("bisect", "up", "down")
 DEFAULT_STRATEGY = "bisect"  # measured fastest: see BENCHMARKS.md, "Horizon strategies"
-
-
-class Clock:
-    """A deadline; ``left()`` is None when there is no limit."""
-
-    def __init__(self, time_limit: float | None):
-        self.start = time.monotonic()
-        self.deadline = None if time_limit is None else self.start + time_limit
-
-    def left(self) -> float | None:
-        if self.deadline is None:
-            return None
-        return max(0.0, self.deadline - time.monotonic())
-
-    def expired(self) -> bool:
-        return self.deadline is not None and time.monotonic() >= self.deadline
-
-    def seconds(self) -> float:
-        return time.monotonic() - self.start
 
 
 def horizon_factory(solver: str, workers: int = 1) -> Callable[..., HorizonSolver]:
@@ -102,7 +85,7 @@ class Horizons:
     def upper(self) -> int | None:
         return None if self.best is None else len(self.best)
 
-    def decide(self, horizon: int, clock: Clock) -> Decision:
+    def decide(self, horizon: int, clock: Deadline) -> Decision:
         if self.model is None:
             self.model = self.factory(self.g, self.final_colour)
             if listening() and hasattr(self.model, "on_status"):
@@ -130,7 +113,7 @@ class Horizons:
         if self.whole:
             tell(self.lower, self.best)
 
-    def probe(self, clock: Clock, seconds: float) -> None:
+    def probe(self, clock: Deadline, seconds: float) -> None:
         """A short IDA* first: it proves shallow optima outright, and every iteration it
         completes raises the lower bound, so the model starts from a higher horizon.
 
@@ -159,7 +142,7 @@ class Horizons:
                 self.probed = True
         self.report()
 
-    def optimum(self, clock: Clock, probe_seconds: float = 0.0) -> bool:
+    def optimum(self, clock: Deadline, probe_seconds: float = 0.0) -> bool:
         """Close the gap between lower and upper bound; False when time ran out.
 
         ``self.strategy`` (see :data:`STRATEGIES`) chooses the horizons asked: ``up`` raises
@@ -205,7 +188,7 @@ def exact(
         # Pieces are solved one by one, each to optimality; a known solution of the whole
         # board does not split into them, so it is not used here.
         return _islands(g, factory, max_moves, final_colour, clock, probe, strategy)
-    h = Horizons(g, factory, final_colour, strategy, clock.deadline)
+    h = Horizons(g, factory, final_colour, strategy, clock.at)
     h.whole = True
     if known is not None and (h.upper is None or len(known) < h.upper):
         h.best = list(known)
@@ -219,7 +202,7 @@ def exact(
     return _from_horizons(h, done)
 
 
-def _decide_max(h: Horizons, max_moves: int, clock: Clock) -> Result:
+def _decide_max(h: Horizons, max_moves: int, clock: Deadline) -> Result:
     """Answer "solvable in at most ``max_moves``?" with one horizon."""
     if h.lower > max_moves:
         return Result("infeasible", None, h.lower, h.upper, "", proof=h.proof())
@@ -272,7 +255,7 @@ def _islands(
         for regions in g.islands:
             piece = subgraph(g, regions)
             pieces.append((regions, _piece_costs(piece, factory, colours, clock, probe, strategy)))
-    except OutOfTime:
+    except LimitReached:
         return unknown(g, final_colour, "time limit or interrupt: bounds only")
     best_colour = min(colours, key=lambda c: sum(len(cost[c]) for _, cost in pieces))
     moves = []
@@ -288,19 +271,19 @@ def _piece_costs(
     piece: RegionGraph, factory, colours, clock, probe=0.0, strategy=DEFAULT_STRATEGY
 ) -> dict:
     """For each final colour c, an optimal solution of ``piece`` ending in c."""
-    h = Horizons(piece, factory, None, strategy, clock.deadline)
+    h = Horizons(piece, factory, None, strategy, clock.at)
     try:
         if not h.optimum(clock, probe):
-            raise OutOfTime
+            raise LimitReached
     except KeyboardInterrupt:
-        raise OutOfTime from None
+        raise LimitReached from None
     opt = h.upper
     costs = {}
     for c in colours:
         if rules.replay(piece, h.best)[0] == c:
             costs[c] = h.best
             continue
-        hc = Horizons(piece, factory, c, deadline=clock.deadline)
+        hc = Horizons(piece, factory, c, deadline=clock.at)
         hc.lower = max(hc.lower, opt)
         d = hc.decide(opt, clock) if opt >= hc.lower else None
         if d is not None and d.status == SAT:
@@ -310,5 +293,5 @@ def _piece_costs(
             costs[c] = h.best + [(0, c)]
             rules.verify_solution(piece, costs[c], c)
         else:
-            raise OutOfTime
+            raise LimitReached
     return costs

@@ -1,6 +1,6 @@
 """The portfolio: SAT and IDA* side by side in processes; the first proof wins.
 
-Each process runs the whole search of :func:`kamicp.solving.solve.solve` with its own backend (so
+Each process runs the whole search of :func:`kamicp.solving.driver.drive` with its own backend (so
 the SAT solver keeps its learnt clauses from horizon to horizon). IDA* is in because it
 proves the deep KAMI 2 levels the models do not (Threed5, Threegrid2, Bud2: 11-37 s against
 time-outs of SAT at 60 s), SAT because it proves the wide ones and every Flood-It board.
@@ -16,7 +16,7 @@ of those lower bounds (and settles ``max_moves`` below it before any backend sta
 neither finishes in time, the bounds of both are combined: the larger lower bound and the
 shorter solution.
 
-On a deep free-rule board (:func:`kamicp.solving.solve.is_deep`: a start bound at least 6 above
+On a deep free-rule board (:func:`kamicp.solving.driver.is_deep`: a start bound at least 6 above
 the colour bound) :func:`kamicp.solving.solve.solve` starts no portfolio: it gives both processes to
 IDA* (``idastar --workers 2``), which on the deep boards measured proved as many as the
 two backends, in less time in total (BENCHMARKS.md, "Deep boards").
@@ -25,104 +25,111 @@ two backends, in less time in total (BENCHMARKS.md, "Deep boards").
 from __future__ import annotations
 
 import multiprocessing as mp
-import time
-from multiprocessing.connection import wait
+from dataclasses import replace
 
+from kamicp import bounds
 from kamicp.game.regions import RegionGraph
+from kamicp.procs import progress
+from kamicp.procs.child import ERROR, Child, answer, ready
+from kamicp.procs.deadline import Deadline
 from kamicp.procs.progress import say, tell
 from kamicp.result import Result
+from kamicp.solving.driver import drive
+from kamicp.solving.options import SolveOptions
+
+__all__ = ["BACKENDS", "PROVED", "Told", "combine", "solve_portfolio"]
 
 BACKENDS = ("sat", "idastar")
 PROVED = ("optimal", "infeasible")
 
 
-def _run(conn, g, backend, kwargs) -> None:
-    from kamicp.procs import progress
-    from kamicp.solving import solve
-
+def _backend(conn, g: RegionGraph, backend: str, options: SolveOptions) -> None:
     progress.portfolio_parent.append(conn)  # proved bounds are sent on as they come (tell)
-    try:
-        conn.send(("result", solve.solve(g, backend, **kwargs)))
-    except Exception as err:  # reported to the parent, which keeps the other backend's answer
-        conn.send(("error", err))
-    conn.close()
+    # an exception is reported to the parent, which keeps the other backend's answer
+    answer(conn, lambda: drive(g, backend, options), catch=Exception)
 
 
 def solve_portfolio(
     g: RegionGraph,
-    time_limit: float | None = None,
+    options: SolveOptions | None = None,
     backends: tuple[str, ...] = BACKENDS,
     start_bound: int = 0,
-    **kwargs,
 ) -> Result:
     """Run every backend of ``backends`` in parallel on ``g``; see the module docstring.
 
-    ``kwargs`` go to ``solve.solve`` (``max_moves``, ``final_colour``, ``workers``).
-    ``start_bound``: an admissible lower bound the caller already proved (the start's
-    tripod bound, say); the proof names it when it is what a backend's solution meets.
+    Parameters
+    ----------
+    g : RegionGraph
+        The board.
+    options : SolveOptions or None
+        What every backend is asked (``time_limit``, ``max_moves``, ``final_colour``,
+        ``workers``, ``known``, ...); ``tetrapods`` is set per backend.
+    backends : tuple of str
+        The solvers run side by side.
+    start_bound : int
+        An admissible lower bound the caller already proved (the start's tripod bound,
+        say); the proof names it when it is what a backend's solution meets.
+
+    Returns
+    -------
+    Result
+        The first proved answer, or the best bounds of all (:func:`combine`).
     """
-    told = _Told(kwargs.get("max_moves"))
+    options = SolveOptions() if options is None else options
+    time_limit = options.time_limit
+    told = Told(options.max_moves)
     settled = told.add("admissible bound", start_bound, None) if start_bound else None
-    if kwargs.get("known") is not None:
-        settled = told.add("given", None, kwargs["known"])
+    if options.known is not None:
+        settled = told.add("given", None, options.known)
     if settled is not None:  # a given solution meets the bound, or the bound exceeds max_moves
         return settled
     ctx = mp.get_context("fork")
-    procs, conns = {}, {}
+    children: dict[Child, str] = {}
     for backend in backends:
-        parent, child = ctx.Pipe(duplex=False)
         # Not daemons: a backend may start a process of its own (``sat`` runs contained).
         # One backend asks the costly tetrapod bound (seconds) while the other starts: sat,
         # which rarely proves the deep levels where it pays, while idastar finds their
         # solutions (Bud3 with idastar asking it: 43.2 s, 13 s of them the tetrapods)
         tetrapods = backend == "sat" or "sat" not in backends and backend == backends[0]
-        options = {"time_limit": time_limit, "tetrapods": tetrapods, **kwargs}
-        proc = ctx.Process(target=_run, args=(child, g, backend, options))
-        proc.start()
-        child.close()
-        procs[parent], conns[parent] = proc, backend
-    deadline = None if time_limit is None else time.monotonic() + time_limit + 10
+        own = replace(options, tetrapods=tetrapods)
+        children[Child(ctx, _backend, (g, backend, own))] = backend
+    started = list(children)  # every one is stopped at the end, answered or not
+    deadline = Deadline.after(None if time_limit is None else time_limit + 10)
     results: list[Result] = []
     errors: list[str] = []
     try:
-        while conns:
-            left = None if deadline is None else max(0.0, deadline - time.monotonic())
-            ready = wait(list(conns), timeout=left)
-            if not ready:
+        while children:
+            answered = ready(list(children), deadline)
+            if not answered:
                 break
-            for conn in ready:
-                try:
-                    kind, answer = conn.recv()
-                except EOFError:
-                    kind, answer = "gone", None
-                name = conns[conn]
+            for child in answered:
+                kind, value = child.receive() or ("gone", None)
+                name = children[child]
                 if kind == "status":
-                    say(answer)  # how a backend's search stands, passed on as it is
+                    say(value)  # how a backend's search stands, passed on as it is
                     continue
                 if kind == "progress":
-                    tell(*answer)  # to whoever watches this solve (``kamicp solve --progress``)
-                    met = told.add(name, *answer)
+                    tell(*value)  # to whoever watches this solve (``kamicp solve --progress``)
+                    met = told.add(name, *value)
                     if met is not None:
                         return met
                     continue
-                del conns[conn]
-                if kind == "error":
-                    errors.append(f"{name}: {type(answer).__name__}: {answer}")
-                if isinstance(answer, Result):
-                    if not answer.proof.startswith(answer.solver):
-                        answer.proof = f"{answer.solver}: {answer.proof}"
-                    results.append(answer)
-                    if answer.status in PROVED:
-                        return answer
+                del children[child]
+                if kind == ERROR:
+                    errors.append(f"{name}: {type(value).__name__}: {value}")
+                if isinstance(value, Result):
+                    if not value.proof.startswith(value.solver):
+                        value.proof = f"{value.solver}: {value.proof}"
+                    results.append(value)
+                    if value.status in PROVED:
+                        return value
     finally:
-        for proc in procs.values():
-            if proc.is_alive():
-                proc.kill()
-            proc.join()
-    return _combine(results + told.results(), g, errors, kwargs.get("max_moves"))
+        for child in started:
+            child.stop()
+    return combine(results + told.results(), g, errors, options.max_moves)
 
 
-class _Told:
+class Told:
     """The bounds the backends reported while running (each a proved lower bound or a
     replayed solution of the whole board). When one backend's lower bound meets another's
     solution the optimum is proved and nobody needs to finish."""
@@ -178,15 +185,30 @@ class _Told:
         ]
 
 
-def _combine(
+def combine(
     results: list[Result], g: RegionGraph, errors: list[str] = (), max_moves: int | None = None
 ) -> Result:
     """No backend proved its answer alone: keep the best bounds of all (which may meet).
 
     The status follows from the combined bounds, not from the backend that found the
-    solution (a backend stopped early reports its beam's solution as "unknown")."""
-    from kamicp import bounds
+    solution (a backend stopped early reports its beam's solution as "unknown").
 
+    Parameters
+    ----------
+    results : list of Result
+        The backends' answers (and what they told, :meth:`Told.results`).
+    g : RegionGraph
+        The board (its admissible bound when there is no result).
+    errors : list of str
+        The backends' errors, named in the proof.
+    max_moves : int or None
+        The horizon asked, if any.
+
+    Returns
+    -------
+    Result
+        The larger lower bound and the shorter solution, ``solver="portfolio"``.
+    """
     lower = max([r.lower_bound for r in results], default=bounds.lower_bound(g))
     with_moves = [r for r in results if r.solution is not None]
     best = min(with_moves, key=lambda r: len(r.solution)) if with_moves else None

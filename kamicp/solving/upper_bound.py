@@ -5,7 +5,7 @@ quick beam (width ``WIDTH``), and where it does not meet the proved lower bound 
 (:data:`UPPER_WIDTH`). One solve asks for it several times, so each beam is computed once
 per graph. A solve stopped before its search says anything answers with that solution and
 the start's lower bound (:func:`unknown`); a board that no moves solve has its own answer
-(:func:`never`).
+(:func:`never`); a solution and a proved lower bound make one (:func:`finish`).
 
 Example (a path of four regions in two colours: the beam needs two moves, the optimum)::
 
@@ -23,8 +23,11 @@ import weakref
 from kamicp import bounds
 from kamicp.game import rules
 from kamicp.game.regions import RegionGraph
+from kamicp.procs.deadline import LimitReached
 from kamicp.result import Result
-from kamicp.search.greedy import WIDTH, OutOfTime, greedy
+from kamicp.search.greedy import WIDTH, greedy
+
+__all__ = ["UPPER_WIDTH", "beam", "finish", "greedy_solution", "never", "unknown"]
 
 # Beam width of the exact searches' first solution: par or better on 7 of the 8 hardest
 # KAMI 2 levels, width 4 on 3 (README, "Solvers").
@@ -48,7 +51,7 @@ def greedy_solution(
     if width > WIDTH and moves is not None and (lower is None or len(moves) > lower):
         try:
             wide = beam(g, final_colour, width, deadline)
-        except OutOfTime:
+        except LimitReached:
             wide = None
         if wide is not None and len(wide) < len(moves):
             moves = wide
@@ -74,6 +77,8 @@ def beam(
 
 
 def unknown(g: RegionGraph, final_colour: int | None, why: str) -> Result:
+    """The answer of a solve stopped before its search said anything: the quick beam's
+    solution and the start's lower bound, as cached so far."""
     ub = greedy_solution(g, final_colour, WIDTH)
     return Result(
         status="unknown",
@@ -96,3 +101,41 @@ def never(g: RegionGraph, final_colour: int | None) -> Result:
         solver="",
         proof="unsolvable: the pivot cannot reach every piece of the board",
     )
+
+
+def finish(moves: list | None, lb: int, max_moves: int | None, why: str) -> Result:
+    """The answer made of a solution ``moves`` and a proved lower bound ``lb``.
+
+    Parameters
+    ----------
+    moves : list of moves or None
+        A replayed solution, or None.
+    lb : int
+        A proved lower bound on the optimum.
+    max_moves : int or None
+        The horizon asked, if any ("solvable in at most ``max_moves``?").
+    why : str
+        The proof, when the bound meets the solution.
+
+    Returns
+    -------
+    Result
+        ``optimal`` when the bound meets the solution; ``infeasible`` when the bound
+        exceeds ``max_moves``; else ``feasible`` (a solution within ``max_moves``, or any
+        without one) or ``unknown``.
+
+    Examples
+    --------
+    >>> finish([(0, 1), (0, 0)], 2, None, "bound met").status
+    'optimal'
+    >>> finish(None, 3, 2, "").status
+    'infeasible'
+    """
+    ub = None if moves is None else len(moves)
+    if ub is not None and ub == lb:
+        return Result("optimal", moves, lb, ub, "", proof=why)
+    if max_moves is not None and lb > max_moves:
+        return Result("infeasible", None, lb, ub, "", proof=f"admissible lower bound {lb}")
+    if max_moves is not None and ub is not None and ub <= max_moves:
+        return Result("feasible", moves, lb, ub, "", proof="")
+    return Result("unknown" if max_moves is not None else "feasible", moves, lb, ub, "")

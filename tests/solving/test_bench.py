@@ -11,6 +11,7 @@ import pytest
 from kamicp import formats
 from kamicp.errors import InputError
 from kamicp.solving import bench
+from kamicp.solving.options import SolveOptions
 from tests.formats.test_formats import ROOT
 
 ROOT_PUZZLES = ROOT / "puzzles"
@@ -20,16 +21,16 @@ def test_every_bench_option_reaches_solve(monkeypatch):
     seen = {}
     real = bench.solve
 
-    def spy(g, solver, **kwargs):
-        seen.update(kwargs)
-        return real(g, solver, time_limit=kwargs["time_limit"])
+    def spy(g, solver, options):
+        seen["options"] = options
+        return real(g, solver, SolveOptions(time_limit=options.time_limit))
 
     monkeypatch.setattr(bench, "solve", spy)
     board = formats.load(str(ROOT_PUZZLES / "square" / "first.txt"))[0]
     options = {"probe": 0.5, "strategy": "down", "workers": 2}
     row = bench.solve_row(board, "cpsat", 30.0, options)
     assert row["status"] == "optimal" and row["moves"] == 4
-    assert seen == {"time_limit": 30.0, **options}
+    assert seen["options"] == SolveOptions(time_limit=30.0, **options)
 
 
 def test_tetrapod_depth_reaches_the_idastar_and_portfolio_rows_only_and_beam_width_all(

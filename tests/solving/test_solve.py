@@ -7,6 +7,8 @@ thousands.
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -14,9 +16,10 @@ from hypothesis import strategies as st
 from kamicp.game import rules
 from kamicp.game.regions import from_edges, region_graph
 from kamicp.procs import progress
+from kamicp.procs.deadline import Deadline, LimitReached
 from kamicp.search.bfs import bfs
 from kamicp.solving import horizons, upper_bound
-from kamicp.solving.solve import solve
+from kamicp.solving.solve import SolveOptions, solve
 from tests.strategies import boards
 
 EXACT = ["cpsat", "sat"]
@@ -26,7 +29,7 @@ def check_agrees(board, solver, final_choice, **options):
     g = region_graph(board)
     final = None if final_choice is None else final_choice % g.k
     ref = bfs(g, final_colour=final)
-    r = solve(g, solver, final_colour=final, **options)
+    r = solve(g, solver, SolveOptions(final_colour=final, **options))
     if ref.moves is None:
         assert r.status == "infeasible" and r.solution is None
         return
@@ -34,7 +37,7 @@ def check_agrees(board, solver, final_choice, **options):
     assert r.moves == len(ref.moves) == r.lower_bound == r.upper_bound
     rules.verify_solution(g, r.solution, final)
     if r.moves > 0:
-        below = solve(g, solver, final_colour=final, max_moves=r.moves - 1)
+        below = solve(g, solver, SolveOptions(final_colour=final, max_moves=r.moves - 1))
         assert below.status == "infeasible"
 
 
@@ -80,8 +83,8 @@ def test_a_known_solution_changes_no_answer(solver):
 def test_a_wider_greedy_beam_is_never_longer_and_replays(board, width, final_choice):
     g = region_graph(board)
     final = None if final_choice is None else final_choice % g.k
-    quick = solve(g, "greedy", final_colour=final)
-    wide = solve(g, "greedy", final_colour=final, beam_width=width)
+    quick = solve(g, "greedy", SolveOptions(final_colour=final))
+    wide = solve(g, "greedy", SolveOptions(final_colour=final, beam_width=width))
     if quick.solution is None:
         assert wide.solution is None
         return
@@ -97,18 +100,17 @@ def test_a_wide_beam_stops_at_the_deadline_and_the_quick_one_stays(monkeypatch):
 
     from kamicp import formats
     from kamicp.search import greedy as greedy_module
-    from kamicp.solving import solve as driver
+    from kamicp.solving import driver
 
     g = region_graph(formats.load("puzzles/square/holes.txt")[0])
-    with pytest.raises(greedy_module.OutOfTime):
+    with pytest.raises(LimitReached):
         greedy_module.greedy(g, None, 64, deadline=time.monotonic())
     quick = greedy_module.greedy(g, None, driver.WIDTH)
     assert upper_bound.greedy_solution(g, None, 64, deadline=time.monotonic()) == quick
     assert 64 not in {w for _, w in upper_bound._BEAMS[g]}  # nothing half-done is remembered
-    past = driver.Clock(1)
-    past.deadline = time.monotonic()  # as if the time limit had run out during the bounds
-    monkeypatch.setattr(driver, "Clock", lambda limit: past)
-    r = solve(g, "greedy", time_limit=1, beam_width=64)
+    past = Deadline(time.monotonic())  # as if the time limit had run out during the bounds
+    monkeypatch.setattr(driver, "Deadline", SimpleNamespace(after=lambda limit: past))
+    r = solve(g, "greedy", SolveOptions(time_limit=1, beam_width=64))
     assert r.solution == quick and r.status == "feasible"
 
 
@@ -117,7 +119,7 @@ def test_the_exact_models_start_from_the_quick_beam_when_time_is_up():
     import time
 
     from kamicp import formats
-    from kamicp.solving import solve as driver
+    from kamicp.solving import driver
 
     g = region_graph(formats.load("puzzles/square/holes.txt")[0])
     quick = upper_bound.greedy(g, None, driver.WIDTH)
@@ -139,7 +141,7 @@ def test_beam_width_sets_the_exact_solvers_start_beam(monkeypatch, solver):
     optimum = bfs(g).moves
     for width, wide in [(100, 100), (8, upper_bound.UPPER_WIDTH)]:
         calls.clear()
-        r = solve(g, solver, beam_width=width)
+        r = solve(g, solver, SolveOptions(beam_width=width))
         assert wide in widths(calls) and r.status == "optimal" and r.moves == len(optimum)
         rules.verify_solution(g, r.solution)
 
@@ -159,7 +161,7 @@ def test_the_portfolio_gives_both_processes_to_idastar_on_a_deep_board(monkeypat
     # a path of 16 regions in two colours: start bound 8 (its radius), colour bound 1
     from kamicp import bounds
     from kamicp.search import parallel
-    from kamicp.solving import solve as driver
+    from kamicp.solving import driver
 
     splits = []
     real = parallel.parallel_idastar
@@ -171,7 +173,7 @@ def test_the_portfolio_gives_both_processes_to_idastar_on_a_deep_board(monkeypat
     monkeypatch.setattr(parallel, "parallel_idastar", spy)
     path = from_edges([v % 2 for v in range(16)], [(v, v + 1) for v in range(15)])
     assert driver.is_deep(path, bounds.lower_bound(path))
-    r = solve(path, time_limit=60)
+    r = solve(path, options=SolveOptions(time_limit=60))
     assert r.solver == "portfolio" and r.proof.startswith("deep board, 2 processes: idastar")
     assert splits == [driver.DEEP_SPLIT_AFTER] == [0.0]  # split at once: the proof runs long
     assert r.status == "optimal" and r.moves == len(bfs(path).moves) == 8
@@ -180,7 +182,7 @@ def test_the_portfolio_gives_both_processes_to_idastar_on_a_deep_board(monkeypat
     # a star of six colours: start bound 5 (colours), colour bound 5: the two backends
     star = from_edges([0, 1, 2, 3, 4, 5], [(0, v) for v in range(1, 6)])
     assert not driver.is_deep(star, bounds.lower_bound(star))
-    r = solve(star, time_limit=60)
+    r = solve(star, options=SolveOptions(time_limit=60))
     assert not r.proof.startswith("deep board") and r.status == "optimal" and r.moves == 5
 
 
@@ -192,55 +194,55 @@ def test_each_portfolio_backend_proves_alone(backend):
     from tests.seed import article_board
 
     g = region_graph(article_board())
-    r = solve_portfolio(g, time_limit=60, backends=(backend,))
+    r = solve_portfolio(g, SolveOptions(time_limit=60), backends=(backend,))
     assert r.status == "optimal" and r.moves == 5, r.proof
 
 
 def test_portfolio_bounds_that_meet_are_optimal():
     from kamicp.result import Result
-    from kamicp.solving.portfolio import _combine
+    from kamicp.solving.portfolio import combine
 
     g = from_edges([0, 1, 0], [(0, 1), (1, 2)])
     moves = [(1, 0)]
     a = Result("feasible", moves, 0, 1, "sat")
     b = Result("unknown", None, 1, None, "idastar")
-    r = _combine([a, b], g)
+    r = combine([a, b], g)
     assert r.status == "optimal" and r.lower_bound == r.upper_bound == 1
 
 
-def test_portfolio_status_follows_the_combined_bounds():
+def test_portfolio_status_follows_thecombined_bounds():
     # A backend stopped before its search reports its beam's solution as "unknown"; the
     # combination still has a solution, so it is "feasible" (a yes to --max-moves 2, no
     # answer to --max-moves 0).
     from kamicp.result import Result
-    from kamicp.solving.portfolio import _combine
+    from kamicp.solving.portfolio import combine
 
     g = from_edges([0, 1, 2, 0], [(0, 1), (1, 2), (2, 3)])
     moves = solve(g, "bfs").solution
     a = Result("unknown", moves, 1, len(moves), "sat")
-    assert _combine([a], g).status == "feasible"
-    assert _combine([a], g, max_moves=len(moves)).status == "feasible"
-    assert _combine([a], g, max_moves=len(moves) - 1).status == "unknown"
-    assert _combine([a], g, max_moves=len(moves)).upper_bound == len(moves)
+    assert combine([a], g).status == "feasible"
+    assert combine([a], g, max_moves=len(moves)).status == "feasible"
+    assert combine([a], g, max_moves=len(moves) - 1).status == "unknown"
+    assert combine([a], g, max_moves=len(moves)).upper_bound == len(moves)
 
 
 def test_portfolio_stops_when_the_told_bounds_meet(monkeypatch):
     # Neither backend finishes: one reports a proved lower bound, the other a solution of
     # that length. The portfolio must answer "optimal" from the two reports at once.
-    from kamicp.solving import solve as driver
+    from kamicp.solving import portfolio
     from kamicp.solving.portfolio import solve_portfolio
 
     g = from_edges([0, 1, 2, 0, 1, 2, 0], [(i, i + 1) for i in range(6)])
     found = solve(g, "bfs").solution
 
-    def hang(g, backend, **options):
+    def hang(g, backend, options):
         progress.tell(len(found), None) if backend == "idastar" else progress.tell(None, found)
         import time
 
         time.sleep(60)
 
-    monkeypatch.setattr(driver, "solve", hang)
-    r = solve_portfolio(g, time_limit=30)
+    monkeypatch.setattr(portfolio, "drive", hang)  # the backends' driver
+    r = solve_portfolio(g, SolveOptions(time_limit=30))
     assert r.status == "optimal" and r.solution == found
     assert r.proof == f"lower bound {len(found)} (idastar) meets a solution (sat)"
 
@@ -249,20 +251,19 @@ def test_portfolio_names_the_start_bound_a_solution_meets(monkeypatch):
     # the caller's admissible bound is the first lower bound; a backend's solution of that
     # length settles it; a bound above max_moves settles it before any backend starts
     from kamicp.solving import portfolio
-    from kamicp.solving import solve as driver
 
     g = from_edges([0, 1, 2, 0, 1, 2, 0], [(i, i + 1) for i in range(6)])
     found = solve(g, "bfs").solution
 
-    def hang(g, backend, **options):
+    def hang(g, backend, options):
         if backend == "idastar":
             progress.tell(None, found)
         import time
 
         time.sleep(60)
 
-    monkeypatch.setattr(driver, "solve", hang)
-    r = portfolio.solve_portfolio(g, time_limit=30, start_bound=len(found))
+    monkeypatch.setattr(portfolio, "drive", hang)  # the backends' driver
+    r = portfolio.solve_portfolio(g, SolveOptions(time_limit=30), start_bound=len(found))
     assert r.status == "optimal" and r.solution == found
     assert r.proof == f"lower bound {len(found)} (admissible bound) meets a solution (idastar)"
 
@@ -270,7 +271,7 @@ def test_portfolio_names_the_start_bound_a_solution_meets(monkeypatch):
         raise AssertionError("a backend started")
 
     monkeypatch.setattr(portfolio.mp, "get_context", no_fork)
-    r = portfolio.solve_portfolio(g, max_moves=len(found) - 1, start_bound=len(found))
+    r = portfolio.solve_portfolio(g, SolveOptions(max_moves=len(found) - 1), start_bound=len(found))
     assert r.status == "infeasible" and r.lower_bound == len(found)
     assert r.proof == f"lower bound {len(found)} (admissible bound) above {len(found) - 1} moves"
 
@@ -285,7 +286,7 @@ def _holes():  # start bound 4, optimum 5
 
 
 def test_an_interrupted_solve_keeps_the_bounds_told(monkeypatch):
-    from kamicp.solving import solve as driver
+    from kamicp.solving import driver
 
     g = _holes()
 
@@ -293,7 +294,7 @@ def test_an_interrupted_solve_keeps_the_bounds_told(monkeypatch):
         progress.tell(5, None)
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(driver, "_reference", interrupted)
+    monkeypatch.setattr(driver, "solve_reference", interrupted)
     r = solve(g, "idastar")
     assert r.lower_bound == 5 and "interrupted" in r.proof  # not the start's 4
     assert r.status in ("optimal", "unknown") and (r.status == "optimal") == (r.moves == 5)
@@ -319,7 +320,7 @@ def test_a_ctrl_c_a_driver_answers_is_still_noted(monkeypatch, ctrl_c_raises):
     import os
     import signal
 
-    from kamicp.solving import solve as driver
+    from kamicp.solving import driver
 
     g = _holes()
     plain = solve(g, "greedy")
@@ -331,9 +332,9 @@ def test_a_ctrl_c_a_driver_answers_is_still_noted(monkeypatch, ctrl_c_raises):
             signal.sigtimedwait([], 0.1)  # let the handler run
         except KeyboardInterrupt:
             pass
-        return driver._finish(plain.solution, 4, None, "bounds only")
+        return upper_bound.finish(plain.solution, 4, None, "bounds only")
 
-    monkeypatch.setattr(driver, "_reference", answers_anyway)
+    monkeypatch.setattr(driver, "solve_reference", answers_anyway)
     r = solve(g, "idastar")
     assert r.interrupted and r.moves == plain.moves
     assert signal.getsignal(signal.SIGINT) is signal.default_int_handler  # restored
@@ -345,22 +346,22 @@ def test_an_interrupted_portfolio_keeps_its_backends_bounds(monkeypatch, ctrl_c_
     import signal
     import threading
 
-    from kamicp.solving import solve as driver
+    from kamicp.solving import portfolio
 
     g = _holes()
 
-    def hang(g, backend, **options):  # in the backends: one proved bound, then nothing
+    def hang(g, backend, options):  # in the backends: one proved bound, then nothing
         if backend == "idastar":
             progress.tell(5, None)
         import time
 
         time.sleep(60)
 
-    monkeypatch.setattr(driver, "solve", hang)  # the backends' solve, not ours (imported)
+    monkeypatch.setattr(portfolio, "drive", hang)  # the backends' driver, not the parent's
     timer = threading.Timer(2.0, os.kill, (os.getpid(), signal.SIGINT))
     timer.start()
     try:
-        r = solve(g, "portfolio", time_limit=30)
+        r = solve(g, "portfolio", SolveOptions(time_limit=30))
     finally:
         timer.cancel()
     assert r.lower_bound == 5 and "interrupted" in r.proof and r.seconds < 20
@@ -391,7 +392,7 @@ def test_a_horizon_driver_stopped_by_ctrl_c_answers_as_idastar_does(monkeypatch,
 CTRL_C_SCRIPT = """
 import json, os, signal, subprocess, sys, threading
 from kamicp.solving import horizons
-from kamicp.solving import solve as driver
+from kamicp.solving.solve import solve
 from kamicp.formats import load
 from kamicp.game.regions import region_graph
 
@@ -407,7 +408,7 @@ def signalled(self, horizon, clock):
     return decide(self, horizon, clock)
 
 horizons.Horizons.decide = signalled
-r = driver.solve(g, sys.argv[2])
+r = solve(g, sys.argv[2])
 blocked = signal.SIGINT in signal.pthread_sigmask(signal.SIG_BLOCK, [])
 helpers = [t.name for t in threading.enumerate() if t.name == "interruptible" and t.is_alive()]
 print(json.dumps([r.interrupted, r.status, r.proof, r.seconds, r.lower_bound, r.moves,
@@ -453,13 +454,13 @@ def test_the_horizon_drivers_tell_the_beams_solution_before_the_first_horizon(mo
 
 
 def test_told_bounds():
-    from kamicp.solving.portfolio import _Told
+    from kamicp.solving.portfolio import Told
 
     moves = [(1, 0), (2, 1)]
-    told = _Told()
+    told = Told()
     assert told.add("sat", 1, moves) is None  # 1 < 2: not yet
     assert told.add("idastar", 2, None).status == "optimal"
-    told = _Told(max_moves=1)
+    told = Told(max_moves=1)
     assert told.add("sat", None, moves) is None
     r = told.add("idastar", 2, None)
     assert r.status == "infeasible" and r.lower_bound == 2
@@ -471,19 +472,19 @@ def test_time_limited_sat_runs_contained_and_agrees_with_bfs():
 
 
 def test_a_stopped_contained_run_keeps_the_bounds_it_reported(monkeypatch):
-    from kamicp.solving import solve as driver
+    from kamicp.solving import contained
 
     g = from_edges([0, 1, 2, 0, 1, 2, 0], [(i, i + 1) for i in range(6)])
     found = solve(g, "bfs").solution  # the optimum, reported as a mere solution
 
-    def hang(**job):  # reports a proved bound and a solution, then never answers
+    def hang(g, solver, options):  # reports a proved bound and a solution, never answers
         progress.contained_parent[0].send(("progress", (3, found)))
         import time
 
         time.sleep(60)
 
-    monkeypatch.setattr(driver, "_exact_run", hang)
-    r = solve(g, "sat", time_limit=0.5)
+    monkeypatch.setattr(contained, "exact_run", hang)
+    r = solve(g, "sat", SolveOptions(time_limit=0.5))
     assert r.status == "feasible" and r.proof == "time limit: bounds only"
     assert r.lower_bound == 3 and r.solution == found and r.upper_bound == len(found)
 
@@ -538,7 +539,7 @@ def test_ida_probe_keeps_the_optimum(solver):
     def run(board):
         g = region_graph(board)
         ref = bfs(g)
-        r = solve(g, solver, probe=0.5)
+        r = solve(g, solver, SolveOptions(probe=0.5))
         if ref.moves is None:
             assert r.status == "infeasible"
         else:
@@ -549,7 +550,7 @@ def test_ida_probe_keeps_the_optimum(solver):
 
 def test_the_wide_beam_runs_only_where_the_quick_one_falls_short(monkeypatch):
     from kamicp.search import greedy as greedy_module
-    from kamicp.solving import solve as driver
+    from kamicp.solving import driver
 
     monkeypatch.setattr(upper_bound, "greedy", spy_on(upper_bound.greedy, calls := []))
     g = from_edges([0, 1, 2, 0, 1, 2, 0], [(i, i + 1) for i in range(6)])
@@ -589,7 +590,7 @@ def test_a_refuted_horizon_keeps_the_beams_upper_bound():
     from tests.seed import article_board
 
     g = region_graph(article_board())
-    r = solve(g, "idastar", max_moves=4)
+    r = solve(g, "idastar", SolveOptions(max_moves=4))
     assert r.status == "infeasible" and r.solution is None
     assert r.lower_bound == 5 and r.upper_bound is not None and r.upper_bound >= 5
 
@@ -597,7 +598,7 @@ def test_a_refuted_horizon_keeps_the_beams_upper_bound():
 def test_one_solve_runs_the_quick_beam_once(monkeypatch):
     # the tetrapods' cap and IDA*'s first solution both come from the quick beam: one run
     from kamicp import formats
-    from kamicp.solving import solve as driver
+    from kamicp.solving import driver
 
     monkeypatch.setattr(upper_bound, "greedy", spy_on(upper_bound.greedy, calls := []))
     monkeypatch.setattr(driver, "_tetrapods", spy_on(driver._tetrapods, asked := []))

@@ -1,0 +1,91 @@
+"""What a solve is asked, apart from the board and the solver: one frozen :class:`SolveOptions`.
+
+Also the names of the solvers :func:`kamicp.solving.solve.solve` takes, by kind.
+
+Examples
+--------
+>>> from dataclasses import replace
+>>> options = SolveOptions(max_moves=4, time_limit=60)
+>>> options.workers, options.strategy
+(1, 'bisect')
+>>> replace(options, workers=2).workers
+2
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from kamicp.game.rules import Move
+from kamicp.solving.horizons import DEFAULT_STRATEGY
+
+__all__ = [
+    "DEFAULT_SOLVER",
+    "EXACT_SOLVERS",
+    "REFERENCE_SOLVERS",
+    "SOLVERS",
+    "TETRAPOD_DEPTH_SOLVERS",
+    "SolveOptions",
+]
+
+REFERENCE_SOLVERS = ("bfs", "astar", "idastar", "greedy")
+EXACT_SOLVERS = ("cpsat", "sat", "portfolio")
+SOLVERS = EXACT_SOLVERS + REFERENCE_SOLVERS
+TETRAPOD_DEPTH_SOLVERS = ("idastar", "portfolio")  # the portfolio passes it to its idastar
+# The portfolio proves the most: 110-111 of the 115 KAMI 2 story levels at 60 s (sat alone 102,
+# idastar 106) and floodit-99 as sat does (README, "Benchmarks"); it costs a second process.
+DEFAULT_SOLVER = "portfolio"
+
+
+@dataclass(frozen=True)
+class SolveOptions:
+    """The options of one solve that do not depend on the solver; the defaults ask for a
+    proved optimum with no limit.
+
+    Parameters
+    ----------
+    max_moves : int or None
+        Decide "solvable in at most ``max_moves`` moves?" instead of finding the optimum.
+    time_limit : float or None
+        Seconds; the answer then holds the bounds proved so far (status ``unknown``).
+    final_colour : int or None
+        The colour the board must end in; None for any.
+    workers : int
+        Processes (``idastar``) or CP-SAT workers (``cpsat``).
+    node_limit : int or None
+        A node budget for the reference searches (``bfs``, ``astar``, ``idastar``).
+    probe : float
+        Seconds of a first IDA* run for the exact models (at most a quarter of the time
+        limit), see :meth:`kamicp.solving.horizons.Horizons.probe`.
+    strategy : str
+        The horizons the exact models are asked (:data:`kamicp.solving.horizons.STRATEGIES`).
+    known : list of moves or None
+        A solution the caller already has (a designer's, say): replayed, and the first
+        upper bound, so what is left is to beat it or to prove nothing shorter exists.
+    tetrapods : bool
+        Ask the tetrapod bound at the start where it can matter (the portfolio gives it to
+        its ``sat`` backend, so that ``idastar`` starts at once).
+    tetrapod_depth : int or None
+        ``idastar``: the tetrapod check also at the states at most that many moves deep
+        (:func:`kamicp.search.astar.idastar`); None: where a subtree runs long.
+    beam_width : int or None
+        ``greedy``: the beam's width (default :data:`kamicp.search.greedy.WIDTH`). The other
+        solvers: the width of the beam they start from, at least
+        :data:`kamicp.solving.upper_bound.UPPER_WIDTH`.
+    journal : str or None
+        ``idastar`` (also the portfolio's): a journal file of proved bounds, read first
+        and written as the search goes (:mod:`kamicp.search.journal`).
+    """
+
+    max_moves: int | None = None
+    time_limit: float | None = None
+    final_colour: int | None = None
+    workers: int = 1
+    node_limit: int | None = None
+    probe: float = 0.0
+    strategy: str = DEFAULT_STRATEGY
+    known: list[Move] | None = None
+    tetrapods: bool = True
+    tetrapod_depth: int | None = None
+    beam_width: int | None = None
+    journal: str | None = None
