@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from kamicp import formats
 from kamicp.errors import IllegalMove, InputError
@@ -29,6 +29,7 @@ from kamicp.game.board import Board
 from kamicp.game.regions import RegionGraph, region_graph
 from kamicp.game.rules import Move
 from kamicp.result import Result
+from kamicp.solving.options import SolveOptions
 from kamicp.solving.solve import solve as solve_graph
 
 __all__ = ["Verdict", "check", "format_moves", "load", "load_all", "parse_moves", "solve"]
@@ -133,9 +134,10 @@ def solve(
         Seconds; when reached, the result holds the bounds proved so far.
     final_colour : int, optional
         The colour the board must end in (an index into the palette).
-    options : kamicp.solving.solve.SolveOptions, optional
+    options : kamicp.solving.options.SolveOptions, optional
         The solver's other settings (workers, strategy, journal, ...), as the command line
-        takes them.
+        takes them; ``max_moves``, ``time_limit`` and ``final_colour``, where given, take
+        the place of the ones in ``options``.
 
     Returns
     -------
@@ -159,13 +161,11 @@ def solve(
     >>> r.status, r.moves
     ('optimal', 4)
     """
-    return solve_graph(
-        _graph(puzzle),
-        solver,
-        max_moves=max_moves,
-        time_limit=time_limit,
-        final_colour=final_colour,
+    settings = {"max_moves": max_moves, "time_limit": time_limit, "final_colour": final_colour}
+    options = replace(
+        options or SolveOptions(), **{k: v for k, v in settings.items() if v is not None}
     )
+    return solve_graph(_graph(puzzle), solver, options)
 
 
 @dataclass(frozen=True)

@@ -60,7 +60,13 @@ class Result:
 
     @property
     def moves(self) -> int | None:
+        """The solution's length, or None without a solution."""
         return None if self.solution is None else len(self.solution)
+
+    @property
+    def bounds(self) -> tuple[int, int | None]:
+        """``(lower_bound, upper_bound)``: what is proved about the optimum."""
+        return self.lower_bound, self.upper_bound
 
 
 @dataclass
