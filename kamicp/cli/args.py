@@ -1,0 +1,258 @@
+"""The arguments several commands share: checked number and path types, the puzzle file and
+its options, and reading the boards those options pick.
+
+A bad value is argparse's one-line error (exit 2), as a bad input file is.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+from kamicp import formats
+from kamicp.errors import IllegalMove, KamicpError
+from kamicp.game import notation
+from kamicp.game.board import Board
+from kamicp.solving.solve import SOLVERS
+
+__all__ = [
+    "COUNT",
+    "DEPTH",
+    "MOST_PROCESSES",
+    "MOST_SECONDS",
+    "PATH",
+    "POSITIVE",
+    "PROCESSES",
+    "SECONDS",
+    "SECONDS_OR_NONE",
+    "add_puzzle_args",
+    "add_workers",
+    "final_colour",
+    "load_boards",
+    "solver_list",
+]
+
+
+def _number(kind, least, strict: bool = False, most: float | None = None):
+    """An argparse type: a number of ``kind`` at least ``least`` (above it if ``strict``),
+    and at most ``most`` if given."""
+
+    def parse(text: str):
+        try:
+            value = kind(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+        if value != value or value < least or (strict and value == least):  # NaN too
+            raise argparse.ArgumentTypeError(f"must be {'>' if strict else '>='} {least}: {text}")
+        if most is not None and value > most:
+            raise argparse.ArgumentTypeError(f"must be <= {most:,}: {text}")
+        return value
+
+    return parse
+
+
+# The pools and pipes wait for at most the time left, which the system takes as a C int of
+# milliseconds (about 24 days at most): a longer limit ('inf', 1e308) would overflow it.
+MOST_SECONDS = 1_000_000
+# Each worker or job is a process of its own, and CP-SAT refuses a count past a C int.
+MOST_PROCESSES = 256
+
+COUNT = _number(int, 0)  # moves
+POSITIVE = _number(int, 1)  # nodes, solutions, a beam's width, a puzzle's index
+PROCESSES = _number(int, 1, most=MOST_PROCESSES)  # workers, jobs
+SECONDS = _number(float, 0, strict=True, most=MOST_SECONDS)  # time limits
+SECONDS_OR_NONE = _number(float, 0, most=MOST_SECONDS)  # --probe: 0 means none
+
+
+def DEPTH(text: str) -> int | None:
+    """An argparse type: ``--tetrapod-depth``, a number of moves or ``auto``.
+
+    Parameters
+    ----------
+    text : str
+        The option's value.
+
+    Returns
+    -------
+    int or None
+        The number of moves; None for ``auto``.
+
+    Raises
+    ------
+    argparse.ArgumentTypeError
+        If ``text`` is neither ``auto`` nor a number of moves.
+
+    Examples
+    --------
+    >>> DEPTH("2"), DEPTH("auto")
+    (2, None)
+    """
+    if text == "auto":
+        return None
+    try:
+        return COUNT(text)
+    except argparse.ArgumentTypeError as error:
+        raise argparse.ArgumentTypeError(f"a number of moves or 'auto': {error}") from None
+
+
+def PATH(text: str) -> str:
+    """An argparse type: a file or folder name, not empty.
+
+    An empty name would otherwise read as the option not given (``--journal ""`` would run
+    without a journal).
+
+    Parameters
+    ----------
+    text : str
+        The option's value.
+
+    Returns
+    -------
+    str
+        ``text`` unchanged.
+
+    Raises
+    ------
+    argparse.ArgumentTypeError
+        If ``text`` is empty.
+
+    Examples
+    --------
+    >>> PATH("rows.csv")
+    'rows.csv'
+    """
+    if not text:
+        raise argparse.ArgumentTypeError("an empty file name")
+    return text
+
+
+def add_puzzle_args(p: argparse.ArgumentParser, format_flag: str = "--format") -> None:
+    """Add the puzzle file and the options that say how to read it.
+
+    Parameters
+    ----------
+    p : argparse.ArgumentParser
+        A command's parser.
+    format_flag : str
+        The name of the input-format option (``export`` takes ``--format`` for its output).
+    """
+    p.add_argument(
+        "file", help="puzzle file (grid text, flood text, .puz, JSON, floodit-99; - reads stdin)"
+    )
+    p.add_argument(
+        format_flag,
+        dest="format",
+        choices=formats.FORMATS,
+        help="input format (default: detected from content)",
+    )
+    p.add_argument("--rules", choices=("free", "pivot"), help="override the file's rule set")
+    p.add_argument(
+        "--index", type=POSITIVE, help="only the N-th puzzle (1-based) of a multi-puzzle file"
+    )
+
+
+def add_workers(p: argparse.ArgumentParser) -> None:
+    """Add ``--workers``, as ``solve`` and ``bench`` take it.
+
+    Parameters
+    ----------
+    p : argparse.ArgumentParser
+        A command's parser.
+    """
+    p.add_argument(
+        "--workers",
+        type=PROCESSES,
+        default=1,
+        help="CP-SAT workers, or idastar processes (default 1; the portfolio: 1 a backend)",
+    )
+
+
+def load_boards(args: argparse.Namespace) -> list[Board]:
+    """The boards of the puzzle file that :func:`add_puzzle_args`'s options pick.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        Parsed arguments with ``file``, ``format``, ``index`` and ``rules``.
+
+    Returns
+    -------
+    list of Board
+        Every puzzle of the file, or the one ``--index`` names, under ``--rules`` if given.
+
+    Raises
+    ------
+    KamicpError
+        If the file cannot be read or ``--index`` is past its last puzzle.
+    """
+    boards = formats.load(args.file, fmt=args.format)
+    if args.index is not None:
+        if not 1 <= args.index <= len(boards):
+            raise KamicpError(
+                f"{formats.shown(args.file)}: --index {args.index}: the file has {len(boards)}"
+            )
+        boards = [boards[args.index - 1]]
+    if args.rules:
+        boards = [b.with_rules(args.rules) for b in boards]
+    return boards
+
+
+def final_colour(args: argparse.Namespace, board: Board) -> int | None:
+    """The colour index of ``--final-colour``.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        Parsed arguments with ``file`` and ``final_colour``.
+    board : Board
+        The board whose palette names the colour.
+
+    Returns
+    -------
+    int or None
+        The colour's index; None when the option is not given.
+
+    Raises
+    ------
+    KamicpError
+        One line naming the file, if the colour is not in the board's palette.
+    """
+    if args.final_colour is None:
+        return None
+    try:
+        return notation.parse_colour(board, args.final_colour)
+    except IllegalMove as err:
+        raise KamicpError(f"{formats.shown(args.file)}: --final-colour: {err}") from None
+
+
+def solver_list(text: str, option: str) -> list[str]:
+    """The solvers of a comma-separated option value.
+
+    Parameters
+    ----------
+    text : str
+        The option's value, e.g. ``"bfs, sat"``.
+    option : str
+        The option's name, for the error.
+
+    Returns
+    -------
+    list of str
+        The solvers named, in order.
+
+    Raises
+    ------
+    KamicpError
+        If a name is not a solver, or none is named.
+
+    Examples
+    --------
+    >>> solver_list("bfs, sat", "--solvers")
+    ['bfs', 'sat']
+    """
+    solvers = [s.strip() for s in text.split(",") if s.strip()]
+    for s in solvers:
+        if s not in SOLVERS:
+            raise KamicpError(f"{option}: unknown solver {s!r} (one of {', '.join(SOLVERS)})")
+    if not solvers:  # would run nothing and exit 0, as if every check had passed
+        raise KamicpError(f"{option}: no solver named (one or more of {', '.join(SOLVERS)})")
+    return solvers

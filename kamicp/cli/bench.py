@@ -1,0 +1,108 @@
+"""``kamicp bench``: run solvers side by side on puzzle files and folders and print a table,
+optionally also written as CSV or JSON."""
+
+from __future__ import annotations
+
+import argparse
+
+from kamicp import formats
+from kamicp.cli.args import (
+    DEPTH,
+    PATH,
+    POSITIVE,
+    SECONDS,
+    SECONDS_OR_NONE,
+    add_workers,
+    solver_list,
+)
+from kamicp.cli.output import ensure_output_file
+from kamicp.errors import KamicpError
+from kamicp.solving.bench import bench
+from kamicp.solving.horizons import DEFAULT_STRATEGY, STRATEGIES
+from kamicp.solving.solve import DEFAULT_SOLVER, TETRAPOD_DEPTH_SOLVERS
+
+__all__ = ["HELP", "add_bench", "run_bench"]
+
+HELP = "Run solvers side by side on files and folders; print a table with totals and medians."
+
+
+def add_bench(p: argparse.ArgumentParser) -> None:
+    """Add the options of ``bench``.
+
+    Parameters
+    ----------
+    p : argparse.ArgumentParser
+        The command's parser.
+    """
+    p.add_argument("paths", nargs="+", help="puzzle files or folders")
+    p.add_argument(
+        "--solver",
+        default=DEFAULT_SOLVER,
+        help=f"comma-separated solvers (default {DEFAULT_SOLVER}, as for solve)",
+    )
+    p.add_argument("--time-limit", type=SECONDS, default=60.0, help="seconds per puzzle and solver")
+    p.add_argument("--rules", choices=("free", "pivot"), help="override every file's rule set")
+    p.add_argument("--csv", type=PATH, metavar="FILE", help="also write the rows as CSV")
+    p.add_argument("--json", type=PATH, metavar="FILE", help="also write the rows as JSON")
+    p.add_argument("--markdown", action="store_true", help="print the table as Markdown")
+    p.add_argument("--probe", type=SECONDS_OR_NONE, default=0.0, metavar="S", help="as for solve")
+    p.add_argument("--strategy", choices=STRATEGIES, default=DEFAULT_STRATEGY, help="as for solve")
+    add_workers(p)
+    p.add_argument(
+        "--tetrapod-depth",
+        type=DEPTH,
+        default=None,
+        metavar="N|auto",
+        help="as for solve, on the idastar and portfolio rows (default auto)",
+    )
+    p.add_argument(
+        "--known-solution",
+        choices=("file",),
+        help="start each puzzle from the solution stored in its file (where there is one)",
+    )
+    p.add_argument("--beam-width", type=POSITIVE, metavar="N", help="as for solve, every row")
+    p.set_defaults(run=run_bench)
+
+
+def run_bench(args: argparse.Namespace) -> int:
+    """Run the benchmark the arguments describe.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The parsed arguments of ``bench``.
+
+    Returns
+    -------
+    int
+        The exit code :func:`kamicp.solving.bench.bench` gives.
+
+    Raises
+    ------
+    KamicpError
+        If a solver is unknown, an option does not fit the solvers, or an output file cannot
+        be written (checked before any puzzle runs).
+    """
+    solvers = solver_list(args.solver, "--solver")
+    if args.tetrapod_depth is not None and not set(TETRAPOD_DEPTH_SOLVERS) & set(solvers):
+        raise KamicpError(
+            f"--tetrapod-depth: only with idastar or portfolio among the solvers, not {args.solver}"
+        )
+    for out in (args.csv, args.json):
+        if out is not None:
+            ensure_output_file(out, formats.iter_paths(args.paths))
+    return bench(
+        args.paths,
+        solvers,
+        time_limit=args.time_limit,
+        rules=args.rules,
+        csv_path=args.csv,
+        json_path=args.json,
+        markdown=args.markdown,
+        probe=args.probe,
+        strategy=args.strategy,
+        workers=args.workers,
+        known=args.known_solution,
+        tetrapod_depth=args.tetrapod_depth,
+        beam_width=args.beam_width,
+    )

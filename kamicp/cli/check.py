@@ -1,0 +1,73 @@
+"""``kamicp check``: replay a sequence of moves and say whether it solves the board, and how
+it compares with the par."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from kamicp import formats
+from kamicp.cli.args import add_puzzle_args, load_boards
+from kamicp.errors import IllegalMove, KamicpError
+from kamicp.game import notation, rules
+from kamicp.game.regions import region_graph
+
+__all__ = ["HELP", "add_check", "run_check"]
+
+HELP = "Replay a move sequence: illegal moves, whether the board ends solved, count vs par."
+
+
+def add_check(p: argparse.ArgumentParser) -> None:
+    """Add the options of ``check``.
+
+    Parameters
+    ----------
+    p : argparse.ArgumentParser
+        The command's parser.
+    """
+    add_puzzle_args(p)
+    p.add_argument("moves", nargs="+", help="moves, e.g. '0,0:3 1,2:a' ('-' reads stdin)")
+    p.set_defaults(run=run_check)
+
+
+def run_check(args: argparse.Namespace) -> int:
+    """Replay the moves on the first puzzle picked and print the verdict.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The parsed arguments of ``check``.
+
+    Returns
+    -------
+    int
+        0 if the moves solve the board; 1 if a move is illegal or the board is not solved.
+
+    Raises
+    ------
+    KamicpError
+        If standard input is asked for both the puzzle and the moves, or the input is bad.
+    """
+    text = " ".join(args.moves)
+    if text.strip() == "-":
+        if args.file == formats.STDIN:
+            raise KamicpError("standard input can give the puzzle or the moves, not both")
+        text = sys.stdin.read()
+    (board,) = load_boards(args)[:1]
+    g = region_graph(board)
+    try:
+        moves = notation.parse_moves(board, g, text)
+        end = rules.replay(g, moves)
+    except IllegalMove as err:
+        print(f"illegal: {err}")
+        return 1
+    if not rules.is_solved(end):
+        left = len(set(end))
+        print(f"not solved: after {notation.count_moves(len(moves))} {left} colours remain")
+        return 1
+    verdict = f"solved in {notation.count_moves(len(moves))}"
+    if board.par is not None:
+        diff = len(moves) - board.par
+        verdict += f" (par {board.par}: {'at par' if diff == 0 else f'{diff:+d}'})"
+    print(verdict)
+    return 0

@@ -1,0 +1,91 @@
+"""``kamicp hint``: the next move of an optimal continuation from a position, and how many
+moves are still needed."""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+from kamicp import formats
+from kamicp.bounds import UNSOLVABLE
+from kamicp.cli.args import SECONDS, add_puzzle_args, load_boards
+from kamicp.cli.output import EXIT_CODES
+from kamicp.errors import IllegalMove, KamicpError
+from kamicp.game import notation
+from kamicp.game.regions import region_graph
+from kamicp.solving.hint import hint
+from kamicp.solving.solve import DEFAULT_SOLVER, SOLVERS
+
+__all__ = ["HELP", "add_hint", "run_hint"]
+
+HELP = "The next move of an optimal continuation and the proved number of moves left."
+
+
+def add_hint(p: argparse.ArgumentParser) -> None:
+    """Add the options of ``hint``.
+
+    Parameters
+    ----------
+    p : argparse.ArgumentParser
+        The command's parser.
+    """
+    add_puzzle_args(p)
+    p.add_argument("--after", default="", metavar="MOVES", help="moves already played")
+    p.add_argument("--solver", default=DEFAULT_SOLVER, choices=SOLVERS)
+    p.add_argument("--time-limit", type=SECONDS, metavar="S")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(run=run_hint)
+
+
+def run_hint(args: argparse.Namespace) -> int:
+    """Print the next move after ``--after`` on the first puzzle picked.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The parsed arguments of ``hint``.
+
+    Returns
+    -------
+    int
+        The exit code of the solve's status (:data:`~kamicp.cli.output.EXIT_CODES`).
+
+    Raises
+    ------
+    KamicpError
+        If a move of ``--after`` is not legal, or the input is bad.
+    """
+    board = load_boards(args)[0]
+    g = region_graph(board)
+    try:
+        played = notation.parse_moves(board, g, args.after)
+        h = hint(board, played, args.solver, args.time_limit)
+    except IllegalMove as err:
+        raise KamicpError(f"{formats.shown(args.file)}: --after: {err}") from None
+    r = h.result
+    pg = region_graph(h.position)
+    move = None if h.next_move is None else notation.format_move(h.position, pg, h.next_move)
+    if args.json:
+        print(
+            json.dumps(
+                {
+                    "next_move": move,
+                    "status": r.status,
+                    "moves_left": r.moves,
+                    "lower_bound": r.lower_bound,
+                    "upper_bound": r.upper_bound,
+                }
+            )
+        )
+    elif r.moves == 0:
+        print("already solved")
+    elif r.status == "optimal":
+        print(f"next move: {move}")
+        print(f"moves still needed: {r.moves} (proved optimal: {r.proof})")
+    elif r.lower_bound >= UNSOLVABLE:
+        print("next move: - (no sequence of moves solves this board)")
+    else:
+        upper = "?" if r.upper_bound is None else r.upper_bound
+        print(f"next move: {move or '-'} (not proved optimal: {r.status})")
+        print(f"moves still needed: between {r.lower_bound} and {upper}")
+    return EXIT_CODES[r.status]

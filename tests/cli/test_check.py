@@ -1,0 +1,63 @@
+"""``kamicp check``: the verdict on a sequence of moves, and each unreadable move named."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.cli.helpers import ARTICLE, ROOT, run
+
+
+def test_check_reports_illegal_moves_and_unsolved_boards(capsys):
+    code, out, _ = run(capsys, "check", ARTICLE, "10:Purple 99:Red")
+    assert code == 1 and "illegal" in out and "move 2" in out
+    code, out, _ = run(capsys, "check", ARTICLE, "10:Purple")
+    assert code == 1 and "not solved" in out
+    code, out, _ = run(capsys, "check", ARTICLE, "10:Purple 8:White 5:Yellow 2:Purple 1:Red")
+    assert code == 0
+
+
+@pytest.mark.parametrize(
+    ("puzzle", "move", "problem"),
+    [
+        ("square/first.txt", "#²:G", "no region #²"),  # str.isdigit takes '²', int() does not
+        ("square/first.txt", "²,0:G", "is not a cell"),
+        ("square/first.txt", "0," + "9" * 5000 + ":G", "is off the board"),  # int()'s limit
+        ("square/first.txt", "#" + "9" * 5000 + ":G", "no region #999"),
+    ],
+)
+def test_moves_with_other_digits_or_huge_numbers_are_named(capsys, puzzle, move, problem):
+    code, out, _ = run(capsys, "check", str(ROOT / "puzzles" / puzzle), move)
+    assert code == 1 and problem in out and "Traceback" not in out
+
+
+@pytest.mark.parametrize(
+    "puzzle, moves, problem",
+    [
+        ("graph/wheel.json", "spoke:Red", "no node 'spoke' on the board"),
+        ("puz/small.puz", "x1:2", "'x1' is not a triangle index"),
+        ("puz/small.puz", "9999:2", "triangle 9999 is off the board"),
+        ("square/holes.txt", "1-1:G", "'1-1' is not a cell (expected row,column)"),
+        ("square/holes.txt", "2,2:G", "cell 2,2 is a hole"),
+        ("square/holes.txt", "9,0:G", "cell 9,0 is off the board"),
+        ("square/holes.txt", "0,0:G 0,0", "'0,0' is not a move (expected WHERE:COLOUR)"),
+        ("square/holes.txt", "#11:G", "no region #11 (regions are #0..#10)"),
+        ("square/holes.txt", "#1:Q", "colour 'Q' is not in the palette (B G R Y)"),
+    ],
+)
+def test_unreadable_moves_are_named_by_check(capsys, puzzle, moves, problem):
+    # check's answer (exit 1), one line naming the move, not an input error
+    code, out, err = run(capsys, "check", str(ROOT / "puzzles" / puzzle), moves)
+    number = len(moves.split())
+    bad = moves.split()[-1]
+    assert code == 1 and not err and out == f"illegal: move {number} ({bad}): {problem}\n"
+
+
+def test_one_move_is_said_in_the_singular(capsys, tmp_path):
+    board = tmp_path / "one.txt"
+    board.write_text("GGR\n")
+    code, out, _ = run(capsys, "solve", str(board), "--solver", "sat")
+    assert code == 0 and "status:   optimal, 1 move (proved:" in out
+    code, out, _ = run(capsys, "check", str(board), "0,2:G")
+    assert code == 0 and out == "solved in 1 move\n"
+    code, out, _ = run(capsys, "check", str(board), "0,2:G 0,0:R")
+    assert code == 0 and out == "solved in 2 moves\n"

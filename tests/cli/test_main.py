@@ -1,0 +1,209 @@
+"""How a run ends: bad input, bugs, memory and signals as one line and an exit code, never a
+traceback; standard input as the puzzle."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from kamicp.cli.main import main
+from kamicp.errors import InternalError
+from tests.cli.helpers import ARTICLE, ROOT, run
+
+
+def test_bad_input_is_one_line_and_exit_2(tmp_path):
+    bad = tmp_path / "bad.txt"
+    bad.write_text("geometry: square\nab\nabc\n")
+    before = bad.read_text()
+    proc = subprocess.run(
+        [sys.executable, "-m", "kamicp", "solve", str(bad)], capture_output=True, text=True
+    )
+    assert proc.returncode == 2
+    assert "Traceback" not in proc.stderr
+    assert len(proc.stderr.strip().splitlines()) == 1
+    assert "bad.txt:3" in proc.stderr
+    assert bad.read_text() == before  # nothing the user gave is overwritten
+
+
+HUGE = "9" * 5000  # over the 4,300 digits int() takes
+
+
+@pytest.mark.parametrize(
+    ("name", "text", "problem"),
+    [
+        ("par.txt", f"par: {HUGE}\nAB\n", "par.txt:1: par is too large"),
+        ("pivot.txt", f"pivot: {HUGE},0\nAB\n", "pivot.txt:1: pivot is too large"),
+        ("flood.txt", f"{HUGE} by 1 -> 1\n0\n", "flood.txt:1: a header number is too large"),
+        ("f99.txt", f"1 2 {HUGE}\n1 2\n1\n", "f99.txt:1: a number of 5000 digits"),
+        ("big.json", f'{{"nodes": {{"1": "R"}}, "par": {HUGE}}}', "big.json:1: bad JSON: a number"),
+        ("big.puz", f"01|Default|0|0|{HUGE}|2|11|1||0|\n", "big.puz:1: the width"),
+    ],
+)
+def test_numbers_too_large_are_named(capsys, tmp_path, name, text, problem):
+    path = tmp_path / name
+    path.write_text(text)
+    code, _, err = run(capsys, "info", str(path))
+    assert code == 2 and problem in err and len(err.strip().splitlines()) == 1
+
+
+def test_standard_input_gives_the_puzzle(tmp_path):
+    first = (ROOT / "puzzles" / "square" / "first.txt").read_text()
+
+    def kamicp(*argv, stdin):
+        cmd = [sys.executable, "-m", "kamicp", *argv]
+        return subprocess.run(cmd, input=stdin, capture_output=True, text=True, cwd=tmp_path)
+
+    done = kamicp("solve", "-", "--solver", "sat", "--json", stdin=first)
+    data = json.loads(done.stdout)
+    assert done.returncode == 0 and data["name"] == "first" and data["moves"] == 4  # its header
+    done = kamicp("check", "-", " ".join(data["solution"]), stdin=first)
+    assert done.returncode == 0 and done.stdout.startswith("solved in 4 moves")
+    for argv, problem in [
+        (["check", "-", "-"], "kamicp: standard input can give the puzzle or the moves"),
+        (["solve", "-", "--certificate", "c"], "kamicp: --certificate: needs a puzzle file"),
+        (["solve", "-", "--index", "2"], "kamicp: <stdin>: --index 2: the file has 1"),
+    ]:
+        done = kamicp(*argv, stdin=first)
+        assert done.returncode == 2 and done.stderr.startswith(problem)
+        assert done.stderr.count("\n") == 1 and not (tmp_path / "c").exists()
+    done = kamicp("info", "-", stdin="GGR\nrules: free\n")
+    assert done.returncode == 2 and done.stderr.startswith("kamicp: <stdin>:2: header line")
+    done = kamicp("info", "-", stdin="GGR\n")  # no name in the text
+    assert done.returncode == 0 and done.stdout.startswith("name:         stdin\n")
+
+
+@pytest.mark.parametrize(
+    "signame, solver",
+    [
+        ("SIGTERM", ["--solver", "idastar", "--workers", "2"]),
+        ("SIGTERM", []),
+        ("SIGTERM", ["--solver", "sat"]),
+        ("SIGTERM", ["--solver", "cpsat"]),
+        ("SIGINT", ["--solver", "sat"]),
+        ("SIGINT", ["--solver", "cpsat"]),
+    ],
+)
+def test_a_signal_ends_a_solve_with_its_bounds(tmp_path, signame, solver):
+    # kill, timeout(1) and batch systems stop a job with SIGTERM, and a job started in the
+    # background ignores Ctrl-C: SIGTERM is taken as Ctrl-C, the bounds so far are printed
+    # (exit 3, unknown), IDA*'s worker processes and the portfolio's backends end too. The
+    # horizon drivers must not let the model's library keep the signal: sat and cpsat must
+    # not answer "feasible" (exit 0), go on until the horizon ends, or abort at exit.
+    import re
+    import signal
+    import time
+
+    from tests.seed import long_board
+
+    board = long_board(tmp_path)  # 10-13 moves
+    argv = [sys.executable, "-m", "kamicp", "solve", str(board), "--progress", *solver]
+    proc = subprocess.Popen(
+        argv,
+        cwd=ROOT,
+        text=True,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        # as in a shell's foreground, whatever started the tests (a background job ignores it)
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
+    lines = []
+    while "<= optimum <=" not in (line := proc.stderr.readline()):  # the beam's solution
+        assert line, "".join(lines)  # not ended before it
+        lines.append(line)
+    time.sleep(2)  # the search itself (IDA*'s workers, the backends, a model) is running
+    began = time.monotonic()
+    proc.send_signal(getattr(signal, signame))
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 3, err
+    assert time.monotonic() - began < 20  # not when a horizon ends (40 s for sat's first)
+    assert "status:   unknown (interrupted)" in out
+    low, high = map(int, re.search(r"bounds: +(\d+) <= optimum <= (\d+)", out).groups())
+    assert 10 <= low <= high <= 13
+    assert "Traceback" not in err and "terminate called" not in err
+
+
+def _broken_search(job):
+    raise ZeroDivisionError("a bug in a worker")
+
+
+def test_a_bug_in_a_worker_is_one_line_with_the_bounds(capsys, monkeypatch):
+    from kamicp.search import parallel
+
+    monkeypatch.delenv("KAMICP_TRACEBACK", raising=False)
+    monkeypatch.setattr(parallel, "SPLIT_AFTER", 0.0)  # the pool runs at once
+    monkeypatch.setattr(parallel, "_search", _broken_search)  # forked with the workers
+    holes = str(ROOT / "puzzles/square/holes.txt")  # start bound 4, optimum 5
+    code, out, err = run(capsys, "solve", holes, "--solver", "idastar", "--workers", "2")
+    assert code == 70 and out == ""
+    assert err.count("\n") == 1 and "Traceback" not in err
+    assert "internal error in idastar: ZeroDivisionError: a bug in a worker" in err
+    assert err.rstrip().endswith("proved before it: 4 <= optimum <= 5")  # the start beam's
+    # with KAMICP_TRACEBACK the bug is raised, its cause attached
+    monkeypatch.setenv("KAMICP_TRACEBACK", "1")
+    with pytest.raises(InternalError) as bug:
+        main(["solve", holes, "--solver", "idastar", "--workers", "2"])
+    assert isinstance(bug.value.__cause__, ZeroDivisionError)
+
+
+def _killed_search(job):
+    import os
+    import signal
+
+    os.kill(os.getpid(), signal.SIGKILL)  # as the kernel's out-of-memory killer would
+
+
+def test_a_worker_killed_from_outside_ends_the_solve_with_one_line(capsys, monkeypatch):
+    # its job never answers: the search stops (it waited for ever, or till the time limit)
+    from kamicp.search import parallel
+
+    monkeypatch.delenv("KAMICP_TRACEBACK", raising=False)
+    monkeypatch.setattr(parallel, "SPLIT_AFTER", 0.0)
+    monkeypatch.setattr(parallel, "_search", _killed_search)
+    holes = str(ROOT / "puzzles/square/holes.txt")
+    argv = ["solve", holes, "--solver", "idastar", "--workers", "2", "--time-limit", "60"]
+    code, out, err = run(capsys, *argv)
+    assert code == 70 and out == "" and err.count("\n") == 1 and "bug" not in err
+    assert "idastar stopped: a worker process of the parallel search died (SIGKILL" in err
+    assert err.rstrip().endswith("proved before it: 4 <= optimum <= 5")
+
+
+def test_a_bug_outside_a_solve_is_one_line_too(capsys, monkeypatch):
+    from kamicp.cli import solve as cli_solve  # where run_solve looks region_graph up
+
+    monkeypatch.delenv("KAMICP_TRACEBACK", raising=False)
+
+    def broken(*args, **kwargs):
+        raise KeyError("oops")
+
+    monkeypatch.setattr(cli_solve, "region_graph", broken)
+    code, out, err = run(capsys, "solve", ARTICLE)
+    assert code == 70 and err == "kamicp: internal error: KeyError: 'oops' (a bug in kamicp)\n"
+
+
+def test_running_out_of_memory_outside_a_solve(capsys, monkeypatch):
+    from kamicp.cli import info as cli_info  # where info() looks region_graph up
+
+    monkeypatch.delenv("KAMICP_TRACEBACK", raising=False)
+
+    def too_big(*args, **kwargs):
+        raise MemoryError
+
+    monkeypatch.setattr(cli_info, "region_graph", too_big)
+    assert run(capsys, "info", ARTICLE)[1:] == ("", "kamicp: out of memory\n")
+
+
+def test_running_out_of_memory_is_not_called_a_bug(capsys, monkeypatch):
+    from kamicp.solving import solve as solve_module
+
+    monkeypatch.delenv("KAMICP_TRACEBACK", raising=False)
+
+    def too_big(*args, **kwargs):
+        raise MemoryError
+
+    monkeypatch.setattr(solve_module, "_reference", too_big)
+    code, _, err = run(capsys, "solve", ARTICLE, "--solver", "idastar")
+    assert code == 70 and "bug" not in err
+    assert err.startswith("kamicp: idastar ran out of memory; proved before it: ")
