@@ -13,6 +13,7 @@ from kamicp.game import notation
 from kamicp.game.board import Board
 from kamicp.game.regions import measures, region_graph
 from kamicp.solving.alloptimal import optimal_first_moves
+from kamicp.solving.options import SolveOptions
 from kamicp.solving.solve import solve
 
 __all__ = ["HELP", "add_info", "first_moves", "info", "run_info"]
@@ -106,7 +107,7 @@ def first_moves(board: Board, time_limit: float | None) -> dict:
         there are none); ``undecided_first_moves`` when some were not decided in time.
     """
     g = region_graph(board)
-    r = solve(g, time_limit=time_limit)
+    r = solve(g, options=SolveOptions(time_limit=time_limit))
     if r.lower_bound >= UNSOLVABLE:
         return {"optimum": None, "optimal_first_moves": "none: no sequence of moves solves it"}
     if r.status != "optimal":

@@ -11,6 +11,7 @@ from kamicp.cli.output import ensure_output_file
 from kamicp.errors import IllegalMove, KamicpError
 from kamicp.game import notation
 from kamicp.game.regions import region_graph
+from kamicp.solving.options import SolveOptions
 from kamicp.solving.solve import solve
 from kamicp.view.render import render
 
@@ -68,7 +69,7 @@ def run_render(args: argparse.Namespace) -> int:
         except IllegalMove as err:
             raise KamicpError(f"{formats.shown(args.file)}: --solution: {err}") from None
     elif args.solve:
-        result = solve(g, time_limit=args.time_limit)
+        result = solve(g, options=SolveOptions(time_limit=args.time_limit))
         moves = result.solution
     palette = None if args.palette is None else [p.strip() for p in args.palette.split(",")]
     render(board, args.out, moves=moves, palette=palette, numbers=args.numbers, frames=args.frames)

@@ -32,6 +32,7 @@ from kamicp.result import Result
 from kamicp.search.journal import ensure_journal
 from kamicp.solving.alloptimal import all_optimal
 from kamicp.solving.horizons import DEFAULT_STRATEGY, STRATEGIES
+from kamicp.solving.options import SolveOptions
 from kamicp.solving.solve import DEFAULT_SOLVER, SOLVERS, TETRAPOD_DEPTH_SOLVERS, solve
 
 __all__ = ["HELP", "add_solve", "describe", "known_solution", "result_json", "run_solve"]
@@ -308,9 +309,7 @@ def run_solve(args: argparse.Namespace) -> int:
             every = PROGRESS_EVERY if args.progress_every is None else args.progress_every
             watch = Progress(sys.stderr, name, every)
         with watched(watch):
-            result = solve(
-                g,
-                args.solver,
+            options = SolveOptions(
                 max_moves=args.max_moves,
                 time_limit=args.time_limit,
                 final_colour=final,
@@ -323,6 +322,7 @@ def run_solve(args: argparse.Namespace) -> int:
                 beam_width=args.beam_width,
                 journal=args.journal,
             )
+            result = solve(g, args.solver, options)
         data = result_json(board, g, result)
         text = describe(board, g, result)
         if args.all_optimal and result.status == "optimal" and not result.interrupted:
