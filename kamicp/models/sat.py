@@ -29,7 +29,10 @@ from pysat.solvers import Solver, SolverNames
 
 from kamicp.game.regions import RegionGraph
 from kamicp.game.rules import verify_solution
-from kamicp.models.sat_encoding import describe, encoding
+from kamicp.models.sat_encoding import Encoding
+from kamicp.models.sat_free import FreeEncoding
+from kamicp.models.sat_pivot import PivotEncoding
+from kamicp.models.sat_variables import describe
 from kamicp.procs.interruptible import run_interruptibly
 from kamicp.result import SAT, UNKNOWN, UNSAT, Decision
 
@@ -60,6 +63,32 @@ INTERRUPTIBLE = (
 )
 PROOF_SOLVERS = ("cadical103", "cadical153", "cadical195", "cadical300", "glucose3", "glucose4",
                  "glucose42", "gluecard3", "gluecard4", "lingeling")  # fmt: skip
+
+
+def encoding(
+    g: RegionGraph, final_colour: int | None = None, guarded: bool = True, **options: bool
+) -> Encoding:
+    """The CNF encoding of ``g``'s rule set.
+
+    Parameters
+    ----------
+    g : RegionGraph
+        The puzzle; ``g.rules`` picks :class:`kamicp.models.sat_pivot.PivotEncoding` or
+        :class:`kamicp.models.sat_free.FreeEncoding`.
+    final_colour : int or None
+        The colour the board must end in, or None for any.
+    guarded : bool
+        Goals switched on by assumptions (incremental) or hard (one horizon).
+    **options
+        ``symmetry``, ``radius``, ``diameter`` (see :class:`kamicp.models.sat_encoding.Encoding`).
+
+    Returns
+    -------
+    Encoding
+        The encoding, with no step layer yet.
+    """
+    cls = PivotEncoding if g.rules == "pivot" else FreeEncoding
+    return cls(g, final_colour=final_colour, guarded=guarded, **options)
 
 
 # CaDiCaL in focused mode only (no stabilising phases, as its "unsat" configuration):
