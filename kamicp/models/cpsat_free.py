@@ -31,6 +31,8 @@ from ortools.sat.python import cp_model
 from kamicp.game.regions import RegionGraph, distances
 from kamicp.models.clauses import CpsatClauses, neg_cpsat
 
+__all__ = ["FreeOptions", "FreeVars", "build_free"]
+
 
 @dataclass(frozen=True)
 class FreeOptions:

@@ -32,6 +32,8 @@ from kamicp.game import rules
 from kamicp.game.regions import RegionGraph, distances
 from kamicp.models.clauses import CpsatClauses, neg_cpsat
 
+__all__ = ["PivotOptions", "PivotVars", "required_colour", "build_pivot"]
+
 
 @dataclass(frozen=True)
 class PivotOptions:

@@ -13,7 +13,31 @@ __all__ = ["describe"]
 
 
 def describe(name: tuple, g: RegionGraph) -> str:
-    """A variable's meaning in words, for DIMACS comments."""
+    """A variable's meaning in words, for DIMACS comments.
+
+    Parameters
+    ----------
+    name : tuple
+        The variable's name in the encoding's pool, e.g. ``('x', t, r, c)``.
+    g : RegionGraph
+        The puzzle (for its palette).
+
+    Returns
+    -------
+    str
+        The sentence.
+
+    Raises
+    ------
+    KeyError
+        If the name's kind is unknown.
+
+    Examples
+    --------
+    >>> from kamicp.game.regions import from_edges
+    >>> describe(("x", 2, 1, 0), from_edges([0, 1], [(0, 1)]))
+    'colour of region 1 after step 2 is 0'
+    """
     p = g.palette
     kind, rest = name[0], name[1:]
     text = {
