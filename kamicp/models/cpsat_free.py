@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 
 from ortools.sat.python import cp_model
 
+from kamicp.game import rules
 from kamicp.game.regions import RegionGraph, distances
 from kamicp.models.clauses import CpsatClauses, neg_cpsat
 
@@ -403,8 +404,6 @@ def _pair_bound(model, cl: CpsatClauses, g: RegionGraph, col, left: int, pairs) 
 
 def _hint(model, g: RegionGraph, v: FreeVars, moves) -> None:
     """Hint the colours, moves and members of a known solution (search guidance only)."""
-    from kamicp.game import rules
-
     pos = rules.start(g)
     for t in range(1, v.horizon + 1):
         move = moves[t - 1] if t <= len(moves) else None

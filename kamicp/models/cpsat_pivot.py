@@ -58,6 +58,7 @@ class PivotVars:
     never: bool = False  # the board cannot be solved at all (other pieces differ)
 
     def moves(self, solver: cp_model.CpSolver) -> list[tuple[int, int]]:
+        """The moves of a solved model, padding dropped."""
         out = []
         for t in range(1, self.horizon + 1):
             if not solver.boolean_value(self.active[t]):

@@ -39,6 +39,7 @@ class FreeEncoding(FreeSymmetry, RadiusBound):
     """
 
     def start(self) -> None:
+        """The colour counter of time 0 and the radius bound's static facts."""
         g = self.g
         self.nislands = len(g.islands)
         self.count_colours(0)
@@ -46,9 +47,11 @@ class FreeEncoding(FreeSymmetry, RadiusBound):
 
     # Colours and stamps at time 0 are constants: every region has its own colour and stamp 0.
     def x(self, t: int, r: int, c: int) -> Lit:
+        """Region ``r`` has colour ``c`` after step ``t`` (a constant at time 0)."""
         return self.g.colour[r] == c if t == 0 else self.var(("x", t, r, c))
 
     def st(self, t: int, r: int, j: int) -> Lit:
+        """Region ``r`` after step ``t`` was last merged by step ``j`` (0: never)."""
         if t == 0:
             return j == 0
         return False if j > t else self.var(("st", t, r, j))
@@ -63,6 +66,7 @@ class FreeEncoding(FreeSymmetry, RadiusBound):
         self.counter(t, lits, f"colours after step {t}")
 
     def layer(self, t: int) -> None:
+        """Step ``t``: its variables and clauses (sat.md, "Clauses of step t")."""
         g, n, k = self.g, self.g.n, self.g.k
         var, add, x, st = self.var, self.add, self.x, self.st
         noop = var(("noop", t))
@@ -146,6 +150,7 @@ class FreeEncoding(FreeSymmetry, RadiusBound):
             self.bound(u, (t - 1 - u) + self.nislands, noop)
 
     def goal(self, horizon: int, guard: Lit) -> None:
+        """One colour everywhere after ``horizon`` steps, and the bounds of that horizon."""
         for r in range(self.g.n):
             for c in range(self.g.k):
                 self.add(neg_dimacs(guard), -self.fcol[c], self.x(horizon, r, c))
@@ -155,6 +160,7 @@ class FreeEncoding(FreeSymmetry, RadiusBound):
             self.radius_bound(horizon, guard)
 
     def moves(self, model: list[int], horizon: int) -> list[Move]:
+        """The moves of ``model``: each step's smallest recoloured region and new colour."""
         true = {lit for lit in model if lit > 0}
         out = []
         for t in range(1, horizon + 1):

@@ -24,6 +24,7 @@ class PivotEncoding(Encoding):
     """Pivot rules (Flood-It); see sat.md, "Pivot rules"."""
 
     def start(self) -> None:
+        """The pivot's distances and the colour counter of time 0."""
         g = self.g
         self.dist = distances(g, g.pivot)  # the pivot's island only
         self.near_memo: dict[tuple[int, int, int], Lit] = {}
@@ -70,6 +71,7 @@ class PivotEncoding(Encoding):
         return self.near_memo[key]
 
     def layer(self, t: int) -> None:
+        """Step ``t``: the flood's colour and growth (sat.md, "Pivot rules")."""
         g, var, add, fl, col = self.g, self.var, self.add, self.fl, self.col
         cs = [col(t, c) for c in range(g.k)]
         self.exactly_one(cs, f"flood colour after step {t}")
@@ -108,6 +110,7 @@ class PivotEncoding(Encoding):
             self.bound(u, t - 1 - u, noop)
 
     def solved(self, t: int, guard: Lit) -> None:
+        """``guard`` implies: solved after step ``t``, in the final colour."""
         g = self.g
         for c in range(g.k):
             self.add(neg_dimacs(guard), -self.fcol[c], self.col(t, c))
@@ -115,6 +118,7 @@ class PivotEncoding(Encoding):
             self.add(neg_dimacs(guard), self.fl(t, r), self.col(t, g.colour[r]))
 
     def goal(self, horizon: int, guard: Lit) -> None:
+        """Solved after ``horizon`` steps, and the bounds of that horizon."""
         self.solved(horizon, guard)
         for t in range(horizon + 1):
             self.bound(t, horizon - t, guard)
@@ -123,6 +127,7 @@ class PivotEncoding(Encoding):
                     self.add(neg_dimacs(guard), self.near(t, u, horizon - t))
 
     def moves(self, model: list[int], horizon: int) -> list[Move]:
+        """The moves of ``model``: the pivot and each step's flood colour."""
         true = {lit for lit in model if lit > 0}
         out = []
         for t in range(1, horizon + 1):
