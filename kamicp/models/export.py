@@ -32,7 +32,7 @@ def export_dimacs(g: RegionGraph, horizon: int, final_colour: int | None = None)
     Returns
     -------
     str
-        The DIMACS text (:func:`kamicp.models.sat.dimacs_for_horizon`).
+        The DIMACS text (:func:`kamicp.models.sat_cnf.dimacs_for_horizon`).
 
     Examples
     --------
@@ -41,7 +41,7 @@ def export_dimacs(g: RegionGraph, horizon: int, final_colour: int | None = None)
     >>> "p cnf" in text
     True
     """
-    from kamicp.models.sat import dimacs_for_horizon  # pysat is heavy: only for this format
+    from kamicp.models.sat_cnf import dimacs_for_horizon  # pysat is heavy: only for this format
 
     return dimacs_for_horizon(g, horizon, final_colour)
 

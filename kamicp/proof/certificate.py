@@ -72,7 +72,8 @@ def write_certificate(
     Returns the manifest. Raises :class:`KamicpError` when the result is not optimal, the
     folder is not empty, or the refutation of horizon k - 1 does not finish in time.
     """
-    from kamicp.models.sat import PROOF_SOLVER, dimacs_for_horizon, prove_unsat
+    from kamicp.models.sat import PROOF_SOLVER, prove_unsat
+    from kamicp.models.sat_cnf import dimacs_for_horizon
 
     if result.status != "optimal":
         raise KamicpError(f"no certificate: the result is {result.status}, not optimal")
@@ -240,7 +241,7 @@ def _check_solution(d: Path, board, g, k: int, final) -> Step:
 
 
 def _check_refutation(d: Path, g, k: int, final, drat_trim: bool, time_limit):
-    from kamicp.models.sat import dimacs_for_horizon
+    from kamicp.models.sat_cnf import dimacs_for_horizon
     from kamicp.proof.drat import check_drat, parse_dimacs, run_drat_trim
 
     expected = dimacs_for_horizon(g, k - 1, final)

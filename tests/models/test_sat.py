@@ -31,15 +31,8 @@ from kamicp.game.board import Board
 from kamicp.game.regions import from_edges, region_graph
 from kamicp.models import sat as sat_module
 from kamicp.models.cpsat import CpsatHorizon
-from kamicp.models.sat import (
-    SatHorizon,
-    canonical_solver,
-    cnf_for_horizon,
-    dimacs_for_horizon,
-    prove_unsat,
-    run_limited,
-    to_dimacs,
-)
+from kamicp.models.sat import SatHorizon, canonical_solver, prove_unsat, run_limited
+from kamicp.models.sat_cnf import cnf_for_horizon, dimacs_for_horizon, to_dimacs
 from kamicp.proof.drat import check_drat
 from kamicp.search.bfs import bfs
 from tests.strategies import region_graphs
