@@ -15,47 +15,20 @@ Reference: L. Perron and F. Didier, "CP-SAT", Google OR-Tools (2023), for the so
 
 from __future__ import annotations
 
-import time
 from typing import Any
 
 from ortools.sat.python import cp_model
 
 from kamicp.game import rules
 from kamicp.game.regions import RegionGraph
+from kamicp.models.cpsat_free import FreeOptions, build_free
+from kamicp.models.cpsat_pivot import PivotOptions, build_pivot
+from kamicp.procs.deadline import Deadline
 from kamicp.procs.interruptible import run_interruptibly
 from kamicp.result import SAT, UNKNOWN, UNSAT, Decision
+from kamicp.search.greedy import greedy
 
-Lit = Any  # a CP-SAT Boolean literal, or a Python bool for a constant
-
-
-def neg(lit: Lit) -> Lit:
-    """The negation of a literal; constants stay Python bools (``~True`` would be -2)."""
-    if isinstance(lit, bool):
-        return not lit
-    return ~lit
-
-
-class Clauses:
-    """Adds clauses to a model, folding the Python-bool constants away.
-
-    A clause with a true literal is dropped; false literals are removed; an empty clause
-    makes the model infeasible (which is then the right answer).
-    """
-
-    def __init__(self, model: cp_model.CpModel):
-        self.model = model
-
-    def clause(self, *lits: Lit) -> None:
-        out = []
-        for lit in lits:
-            if lit is True:
-                return
-            if lit is not False:
-                out.append(lit)
-        self.model.add_bool_or(out)
-
-    def implies(self, a: Lit, b: Lit) -> None:
-        self.clause(neg(a), b)
+__all__ = ["build_model", "CpsatHorizon"]
 
 
 def build_model(
@@ -63,30 +36,65 @@ def build_model(
     horizon: int,
     final_colour: int | None = None,
     hint: list[tuple[int, int]] | None = None,
-    **options,
+    **options: bool | int,
 ) -> tuple[cp_model.CpModel, Any]:
     """The CP-SAT model of "``g`` solvable in at most ``horizon`` moves?" and its variables.
 
-    The second value reads a solution back (``.moves(solver)``); ``options`` switch the
-    optional parts of the model (see :class:`kamicp.models.cpsat_free.FreeOptions` and
-    :class:`kamicp.models.cpsat_pivot.PivotOptions`). ``hint`` is a known solution used as a
-    search hint only.
+    Parameters
+    ----------
+    g : RegionGraph
+        The puzzle; ``g.rules`` picks :func:`kamicp.models.cpsat_pivot.build_pivot` or
+        :func:`kamicp.models.cpsat_free.build_free`.
+    horizon : int
+        The most moves allowed.
+    final_colour : int or None
+        The colour the board must end in, or None for any.
+    hint : list of moves, optional
+        A known solution of at most ``horizon`` moves, a search hint only.
+    **options
+        The optional parts of the model: the fields of
+        :class:`kamicp.models.cpsat_free.FreeOptions` or
+        :class:`kamicp.models.cpsat_pivot.PivotOptions`.
+
+    Returns
+    -------
+    (CpModel, variables)
+        The model, and its variables, whose ``.moves(solver)`` reads a solution back.
+
+    Examples
+    --------
+    >>> from kamicp.game.regions import from_edges
+    >>> model, _ = build_model(from_edges([0, 1, 0], [(0, 1), (1, 2)]), 1)
+    >>> model.validate()
+    ''
     """
     if g.rules == "pivot":
-        from kamicp.models.cpsat_pivot import PivotOptions, build_pivot
-
         return build_pivot(g, horizon, final_colour, PivotOptions(**options), hint)
-    from kamicp.models.cpsat_free import FreeOptions, build_free
-
     return build_free(g, horizon, final_colour, FreeOptions(**options), hint)
 
 
 class CpsatHorizon:
-    """Decides horizons of one region graph with CP-SAT.
+    """Decides horizons of one region graph with CP-SAT (a ``HorizonSolver``).
 
-    ``workers`` is CP-SAT's number of search workers (1 measured best on 2 cores);
-    ``options`` switch model parts on or off (for measurements), plus ``seed`` and
-    ``log`` (print CP-SAT's search log).
+    Parameters
+    ----------
+    g : RegionGraph
+        The puzzle.
+    final_colour : int or None
+        The colour the board must end in, or None for any.
+    workers : int
+        CP-SAT's number of search workers (BENCHMARKS.md, "CP-SAT workers": 1 is best
+        on 2 cores).
+    **options
+        The model's optional parts (see :func:`build_model`, for measurements), plus
+        ``seed`` (CP-SAT's random seed) and ``log`` (print CP-SAT's search log).
+
+    Examples
+    --------
+    >>> from kamicp.game.regions import from_edges
+    >>> h = CpsatHorizon(from_edges([0, 1, 0], [(0, 1), (1, 2)]))
+    >>> h.decide(0).status, h.decide(1).moves
+    ('unsat', [(1, 0)])
     """
 
     name = "cpsat"
@@ -105,45 +113,65 @@ class CpsatHorizon:
         self._hint_ready = False
 
     def _greedy_hint(self) -> list | None:
-        """A greedy solution (when :mod:`kamicp.search.greedy` exists), to hint the search."""
+        """A greedy solution (:func:`kamicp.search.greedy.greedy`), to hint the search."""
         if not self._hint_ready:
             self._hint_ready = True
             try:
-                from kamicp.search.greedy import greedy
-
                 moves = greedy(self.g, self.final_colour)
                 if moves is not None:
                     rules.verify_solution(self.g, moves, self.final_colour)
                 self._hint = moves
-            except Exception:  # a hint is optional: no greedy, no hint
+            except Exception:  # a hint is optional: a greedy that fails gives no hint
                 self._hint = None
         return self._hint
 
     def decide(self, horizon: int, time_limit: float | None = None) -> Decision:
-        """Solvable in at most ``horizon`` moves? sat (moves replayed), unsat or unknown."""
-        start = time.monotonic()
+        """Solvable in at most ``horizon`` moves? sat (moves replayed), unsat or unknown.
+
+        Parameters
+        ----------
+        horizon : int
+            The most moves allowed.
+        time_limit : float or None
+            Seconds for the whole decision, model building included.
+
+        Returns
+        -------
+        Decision
+            ``sat`` with moves that :func:`kamicp.game.rules.verify_solution` replayed,
+            ``unsat``, or ``unknown`` when the time ran out.
+
+        Raises
+        ------
+        RuntimeError
+            If CP-SAT finds the model invalid.
+        """
+        deadline = Deadline.after(time_limit)
         g, fc = self.g, self.final_colour
         if rules.is_solved(rules.start(g), fc):
-            return Decision(SAT, horizon, [], time.monotonic() - start)
+            return Decision(SAT, horizon, [], deadline.elapsed())
         if horizon <= 0:
-            return Decision(UNSAT, horizon, None, time.monotonic() - start)
+            return Decision(UNSAT, horizon, None, deadline.elapsed())
+        # Stage 1, the model: variables and constraints (cpsat_free / cpsat_pivot), hinted
+        # with a greedy solution when one fits the horizon.
         hint = None
         if self.use_hints:
             greedy_moves = self._greedy_hint()
             if greedy_moves is not None and len(greedy_moves) <= horizon:
                 hint = greedy_moves
         model, variables = build_model(g, horizon, fc, hint=hint, **self.options)
+        # Stage 2, the solve: no objective, a feasibility question within the time left.
         solver = cp_model.CpSolver()
         solver.parameters.num_workers = self.workers
         solver.parameters.random_seed = self.seed
         solver.parameters.log_search_progress = self.log
         if time_limit is not None:
-            left = time_limit - (time.monotonic() - start)
-            solver.parameters.max_time_in_seconds = max(0.01, left)
+            solver.parameters.max_time_in_seconds = max(0.01, deadline.left())
         # CP-SAT would take SIGINT itself and end as "unknown"; kamicp.procs.interruptible says why
         solver.parameters.catch_sigint_signal = False
         status = run_interruptibly(lambda: solver.solve(model), solver.stop_search)
-        seconds = time.monotonic() - start
+        # Stage 3, the answer: a solution is read back and replayed.
+        seconds = deadline.elapsed()
         if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
             moves = variables.moves(solver)
             rules.verify_solution(g, moves, fc)

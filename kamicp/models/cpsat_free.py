@@ -28,8 +28,11 @@ from dataclasses import dataclass, field
 
 from ortools.sat.python import cp_model
 
+from kamicp.game import rules
 from kamicp.game.regions import RegionGraph, distances
-from kamicp.models.cpsat import Clauses, neg
+from kamicp.models.clauses import CpsatClauses, neg_cpsat
+
+__all__ = ["FreeOptions", "FreeVars", "build_free"]
 
 
 @dataclass(frozen=True)
@@ -47,13 +50,16 @@ class FreeOptions:
 
 @dataclass
 class FreeVars:
-    """The variables a solution is read from (indices: step 1..T, region, colour)."""
+    """The variables of the model (indices: step 1..T, region, colour; step 0 unused)."""
 
     horizon: int
     active: list = field(default_factory=list)  # [t] -> bool var (index 0 unused)
     root: list = field(default_factory=list)  # [t][r] -> bool var
     new: list = field(default_factory=list)  # [t][c] -> bool var
     colour: list = field(default_factory=list)  # [t][r][c] -> Lit (t = 0: constants)
+    member: list = field(default_factory=list)  # [t][r] -> bool var: r is recoloured
+    old: list = field(default_factory=list)  # [t][c] -> bool var: the set's colour before
+    prefix: list = field(default_factory=list)  # [t][r] -> bool var: a member is <= r
 
     def moves(self, solver: cp_model.CpSolver) -> list[tuple[int, int]]:
         """The moves of a solved model, padding dropped."""
@@ -76,20 +82,39 @@ def build_free(
 ) -> tuple[cp_model.CpModel, FreeVars]:
     """The model for ``g`` under free rules and horizon ``horizon``.
 
-    ``hint`` (a solution of at most ``horizon`` moves, e.g. greedy's) is given to the solver
-    as a starting assignment; it never constrains the model.
+    Parameters
+    ----------
+    g : RegionGraph
+        The puzzle (free rules).
+    horizon : int
+        The most moves allowed.
+    final_colour : int or None
+        The colour the board must end in, or None for any.
+    options : FreeOptions
+        The optional parts of the model.
+    hint : list of moves, optional
+        A solution of at most ``horizon`` moves (e.g. greedy's), given to the solver as a
+        starting assignment; it never constrains the model.
+
+    Returns
+    -------
+    (CpModel, FreeVars)
+        The model and its variables (:meth:`FreeVars.moves` reads a solution).
     """
     model = cp_model.CpModel()
-    cl = Clauses(model)
+    cl = CpsatClauses(model)
     n, k, T = g.n, g.k, horizon
     v = FreeVars(horizon=T)
+    # Time 0 is the start: its colours are constants.
     v.colour = [[[r_c == c for c in range(k)] for r_c in g.colour]]
     v.active = [None]
     v.root = [None]
     v.new = [None]
-    members = [None]
-    olds = [None]
-    prefixes = [None]
+    v.member = [None]
+    v.old = [None]
+    v.prefix = [None]
+    # Stage 1, step by step: the variables of step t and the constraints of one move
+    # (cpsat.md, "Variables" and "Constraints"), each made as soon as its variables exist.
     for t in range(1, T + 1):
         col = [[model.new_bool_var(f"x{t}_{r}_{c}") for c in range(k)] for r in range(n)]
         for r in range(n):
@@ -103,7 +128,7 @@ def build_free(
         model.add(sum(new) == act)
         model.add(sum(old) == act)
         for c in range(k):
-            cl.clause(~new[c], ~old[c])  # recolouring to the same colour is illegal
+            cl.add(~new[c], ~old[c])  # recolouring to the same colour is illegal
         member = [model.new_bool_var(f"m{t}_{r}") for r in range(n)]
         root, prefix = _roots(model, cl, member, act, t)
         _one_move(cl, g, v.colour[t - 1], col, member, old, new)
@@ -111,15 +136,19 @@ def build_free(
         v.active.append(act)
         v.root.append(root)
         v.new.append(new)
-        members.append(member)
-        olds.append(old)
-        prefixes.append(prefix)
+        v.member.append(member)
+        v.old.append(old)
+        v.prefix.append(prefix)
+    # Stage 2, the goal: one colour everywhere after step T (no objective: a feasibility
+    # question, decided by kamicp.models.cpsat.CpsatHorizon).
     _goal(model, cl, g, v.colour[T], final_colour)
+    # Stage 3, the optional parts: symmetry breaking ("Symmetry breaking and dominance")
+    # and the bounds ("Bounds").
     if options.commute:
-        _commute(model, cl, g, T, members, olds, v.new, v.root, prefixes, v.active, options.commute)
+        _commute(model, cl, g, v, options.commute)
     if options.regrow:
         for t in range(1, T):
-            _regrow(model, cl, g, members[t], members[t + 1], v.root[t])
+            _regrow(model, cl, g, v.member[t], v.member[t + 1], v.root[t])
     if options.colour_bound:
         for t in range(1, T):
             _colour_bound(model, cl, g, v.colour[t], T - t, final_colour)
@@ -128,11 +157,11 @@ def build_free(
         for t in range(1, T):
             _pair_bound(model, cl, g, v.colour[t], T - t, pairs)
     if hint is not None and options.hints:
-        _hint(model, g, v, members, hint)
+        _hint(model, g, v, hint)
     return model, v
 
 
-def _roots(model, cl: Clauses, member, act, t: int):
+def _roots(model, cl: CpsatClauses, member, act, t: int):
     """Root = the smallest member; ``prefix[r]`` = some member has index <= r.
 
     The root is a function of the members, so choosing it adds no symmetry; ``act`` holds
@@ -143,32 +172,32 @@ def _roots(model, cl: Clauses, member, act, t: int):
     root = [model.new_bool_var(f"rt{t}_{r}") for r in range(n)]
     for r in range(n):
         earlier = prefix[r - 1] if r else False
-        cl.clause(~prefix[r], earlier, member[r])
+        cl.add(~prefix[r], earlier, member[r])
         cl.implies(member[r], prefix[r])
         if r:
             cl.implies(prefix[r - 1], prefix[r])
         cl.implies(root[r], member[r])
         if r:
             cl.implies(root[r], ~prefix[r - 1])
-        cl.clause(~member[r], earlier, root[r])
+        cl.add(~member[r], earlier, root[r])
     model.add(prefix[n - 1] == act)
     return root, prefix
 
 
-def _one_move(cl: Clauses, g: RegionGraph, before, after, member, old, new) -> None:
+def _one_move(cl: CpsatClauses, g: RegionGraph, before, after, member, old, new) -> None:
     """Members had the old colour and get the new one; the set is maximal; frame axioms."""
     k = g.k
     for r in range(g.n):
         for c in range(k):
-            cl.clause(~member[r], ~old[c], before[r][c])
-            cl.clause(~member[r], ~new[c], after[r][c])
+            cl.add(~member[r], ~old[c], before[r][c])
+            cl.add(~member[r], ~new[c], after[r][c])
             # frame: a region outside the set keeps its colour
-            cl.clause(member[r], neg(before[r][c]), after[r][c])
-            cl.clause(member[r], before[r][c], ~after[r][c])
+            cl.add(member[r], neg_cpsat(before[r][c]), after[r][c])
+            cl.add(member[r], before[r][c], ~after[r][c])
         for s in g.adj[r]:
             for c in range(k):
                 # maximal: a touching region of the old colour is in the set too
-                cl.clause(~member[r], member[s], ~old[c], neg(before[s][c]))
+                cl.add(~member[r], member[s], ~old[c], neg_cpsat(before[s][c]))
 
 
 def _depth(g: RegionGraph, t: int, options: FreeOptions) -> int:
@@ -183,7 +212,7 @@ def _depth(g: RegionGraph, t: int, options: FreeOptions) -> int:
     return largest - 1
 
 
-def _connected(model, cl: Clauses, g: RegionGraph, member, root, depth: int) -> None:
+def _connected(model, cl: CpsatClauses, g: RegionGraph, member, root, depth: int) -> None:
     """Every member is joined to the root through members within ``depth`` edges.
 
     ``level[j][r]``: r is a member at distance <= j from the root inside the set. The
@@ -200,28 +229,28 @@ def _connected(model, cl: Clauses, g: RegionGraph, member, root, depth: int) -> 
         for r in range(n):
             cl.implies(prev[r], cur[r])
             cl.implies(cur[r], member[r])
-            cl.clause(~cur[r], prev[r], *(prev[s] for s in g.adj[r]))
+            cl.add(~cur[r], prev[r], *(prev[s] for s in g.adj[r]))
         level.append(cur)
     if depth == 0:
         for r in range(n):
             cl.implies(member[r], root[r])
 
 
-def _goal(model, cl: Clauses, g: RegionGraph, last, final_colour: int | None) -> None:
+def _goal(model, cl: CpsatClauses, g: RegionGraph, last, final_colour: int | None) -> None:
     """One colour everywhere after the last step (islands included)."""
     k = g.k
     if final_colour is not None:
         for r in range(g.n):
-            cl.clause(last[r][final_colour])
+            cl.add(last[r][final_colour])
         return
     fin = [model.new_bool_var(f"fin{c}") for c in range(k)]
     model.add_exactly_one(fin)
     for r in range(g.n):
         for c in range(k):
-            cl.clause(~fin[c], last[r][c])
+            cl.add(~fin[c], last[r][c])
 
 
-def _dependent(model, cl: Clauses, g: RegionGraph, i, j, members, olds, news, roots):
+def _dependent(model, cl: CpsatClauses, g: RegionGraph, v: FreeVars, i: int, j: int):
     """A literal that may be true only if move j cannot be swapped with move i.
 
     Swapping two adjacent moves x, y (x first) is legal and reaches the same position when
@@ -231,30 +260,29 @@ def _dependent(model, cl: Clauses, g: RegionGraph, i, j, members, olds, news, ro
     other independent moves lie between them.
     """
     n, k = g.n, g.k
-    a, b = members[i], members[j]
+    a, b = v.member[i], v.member[j]
+    olds, news, roots = v.old, v.new, v.root
     dep = model.new_bool_var("")
     overlap = model.new_bool_var("")  # move j recolours move i's set again
     for r in range(n):
-        cl.clause(~overlap, ~roots[i][r], b[r])
+        cl.add(~overlap, ~roots[i][r], b[r])
     touch = model.new_bool_var("")
     witness = [model.new_bool_var("") for _ in range(n)]
-    cl.clause(~touch, *witness)
+    cl.add(~touch, *witness)
     for r in range(n):
         cl.implies(witness[r], b[r])
-        cl.clause(~witness[r], a[r], *(a[s] for s in g.adj[r]))
+        cl.add(~witness[r], a[r], *(a[s] for s in g.adj[r]))
     same_old = model.new_bool_var("")
     back = model.new_bool_var("")
     for c in range(k):
-        cl.clause(~same_old, ~olds[i][c], olds[j][c])
-        cl.clause(~back, ~olds[i][c], news[j][c])
-    cl.clause(~dep, overlap, touch)
-    cl.clause(~dep, overlap, same_old, back)
+        cl.add(~same_old, ~olds[i][c], olds[j][c])
+        cl.add(~back, ~olds[i][c], news[j][c])
+    cl.add(~dep, overlap, touch)
+    cl.add(~dep, overlap, same_old, back)
     return dep
 
 
-def _commute(
-    model, cl: Clauses, g: RegionGraph, T, members, olds, news, roots, prefixes, act, reach: int
-):
+def _commute(model, cl: CpsatClauses, g: RegionGraph, v: FreeVars, reach: int) -> None:
     """Lexicographic normal form of commuting moves (encodings/cpsat.md).
 
     If move j could jump back over moves i..j-1 (independent of each of them), then
@@ -262,22 +290,22 @@ def _commute(
     lexicographically smaller. ``reach`` limits j - i (1: adjacent moves only).
     """
     n = g.n
-    for j in range(2, T + 1):
+    for j in range(2, v.horizon + 1):
         free = None  # move j is independent of moves i..j-1
         for i in range(j - 1, max(0, j - reach - 1), -1):
-            dep = _dependent(model, cl, g, i, j, members, olds, news, roots)
+            dep = _dependent(model, cl, g, v, i, j)
             x = model.new_bool_var("")
             if free is None:
-                cl.clause(dep, x)
+                cl.add(dep, x)
             else:
-                cl.clause(dep, ~free, x)
+                cl.add(dep, ~free, x)
             free = x
             # free: root(i) < root(j), i.e. some member of move i lies below root(j)
             for r in range(n):
-                cl.clause(~roots[j][r], ~free, prefixes[i][r - 1] if r else False)
+                cl.add(~v.root[j][r], ~free, v.prefix[i][r - 1] if r else False)
 
 
-def _regrow(model, cl: Clauses, g: RegionGraph, a, b, root_a) -> None:
+def _regrow(model, cl: CpsatClauses, g: RegionGraph, a, b, root_a) -> None:
     """If move t+1 recolours move t's set again, move t merged something on the way.
 
     Otherwise the two moves recolour the same set twice, and one move (or none, when the
@@ -287,10 +315,10 @@ def _regrow(model, cl: Clauses, g: RegionGraph, a, b, root_a) -> None:
     for r in range(g.n):
         cl.implies(grew[r], b[r])
         cl.implies(grew[r], ~a[r])
-        cl.clause(~root_a[r], ~b[r], *grew)
+        cl.add(~root_a[r], ~b[r], *grew)
 
 
-def _colour_bound(model, cl: Clauses, g: RegionGraph, col, left: int, final_colour) -> None:
+def _colour_bound(model, cl: CpsatClauses, g: RegionGraph, col, left: int, final_colour) -> None:
     """A move removes at most one colour from the board: colours left <= moves left + 1.
 
     With a final colour f: colours other than f left <= moves left.
@@ -339,7 +367,7 @@ def _pairs(g: RegionGraph, dist, limit: int) -> list[tuple[int, list]]:
     return [(d, _cuts(g, dist, x, y)) for d, x, y in pairs[:limit] if d >= 3]
 
 
-def _pair_bound(model, cl: Clauses, g: RegionGraph, col, left: int, pairs) -> None:
+def _pair_bound(model, cl: CpsatClauses, g: RegionGraph, col, left: int, pairs) -> None:
     """Each move shortens any 0-1 distance by at most 2: d_t(x, y) <= 2 * (moves left).
 
     d_t(x, y) is at least the number of *closed* cuts of the pair (every crossing edge joins
@@ -354,7 +382,7 @@ def _pair_bound(model, cl: Clauses, g: RegionGraph, col, left: int, pairs) -> No
         if (u, w) not in same:
             x = model.new_bool_var("")
             for c in range(g.k):
-                cl.clause(~x, neg(col[u][c]), col[w][c])
+                cl.add(~x, neg_cpsat(col[u][c]), col[w][c])
             same[(u, w)] = x
         return same[(u, w)]
 
@@ -364,7 +392,7 @@ def _pair_bound(model, cl: Clauses, g: RegionGraph, col, left: int, pairs) -> No
                 opened[edges] = same_colour(*edges[0])
             else:
                 x = model.new_bool_var("")
-                cl.clause(~x, *(same_colour(u, w) for u, w in edges))
+                cl.add(~x, *(same_colour(u, w) for u, w in edges))
                 opened[edges] = x
         return opened[edges]
 
@@ -374,17 +402,15 @@ def _pair_bound(model, cl: Clauses, g: RegionGraph, col, left: int, pairs) -> No
         model.add(sum(open_cut(c) for c in cuts) >= d - 2 * left)
 
 
-def _hint(model, g: RegionGraph, v: FreeVars, members, moves) -> None:
+def _hint(model, g: RegionGraph, v: FreeVars, moves) -> None:
     """Hint the colours, moves and members of a known solution (search guidance only)."""
-    from kamicp.game import rules
-
     pos = rules.start(g)
     for t in range(1, v.horizon + 1):
         move = moves[t - 1] if t <= len(moves) else None
         part = set(rules.current_region(g, pos, move[0])) if move else set()
         model.add_hint(v.active[t], move is not None)
         for r in range(g.n):
-            model.add_hint(members[t][r], r in part)
+            model.add_hint(v.member[t][r], r in part)
             model.add_hint(v.root[t][r], bool(part) and r == min(part))
         for c in range(g.k):
             model.add_hint(v.new[t][c], move is not None and c == move[1])

@@ -30,7 +30,9 @@ from ortools.sat.python import cp_model
 
 from kamicp.game import rules
 from kamicp.game.regions import RegionGraph, distances
-from kamicp.models.cpsat import Clauses, neg
+from kamicp.models.clauses import CpsatClauses, neg_cpsat
+
+__all__ = ["PivotOptions", "PivotVars", "required_colour", "build_pivot"]
 
 
 @dataclass(frozen=True)
@@ -56,6 +58,7 @@ class PivotVars:
     never: bool = False  # the board cannot be solved at all (other pieces differ)
 
     def moves(self, solver: cp_model.CpSolver) -> list[tuple[int, int]]:
+        """The moves of a solved model, padding dropped."""
         out = []
         for t in range(1, self.horizon + 1):
             if not solver.boolean_value(self.active[t]):
@@ -91,22 +94,45 @@ def build_pivot(
     options: PivotOptions = PivotOptions(),
     hint: list[tuple[int, int]] | None = None,
 ) -> tuple[cp_model.CpModel, PivotVars]:
-    """The model for ``g`` under pivot rules and horizon ``horizon``."""
+    """The model for ``g`` under pivot rules and horizon ``horizon``.
+
+    Parameters
+    ----------
+    g : RegionGraph
+        The puzzle (pivot rules).
+    horizon : int
+        The most moves allowed.
+    final_colour : int or None
+        The colour the board must end in, or None for any.
+    options : PivotOptions
+        The optional parts of the model.
+    hint : list of moves, optional
+        A solution of at most ``horizon`` moves, given to the solver as a starting
+        assignment; it never constrains the model.
+
+    Returns
+    -------
+    (CpModel, PivotVars)
+        The model and its variables (:meth:`PivotVars.moves` reads a solution).
+    """
     model = cp_model.CpModel()
-    cl = Clauses(model)
+    cl = CpsatClauses(model)
     k, T, p = g.k, horizon, g.pivot
     v = PivotVars(horizon=T, pivot=p)
     ok, fc = required_colour(g, final_colour)
     if not ok:
         v.never = True
-        cl.clause()  # infeasible at every horizon
+        cl.add()  # infeasible at every horizon
         return model, v
     dist = distances(g, p)
     piece = sorted(dist)
+    # Time 0 is the start: the flood is the pivot's region, in its colour.
     flooded = [{r: r == p for r in piece}]
     flood_colour = [[c == g.colour[p] for c in range(k)]]
     v.active = [None]
     v.colour = [None]
+    # Stage 1, step by step: the colour played, the flood's colour and the flooded set of
+    # step t (cpsat.md, "2. Pivot rules"), each constraint made as soon as its variables exist.
     for t in range(1, T + 1):
         act = model.new_bool_var(f"act{t}")
         if t > 1:
@@ -116,9 +142,9 @@ def build_pivot(
         now = [model.new_bool_var(f"fc{t}_{c}") for c in range(k)]
         model.add_exactly_one(now)
         for c in range(k):
-            cl.clause(~chosen[c], neg(flood_colour[-1][c]))  # a move changes the colour
+            cl.add(~chosen[c], neg_cpsat(flood_colour[-1][c]))  # a move changes the colour
             cl.implies(chosen[c], now[c])
-            cl.clause(act, neg(flood_colour[-1][c]), now[c])
+            cl.add(act, neg_cpsat(flood_colour[-1][c]), now[c])
         fl = {r: (True if r == p else model.new_bool_var(f"f{t}_{r}")) for r in piece}
         prev = flooded[-1]
         for r in piece:
@@ -126,18 +152,22 @@ def build_pivot(
                 continue
             c = g.colour[r]
             cl.implies(prev[r], fl[r])
-            cl.clause(~fl[r], prev[r], chosen[c])
-            cl.clause(~fl[r], prev[r], *(prev[s] for s in g.adj[r]))
+            cl.add(~fl[r], prev[r], chosen[c])
+            cl.add(~fl[r], prev[r], *(prev[s] for s in g.adj[r]))
             for s in g.adj[r]:
-                cl.clause(~chosen[c], neg(prev[s]), fl[r])
+                cl.add(~chosen[c], neg_cpsat(prev[s]), fl[r])
         flooded.append(fl)
         flood_colour.append(now)
         v.active.append(act)
         v.colour.append(chosen)
+    # Stage 2, the goal: the whole piece flooded after step T (no objective: a feasibility
+    # question, decided by kamicp.models.cpsat.CpsatHorizon).
     for r in piece:
-        cl.clause(flooded[T][r])
+        cl.add(flooded[T][r])
     if fc is not None:
-        cl.clause(flood_colour[T][fc])
+        cl.add(flood_colour[T][fc])
+    # Stage 3, the optional parts: the bounds ("Bounds (implied)") and the dominance
+    # rules ("Dominance").
     if options.distance_bound:
         for t in range(1, T + 1):
             _distance_bound(cl, g, piece, dist, flooded[t], T - t)
@@ -158,28 +188,28 @@ def build_pivot(
     return model, v
 
 
-def _distance_bound(cl: Clauses, g: RegionGraph, piece, dist, fl, left: int) -> None:
+def _distance_bound(cl: CpsatClauses, g: RegionGraph, piece, dist, fl, left: int) -> None:
     """The flood grows by one hop per move: every region is within ``left`` hops of it."""
     for r in piece:
         if dist[r] <= left:
             continue  # the pivot itself is close enough
         near = distances(g, r, left)
-        cl.clause(*(fl[s] for s in near))
+        cl.add(*(fl[s] for s in near))
 
 
-def _colour_bound(model, cl: Clauses, g: RegionGraph, piece, fl, left: int, fc) -> None:
+def _colour_bound(model, cl: CpsatClauses, g: RegionGraph, piece, fl, left: int, fc) -> None:
     """Each colour outside the flood needs its own move; with a final colour f that is not
     yet the flood's, one more move (so colours other than f <= moves left - 1)."""
     colours = sorted({g.colour[r] for r in piece})
     out = {c: model.new_bool_var("") for c in colours}
     for r in piece:
-        cl.clause(fl[r], out[g.colour[r]])
+        cl.add(fl[r], out[g.colour[r]])
     model.add(sum(out.values()) <= left)
     if fc is not None and left >= 1:
         model.add(sum(out[c] for c in colours if c != fc) <= left - 1)
 
 
-def _layer_bound(model, cl: Clauses, g: RegionGraph, piece, fl, left: int) -> None:
+def _layer_bound(model, cl: CpsatClauses, g: RegionGraph, piece, fl, left: int) -> None:
     """Regions at distance >= j from the flood join at move j or later, one move per colour:
     (j - 1) + (colours at distance >= j) <= moves left, for every j >= 2.
 
@@ -192,18 +222,18 @@ def _layer_bound(model, cl: Clauses, g: RegionGraph, piece, fl, left: int) -> No
         layer = {}
         for r in piece:
             x = model.new_bool_var("")
-            cl.clause(~x, near[-1][r], *(near[-1][s] for s in g.adj[r]))
+            cl.add(~x, near[-1][r], *(near[-1][s] for s in g.adj[r]))
             layer[r] = x
         near.append(layer)
         # regions not within j - 1 hops of the flood are at distance >= j
         if j >= 2 and len(colours) > left - (j - 1):
             far = {c: model.new_bool_var("") for c in colours}
             for r in piece:
-                cl.clause(near[j - 1][r], far[g.colour[r]])
+                cl.add(near[j - 1][r], far[g.colour[r]])
             model.add(sum(far.values()) <= left - (j - 1))
 
 
-def _progress(model, cl: Clauses, piece, before, after, next_active) -> None:
+def _progress(model, cl: CpsatClauses, piece, before, after, next_active) -> None:
     """A move that floods nothing only changes the flood's colour; unless it is the last
     move, dropping it (and the next if that restores the old colour) gives a shorter
     solution (encodings/cpsat.md), so an optimal solution never has one."""
@@ -213,12 +243,12 @@ def _progress(model, cl: Clauses, piece, before, after, next_active) -> None:
             continue
         x = model.new_bool_var("")
         cl.implies(x, after[r])
-        cl.implies(x, neg(before[r]))
+        cl.implies(x, neg_cpsat(before[r]))
         grew.append(x)
-    cl.clause(~next_active, *grew)
+    cl.add(~next_active, *grew)
 
 
-def _eliminate(model, cl: Clauses, g: RegionGraph, piece, fl, chosen, fc) -> None:
+def _eliminate(model, cl: CpsatClauses, g: RegionGraph, piece, fl, chosen, fc) -> None:
     """If one move can flood every remaining region of a colour c != final colour, some
     such colour is played now (exchange argument in encodings/cpsat.md).
 
@@ -232,7 +262,7 @@ def _eliminate(model, cl: Clauses, g: RegionGraph, piece, fl, chosen, fc) -> Non
             continue
         x = model.new_bool_var("")
         nbrs = [fl[s] for s in g.adj[r]]
-        cl.clause(~x, *nbrs)
+        cl.add(~x, *nbrs)
         for y in nbrs:
             cl.implies(y, x)
         touch[r] = x
@@ -243,9 +273,9 @@ def _eliminate(model, cl: Clauses, g: RegionGraph, piece, fl, chosen, fc) -> Non
             continue
         x = model.new_bool_var("")
         # x -> some region of c is outside the flood, and each such region touches it
-        cl.clause(~x, *(neg(fl[r]) for r in regions))
+        cl.add(~x, *(neg_cpsat(fl[r]) for r in regions))
         for r in regions:
-            cl.clause(~x, fl[r], touch[r])
+            cl.add(~x, fl[r], touch[r])
         # not x -> all of c is flooded, or some region of c is outside and not touching
         all_in = model.new_bool_var("")
         for r in regions:
@@ -253,16 +283,16 @@ def _eliminate(model, cl: Clauses, g: RegionGraph, piece, fl, chosen, fc) -> Non
         apart = []
         for r in regions:
             y = model.new_bool_var("")
-            cl.implies(y, neg(fl[r]))
+            cl.implies(y, neg_cpsat(fl[r]))
             cl.implies(y, ~touch[r])
             apart.append(y)
-        cl.clause(x, all_in, *apart)
+        cl.add(x, all_in, *apart)
         can[c] = x
     for x in can.values():
-        cl.clause(~x, *(_both(model, cl, chosen[d], y) for d, y in can.items()))
+        cl.add(~x, *(_both(model, cl, chosen[d], y) for d, y in can.items()))
 
 
-def _both(model, cl: Clauses, a, b):
+def _both(model, cl: CpsatClauses, a, b):
     """A literal that implies both ``a`` and ``b``."""
     x = model.new_bool_var("")
     cl.implies(x, a)

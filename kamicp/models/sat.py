@@ -1,19 +1,20 @@
-"""The SAT backend: horizon decisions with one incremental solver, fixed CNFs, DRAT proofs.
+"""The SAT backend: horizon decisions with one incremental solver, DRAT proofs.
 
 - :class:`SatHorizon` answers "solvable in at most T moves?" for rising T with ONE solver:
   each horizon adds its step layers and a goal switched on by an assumption literal, so what
   the solver learnt for T is kept for T+1 (every learnt clause follows from clauses that hold
   for all horizons). Solutions are replayed by :func:`kamicp.game.rules.verify_solution`.
-- :func:`cnf_for_horizon` builds the non-incremental CNF of one horizon (everything hard),
-  :func:`to_dimacs` writes it with a comment per variable, :func:`prove_unsat` refutes it with
-  a proof-logging solver and returns the DRAT proof.
+- :func:`prove_unsat` refutes the fixed CNF of one horizon
+  (:func:`kamicp.models.sat_cnf.cnf_for_horizon`, which also writes DIMACS) with a
+  proof-logging solver and returns the DRAT proof.
 
-The encoding itself is :mod:`kamicp.models.sat_encoding` (documented in ``encodings/sat.md``).
+The encodings are :mod:`kamicp.models.sat_free` and :mod:`kamicp.models.sat_pivot` on the
+shared base :mod:`kamicp.models.sat_encoding` (specified in ``encodings/sat.md``).
 
-Solvers (python-sat 1.9.dev17, measured): every solver but Kissat takes assumptions;
-CaDiCaL (all versions) cannot be interrupted from another thread, so time limits use
-conflict budgets in slices; Glucose, MapleSAT, MiniSat, Gluecard, MergeSat and Ergo are
-interrupted by a timer (and by Ctrl-C: both kinds solve off the main thread). Proof
+Solvers (``encodings/sat.md``, "Solvers (python-sat 1.9.dev17)"): every solver but Kissat
+takes assumptions; CaDiCaL (all versions) cannot be interrupted from another thread, so time
+limits use conflict budgets in slices; Glucose, MapleSAT, MiniSat, Gluecard, MergeSat and
+Ergo are interrupted by a timer (and by Ctrl-C: both kinds solve off the main thread). Proof
 logging: CaDiCaL 1.0.3/1.5.3/1.9.5/3.0.0, Glucose 3/4/4.2, Gluecard, Lingeling, MapleSAT
 variants (MapleSAT proofs are known not to check; avoid).
 """
@@ -24,22 +25,39 @@ import threading
 import time
 from collections.abc import Callable
 
-from pysat.formula import CNF
 from pysat.solvers import Solver, SolverNames
 
 from kamicp.game.regions import RegionGraph
 from kamicp.game.rules import verify_solution
-from kamicp.models.sat_encoding import describe, encoding
+from kamicp.models.sat_cnf import cnf_for_horizon, encoding
+from kamicp.procs.deadline import Deadline
 from kamicp.procs.interruptible import run_interruptibly
 from kamicp.result import SAT, UNKNOWN, UNSAT, Decision
 
+__all__ = [
+    "DEFAULT_SOLVER",
+    "PROOF_SOLVER",
+    "PROOF_SOLVERS",
+    "STATUS_EVERY",
+    "new_solver",
+    "canonical_solver",
+    "run_limited",
+    "run_interrupted",
+    "run_sliced",
+    "SatHorizon",
+    "prove_unsat",
+]
+
 DEFAULT_SOLVER = "cadical195"
 PROOF_SOLVER = "cadical153"
-SLICE = 2.0  # seconds: the longest conflict-budget slice of a CaDiCaL run
+# Seconds: the longest conflict-budget slice of a CaDiCaL run; it bounds how late a time
+# limit or a Ctrl-C is honoured (encodings/sat.md, "Solvers (python-sat 1.9.dev17)").
+SLICE = 2.0
 # A CaDiCaL run that someone watches (``kamicp solve --progress-every``) reports how it stands
 # at most this often, between two slices (each slice ends with a restart; everything learnt
 # is kept). Lingeling, which neither takes a budget nor an interrupt, solves in the main
 # thread, where pysat's own SIGINT handler takes Ctrl-C (see kamicp.procs.interruptible).
+# Tests set it to 0 on this module, where run_sliced looks it up.
 STATUS_EVERY = 10.0
 BUDGETED = ("cadical103", "cadical153", "cadical195", "cadical300")
 INTERRUPTIBLE = (
@@ -63,14 +81,28 @@ PROOF_SOLVERS = ("cadical103", "cadical153", "cadical195", "cadical300", "glucos
 
 
 # CaDiCaL in focused mode only (no stabilising phases, as its "unsat" configuration):
-# measured on KAMI 2 horizons, 1.2-2x faster refutations and 1-4x faster solutions.
+# 1.2-2x faster refutations and 1-4x faster solutions on KAMI 2 horizons.
 CADICAL_OPTIONS = {"stabilize": 0}
 CONFIGURABLE = ("cadical153", "cadical195", "cadical300")
 
 
 def new_solver(canon: str, clauses: list[list[int]] = (), with_proof: bool = False) -> Solver:
-    """A pysat solver by canonical name, CaDiCaL tuned with :data:`CADICAL_OPTIONS`
-    (options are set before any clause, as CaDiCaL requires)."""
+    """A pysat solver by canonical name, CaDiCaL tuned with :data:`CADICAL_OPTIONS`.
+
+    Parameters
+    ----------
+    canon : str
+        pysat's canonical solver name (see :func:`canonical_solver`).
+    clauses : list of clauses
+        Clauses to start with (added after the options, as CaDiCaL requires).
+    with_proof : bool
+        Log a DRAT proof.
+
+    Returns
+    -------
+    pysat.solvers.Solver
+        The solver; the caller deletes it (or uses it as a context manager).
+    """
     solver = Solver(name=canon, with_proof=with_proof)
     if canon in CONFIGURABLE:
         solver.configure(CADICAL_OPTIONS)
@@ -79,7 +111,28 @@ def new_solver(canon: str, clauses: list[list[int]] = (), with_proof: bool = Fal
 
 
 def canonical_solver(name: str) -> str:
-    """pysat's canonical name of a solver (``'cd19'`` -> ``'cadical195'``)."""
+    """pysat's canonical name of a solver.
+
+    Parameters
+    ----------
+    name : str
+        A name or alias pysat knows, in any case.
+
+    Returns
+    -------
+    str
+        The canonical name.
+
+    Raises
+    ------
+    ValueError
+        If pysat knows no such solver.
+
+    Examples
+    --------
+    >>> canonical_solver("CD19")
+    'cadical195'
+    """
     low = name.lower()
     for canon, aliases in vars(SolverNames).items():
         if not canon.startswith("_") and isinstance(aliases, tuple) and low in aliases:
@@ -103,6 +156,29 @@ def run_limited(
     ``on_status`` (CaDiCaL only) is called between slices, at most every
     :data:`STATUS_EVERY` seconds, with the solver's counts (``accum_stats``: conflicts,
     decisions, ...).
+
+    Parameters
+    ----------
+    solver : pysat.solvers.Solver
+        The solver, with its clauses.
+    canon : str
+        Its canonical name (which way it can be stopped).
+    assumptions : list of int
+        Literals assumed for this solve.
+    time_limit : float or None
+        Seconds; None for no limit.
+    on_status : callable, optional
+        Told the solver's counts between CaDiCaL's slices.
+
+    Returns
+    -------
+    bool or None
+        True (satisfiable), False (unsatisfiable) or None (out of time).
+
+    Raises
+    ------
+    ValueError
+        If a time limit is asked of a solver that cannot be stopped (Lingeling).
     """
     if canon in BUDGETED:
         return run_sliced(solver, assumptions, time_limit, on_status)
@@ -150,13 +226,13 @@ def run_sliced(
     handler hung or crashed the process), so Ctrl-C and SIGTERM stop the solve between two
     slices, through Python's handlers, at most :data:`SLICE` seconds later.
     """
-    deadline = None if time_limit is None else time.monotonic() + time_limit
+    deadline = Deadline.after(time_limit)
     budget = 1000
     slowest = None  # the lowest conflict rate seen: rates fall as clauses are learnt
     next_status = time.monotonic() + STATUS_EVERY
     while True:
         began = time.monotonic()
-        if deadline is not None and began >= deadline:
+        if deadline.at is not None and began >= deadline.at:
             return None
         if on_status is not None and began >= next_status:
             on_status(solver.accum_stats())
@@ -166,13 +242,12 @@ def run_sliced(
         if answer is not None:
             return answer
         # Slices of at most SLICE seconds, and at most half the time left, at the slowest
-        # rate seen: a slice planned from a faster rate overshot the deadline by 15 s
-        # (floodit 16x16, 60 s limit) before this. A watched run's slices end by its next
-        # report.
+        # rate seen: rates fall as clauses are learnt, so a slice planned from a faster rate
+        # would overshoot the deadline. A watched run's slices end by its next report.
         now = time.monotonic()
         rate = budget / max(now - began, 1e-3)
         slowest = rate if slowest is None else min(slowest, rate)
-        room = SLICE if deadline is None else min(SLICE, 0.5 * (deadline - now))
+        room = SLICE if deadline.at is None else min(SLICE, 0.5 * (deadline.at - now))
         if on_status is not None:
             room = min(room, max(next_status - now, 0.1))
         budget = max(100, min(2 * budget, int(slowest * room)))
@@ -181,9 +256,31 @@ def run_sliced(
 class SatHorizon:
     """Decide horizons of ``g`` with one incremental SAT solver (a ``HorizonSolver``).
 
-    ``options`` select parts of the encoding (see ``encodings/sat.md``): ``symmetry``
-    (default True: order of commuting moves, no pointless pairs), ``radius`` (free rules:
-    ``"layers"`` by default, ``"exact"`` or ``"off"``), ``diameter`` (default False).
+    Parameters
+    ----------
+    g : RegionGraph
+        The puzzle.
+    final_colour : int or None
+        The colour the board must end in, or None for any.
+    solver_name : str
+        A pysat solver that takes assumptions (any but Kissat).
+    **options
+        Parts of the encoding (see ``encodings/sat.md``): ``symmetry`` (default True: order
+        of commuting moves, no pointless pairs), ``radius`` (free rules: ``"layers"`` by
+        default, ``"exact"`` or ``"off"``), ``diameter`` (default False).
+
+    Raises
+    ------
+    ValueError
+        If the solver is unknown or ignores assumptions, or ``final_colour`` is outside
+        the palette.
+
+    Examples
+    --------
+    >>> from kamicp.game.regions import from_edges
+    >>> with SatHorizon(from_edges([0, 1, 0], [(0, 1), (1, 2)])) as sat:
+    ...     print(sat.decide(0).status, sat.decide(1).moves)
+    unsat [(1, 0)]
     """
 
     name = "sat"
@@ -206,22 +303,36 @@ class SatHorizon:
         self.on_status: Callable[[str], None] | None = None
 
     def decide(self, horizon: int, time_limit: float | None = None) -> Decision:
-        """Solvable in at most ``horizon`` moves (ending in the final colour, if given)?"""
-        began = time.monotonic()
+        """Solvable in at most ``horizon`` moves (ending in the final colour, if given)?
+
+        Parameters
+        ----------
+        horizon : int
+            The most moves allowed; horizons may be asked in any order.
+        time_limit : float or None
+            Seconds for this decision, encoding included; None for no limit.
+
+        Returns
+        -------
+        Decision
+            ``sat`` with moves that :func:`kamicp.game.rules.verify_solution` replayed,
+            ``unsat``, or ``unknown`` when the time ran out.
+        """
+        deadline = Deadline.after(time_limit)
         if horizon < 0:
             return Decision(UNSAT, horizon, seconds=0.0)
         guard = self.encoding.horizon(horizon)
         self.solver.append_formula(self.encoding.take())
-        left = None if time_limit is None else time_limit - (time.monotonic() - began)
+        left = deadline.left()
         if left is not None and left <= 0:
-            return Decision(UNKNOWN, horizon, seconds=time.monotonic() - began)
+            return Decision(UNKNOWN, horizon, seconds=deadline.elapsed())
         try:
             answer = run_limited(self.solver, self.canon, [guard], left, self._status(horizon))
         except Exception as err:  # pysat turns Ctrl-C inside a solver into its own error
             if "keyboard interrupt" in str(err).lower():
                 raise KeyboardInterrupt from err
             raise
-        seconds = time.monotonic() - began
+        seconds = deadline.elapsed()
         if answer is None:
             return Decision(UNKNOWN, horizon, seconds=seconds)
         if not answer:
@@ -258,39 +369,6 @@ class SatHorizon:
         self.close()
 
 
-def cnf_for_horizon(
-    g: RegionGraph, horizon: int, final_colour: int | None = None, **options: bool
-) -> tuple[CNF, dict[int, str]]:
-    """The CNF "solvable in at most ``horizon`` moves", every clause hard, and what each
-    variable means. Deterministic: the same puzzle always gives the same clauses."""
-    enc = encoding(g, final_colour, guarded=False, **options)
-    enc.horizon(horizon)
-    cnf = CNF(from_clauses=enc.clauses)
-    cnf.nv = max(cnf.nv, enc.pool.top)
-    names = {v: describe(name, g) for v, name in enc.names().items()}
-    return cnf, names
-
-
-def to_dimacs(cnf: CNF, names: dict[int, str], comments: list[str] | tuple = ()) -> str:
-    """DIMACS text: ``comments``, one ``c var N = meaning`` line per variable, the clauses."""
-    lines = [f"c {line}" for line in comments]
-    lines += [f"c var {v} = {text}" for v, text in sorted(names.items())]
-    lines.append(f"p cnf {cnf.nv} {len(cnf.clauses)}")
-    lines += [" ".join(map(str, clause)) + " 0" for clause in cnf.clauses]
-    return "\n".join(lines) + "\n"
-
-
-def dimacs_for_horizon(g: RegionGraph, horizon: int, final_colour: int | None = None) -> str:
-    """:func:`to_dimacs` of :func:`cnf_for_horizon`, headed by what the formula asks."""
-    cnf, names = cnf_for_horizon(g, horizon, final_colour)
-    head = [
-        f"kamicp SAT encoding ({g.rules} rules): solvable in at most {horizon} moves"
-        + ("" if final_colour is None else f", ending in {g.palette[final_colour]}"),
-        f"{g.n} regions, {g.k} colours; see encodings/sat.md",
-    ]
-    return to_dimacs(cnf, names, head)
-
-
 def prove_unsat(
     g: RegionGraph,
     horizon: int,
@@ -300,7 +378,28 @@ def prove_unsat(
 ) -> tuple[str, list[str]]:
     """Refute :func:`cnf_for_horizon` with a proof-logging solver.
 
-    Returns ``('unsat', DRAT proof lines)``, ``('sat', [])`` or ``('unknown', [])`` on time-out.
+    Parameters
+    ----------
+    g : RegionGraph
+        The puzzle.
+    horizon : int
+        The most moves allowed.
+    final_colour : int or None
+        The colour the board must end in, or None for any.
+    solver_name : str
+        A solver of :data:`PROOF_SOLVERS`.
+    time_limit : float or None
+        Seconds; None for no limit.
+
+    Returns
+    -------
+    (str, list of str)
+        ``('unsat', DRAT proof lines)``, ``('sat', [])`` or ``('unknown', [])`` on time-out.
+
+    Raises
+    ------
+    ValueError
+        If the solver does not log proofs.
     """
     canon = canonical_solver(solver_name)
     if canon not in PROOF_SOLVERS:

@@ -114,7 +114,9 @@ def write_certificate(
         When the result is not optimal, the folder is not empty, or the refutation of
         horizon k - 1 does not finish in time.
     """
-    from kamicp.models.sat import PROOF_SOLVER, dimacs_for_horizon, prove_unsat  # pysat is heavy
+    # pysat is heavy: loaded only when a certificate is written
+    from kamicp.models.sat import PROOF_SOLVER, prove_unsat
+    from kamicp.models.sat_cnf import dimacs_for_horizon
 
     if result.status != "optimal":
         raise KamicpError(f"no certificate: the result is {result.status}, not optimal")
@@ -300,7 +302,7 @@ def _check_solution(d: Path, board, g, k: int, final) -> Step:
 
 
 def _check_refutation(d: Path, g, k: int, final, drat_trim: bool, time_limit):
-    from kamicp.models.sat import dimacs_for_horizon  # pysat loads only for a DRAT certificate
+    from kamicp.models.sat_cnf import dimacs_for_horizon  # pysat loads only for a DRAT certificate
 
     expected = dimacs_for_horizon(g, k - 1, final)
     try:

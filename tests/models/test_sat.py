@@ -31,15 +31,8 @@ from kamicp.game.board import Board
 from kamicp.game.regions import from_edges, region_graph
 from kamicp.models import sat as sat_module
 from kamicp.models.cpsat import CpsatHorizon
-from kamicp.models.sat import (
-    SatHorizon,
-    canonical_solver,
-    cnf_for_horizon,
-    dimacs_for_horizon,
-    prove_unsat,
-    run_limited,
-    to_dimacs,
-)
+from kamicp.models.sat import SatHorizon, canonical_solver, prove_unsat, run_limited
+from kamicp.models.sat_cnf import cnf_for_horizon, dimacs_for_horizon, to_dimacs
 from kamicp.proof.drat import check_drat
 from kamicp.search.bfs import bfs
 from tests.strategies import region_graphs
@@ -213,10 +206,10 @@ print(json.dumps([raised, seconds, blocked, after]))
 @pytest.mark.parametrize("time_limit", ["none", "120"])
 @pytest.mark.parametrize("solver_name", ["glucose4", "minisat22"])
 def test_ctrl_c_stops_an_interruptible_solver_which_then_still_answers(solver_name, time_limit):
-    # Before session 37 these solved in the main thread: without a time limit pysat's own
-    # handler raised its error, left SIGINT blocked, and the next solve crashed (SIGSEGV);
-    # with one (solve_limited expecting interrupt, where pysat leaves SIGINT undefined)
-    # the Ctrl-C waited for the time limit.
+    # A Ctrl-C must stop the solve at once, with or without a time limit, raise
+    # KeyboardInterrupt, leave SIGINT unblocked and the solver usable (a solve in the main
+    # thread would meet pysat's own handler, which leaves SIGINT blocked and the next solve
+    # crashing, or would wait for the time limit).
     from tests.fresh import run_fresh
 
     raised, seconds, blocked, after = run_fresh(INTERRUPTED_SCRIPT, solver_name, time_limit)
