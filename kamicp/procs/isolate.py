@@ -20,7 +20,7 @@ PRELOAD = [
     "kamicp.models.cpsat",
     "kamicp.models.sat",
     "kamicp.search.bfs",
-    "kamicp.search.astar",
+    "kamicp.search.idastar",
 ]
 
 

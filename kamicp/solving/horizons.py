@@ -31,9 +31,9 @@ from collections.abc import Callable
 from kamicp import bounds
 from kamicp.game import rules
 from kamicp.game.regions import RegionGraph, subgraph
+from kamicp.procs.deadline import LimitReached
 from kamicp.procs.progress import listening, say, tell
 from kamicp.result import SAT, UNSAT, Decision, HorizonSolver, Result
-from kamicp.search.greedy import OutOfTime
 from kamicp.solving.upper_bound import greedy_solution, never, unknown
 
 STRATEGIES = ("bisect", "up", "down")
@@ -137,7 +137,7 @@ class Horizons:
         IDA* with admissible bounds is exhaustive below its threshold, so the lower bound
         it reports when stopped is proved (see encodings/bounds.md).
         """
-        from kamicp.search.astar import idastar
+        from kamicp.search.idastar import idastar
 
         left = clock.left()
         budget = seconds if left is None else min(seconds, left / 4)
@@ -272,7 +272,7 @@ def _islands(
         for regions in g.islands:
             piece = subgraph(g, regions)
             pieces.append((regions, _piece_costs(piece, factory, colours, clock, probe, strategy)))
-    except OutOfTime:
+    except LimitReached:
         return unknown(g, final_colour, "time limit or interrupt: bounds only")
     best_colour = min(colours, key=lambda c: sum(len(cost[c]) for _, cost in pieces))
     moves = []
@@ -291,9 +291,9 @@ def _piece_costs(
     h = Horizons(piece, factory, None, strategy, clock.deadline)
     try:
         if not h.optimum(clock, probe):
-            raise OutOfTime
+            raise LimitReached
     except KeyboardInterrupt:
-        raise OutOfTime from None
+        raise LimitReached from None
     opt = h.upper
     costs = {}
     for c in colours:
@@ -310,5 +310,5 @@ def _piece_costs(
             costs[c] = h.best + [(0, c)]
             rules.verify_solution(piece, costs[c], c)
         else:
-            raise OutOfTime
+            raise LimitReached
     return costs

@@ -431,15 +431,18 @@ def _reference(
 def _search(g, solver, max_moves, final_colour, node_limit, clock, options=None) -> SearchOutcome:
     """Run a reference search; ``options`` (``workers``, ``tetrapod_depth``, ``journal``)
     go to IDA*."""
-    from kamicp.search.astar import astar, idastar
+    from kamicp.search.astar import astar
     from kamicp.search.bfs import bfs
+    from kamicp.search.idastar import IdaOptions, idastar
 
     search = {"bfs": bfs, "astar": astar, "idastar": idastar}[solver]
     extra = {}
     if solver == "idastar":  # every threshold it passes is a proved lower bound
-        extra["on_bound"] = lambda lower: tell(lower, None)
-        extra["on_status"] = lambda text: say(f"{solver}: {text}")
-        extra.update(options or {})  # processes (kamicp.search.parallel), deep checks
+        extra["options"] = IdaOptions(
+            on_bound=lambda lower: tell(lower, None),
+            on_status=lambda text: say(f"{solver}: {text}"),
+            **(options or {}),  # processes (kamicp.search.parallel), deep checks
+        )
     return search(
         g,
         final_colour=final_colour,

@@ -23,8 +23,9 @@ import weakref
 from kamicp import bounds
 from kamicp.game import rules
 from kamicp.game.regions import RegionGraph
+from kamicp.procs.deadline import LimitReached
 from kamicp.result import Result
-from kamicp.search.greedy import WIDTH, OutOfTime, greedy
+from kamicp.search.greedy import WIDTH, greedy
 
 # Beam width of the exact searches' first solution: par or better on 7 of the 8 hardest
 # KAMI 2 levels, width 4 on 3 (README, "Solvers").
@@ -48,7 +49,7 @@ def greedy_solution(
     if width > WIDTH and moves is not None and (lower is None or len(moves) > lower):
         try:
             wide = beam(g, final_colour, width, deadline)
-        except OutOfTime:
+        except LimitReached:
             wide = None
         if wide is not None and len(wide) < len(moves):
             moves = wide

@@ -18,8 +18,8 @@ from kamicp.bounds.tetrapods import _KEPT, _packed_levels, keep_levels_memory, t
 from kamicp.bounds.tripods import _packed_levels as packed_tripod_levels
 from kamicp.bounds.tripods import tripod_values, unpack_level
 from kamicp.game.regions import from_edges
-from kamicp.search.astar import idastar
 from kamicp.search.bfs import bfs
+from kamicp.search.idastar import IdaOptions, idastar
 from kamicp.solving.solve import solve
 from tests.bounds.test_tripods import coloured_trees, on_piece, plain_tripods, relax
 from tests.strategies import (
@@ -140,7 +140,7 @@ def test_idastar_keeps_the_memory_only_while_it_checks(monkeypatch):
     monkeypatch.setattr(tetrapods, "_zeros", spy)
     g = from_edges(*TREE)
     bounds.forget_cached_bounds()
-    out = idastar(g, tripod_after=0.0, tetrapod_depth=1)
+    out = idastar(g, options=IdaOptions(tripod_after=0.0, tetrapod_depth=1))
     assert out.complete and len(out.moves) == 5
     assert sizes and all(sizes) and not _KEPT  # every check kept it; let go at the end
 

@@ -16,7 +16,7 @@ from kamicp.formats import load
 from kamicp.game.regions import region_graph
 from kamicp.models import sat
 from kamicp.procs.progress import Progress, Seen, watched
-from kamicp.search import astar
+from kamicp.search import ida
 from kamicp.solving.portfolio import solve_portfolio
 from tests.seed import DATA
 
@@ -56,13 +56,13 @@ def test_idastar_on_two_processes(capsys, monkeypatch):
 
     monkeypatch.setattr(parallel, "SPLIT_AFTER", 0.0)  # split every iteration: the pool runs
     pools = []
-    real = parallel._SplitIda.split
+    real = parallel.SplitIda.split
 
     def split(self, root, threshold):
         pools.append(self.workers)
         return real(self, root, threshold)
 
-    monkeypatch.setattr(parallel._SplitIda, "split", split)
+    monkeypatch.setattr(parallel.SplitIda, "split", split)
     # holes.txt: start bound 4, optimum 5, so IDA* has to refute 4 moves
     holes = str(ROOT / "puzzles/square/holes.txt")
     argv = ["solve", holes, "--solver", "idastar", "--workers", "2", "--json"]
@@ -361,12 +361,14 @@ def test_bench_tetrapod_depth_needs_idastar(capsys):
 
 def test_tetrapod_depth_is_a_number_or_auto(capsys, monkeypatch):
     # auto (the default) reaches IDA* as None; anything else but a count is one line, exit 2
-    from kamicp.search import astar
+    from kamicp.search import idastar as idastar_module
 
     seen = []
-    search = astar.idastar
+    search = idastar_module.idastar
     monkeypatch.setattr(
-        astar, "idastar", lambda g, **kw: seen.append(kw["tetrapod_depth"]) or search(g, **kw)
+        idastar_module,
+        "idastar",
+        lambda g, **kw: seen.append(kw["options"].tetrapod_depth) or search(g, **kw),
     )
     for given, expected in (
         ([], None),
@@ -435,7 +437,7 @@ def test_idastar_with_tetrapod_checks_proves_the_article_graph(capsys):
 def test_progress_every_adds_how_the_search_stands(capsys, monkeypatch):
     # idastar tells at every state (STATUS_EVERY 0), --progress-every 0 prints every line:
     # the bound lines as before, and between them "SOLVER: searching N moves ..." lines
-    monkeypatch.setattr(astar, "STATUS_EVERY", 0.0)
+    monkeypatch.setattr(ida, "STATUS_EVERY", 0.0)
     holes = str(ROOT / "puzzles/square/holes.txt")  # start bound 4, optimum 5
     argv = ["solve", holes, "--solver", "idastar", "--progress-every", "0", "--json"]
     code, out, err = run(capsys, *argv)
@@ -474,7 +476,7 @@ def test_each_solver_gets_its_own_status_period():
 
 
 def test_the_portfolio_passes_on_how_idastar_stands(monkeypatch):
-    monkeypatch.setattr(astar, "STATUS_EVERY", 0.0)  # the forked backend inherits it
+    monkeypatch.setattr(ida, "STATUS_EVERY", 0.0)  # the forked backend inherits it
     heard = []
 
     class Listener(Seen):
@@ -710,7 +712,7 @@ def test_a_bug_in_a_worker_is_one_line_with_the_bounds(capsys, monkeypatch):
 
     monkeypatch.delenv("KAMICP_TRACEBACK", raising=False)
     monkeypatch.setattr(parallel, "SPLIT_AFTER", 0.0)  # the pool runs at once
-    monkeypatch.setattr(parallel, "_search", _broken_search)  # forked with the workers
+    monkeypatch.setattr(parallel, "search_task", _broken_search)  # forked with the workers
     holes = str(ROOT / "puzzles/square/holes.txt")  # start bound 4, optimum 5
     code, out, err = run(capsys, "solve", holes, "--solver", "idastar", "--workers", "2")
     assert code == 70 and out == ""
@@ -737,7 +739,7 @@ def test_a_worker_killed_from_outside_ends_the_solve_with_one_line(capsys, monke
 
     monkeypatch.delenv("KAMICP_TRACEBACK", raising=False)
     monkeypatch.setattr(parallel, "SPLIT_AFTER", 0.0)
-    monkeypatch.setattr(parallel, "_search", _killed_search)
+    monkeypatch.setattr(parallel, "search_task", _killed_search)
     holes = str(ROOT / "puzzles/square/holes.txt")
     argv = ["solve", holes, "--solver", "idastar", "--workers", "2", "--time-limit", "60"]
     code, out, err = run(capsys, *argv)

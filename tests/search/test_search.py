@@ -25,10 +25,16 @@ from hypothesis import strategies as st
 from kamicp import bounds
 from kamicp.game import rules
 from kamicp.game.regions import from_edges
-from kamicp.search import astar as astar_module
-from kamicp.search.astar import INF, MIN_SAMPLES, _Ida, astar, idastar, last_move_context
+from kamicp.search import checks
+from kamicp.search import ida as ida_module
+from kamicp.search.astar import INF, Search, astar
 from kamicp.search.bfs import bfs
+from kamicp.search.checks import AUTO, MIN_SAMPLES
 from kamicp.search.greedy import greedy
+from kamicp.search.ida import Ida
+from kamicp.search.idastar import IdaOptions, idastar
+from kamicp.search.moves import last_move_context
+from kamicp.search.rental import Cut, Rental
 from tests.strategies import oracle, region_graphs
 
 DATA = Path(__file__).parents[1] / "data"
@@ -36,30 +42,30 @@ DATA = Path(__file__).parents[1] / "data"
 
 def idastar_walks(g, **options):
     """IDA* with the walk bound asked at every state."""
-    return idastar(g, walk_depth=99, **options)
+    return idastar(g, **options, options=IdaOptions(walk_depth=99))
 
 
 def idastar_cheap(g, **options):
     """IDA* with the cheap bounds only."""
-    return idastar(g, walk_depth=-1, tripod_after=None, **options)
+    return idastar(g, **options, options=IdaOptions(walk_depth=-1, tripod_after=None))
 
 
 def idastar_tripods(g, **options):
     """IDA* with the tripod checks from the first moment of every iteration (the start's
     children, and deeper where the rule finds them worth it)."""
-    return idastar(g, tripod_after=0.0, **options)
+    return idastar(g, **options, options=IdaOptions(tripod_after=0.0))
 
 
 def idastar_tripods_everywhere(g, **options):
     """IDA* with the tripod check asked at every depth once one state of that depth has been
     searched (a ratio of 0): exercises the per-depth rule and the per-position answers."""
-    return idastar(g, tripod_after=0.0, check_ratio=0.0, **options)
+    return idastar(g, **options, options=IdaOptions(tripod_after=0.0, check_ratio=0.0))
 
 
 def idastar_tetrapods(g, **options):
     """IDA* with the tetrapod check (Bound 7) at the states at most two moves deep that the
     tripod check does not cut."""
-    return idastar(g, tripod_after=0.0, tetrapod_depth=2, **options)
+    return idastar(g, **options, options=IdaOptions(tripod_after=0.0, tetrapod_depth=2))
 
 
 def idastar_rented(g, **options):
@@ -67,7 +73,7 @@ def idastar_rented(g, **options):
     each state at most AUTO_DEPTH moves deep is checked at the first state searched below it,
     and a cut unwinds the search to it. The cheap bounds only otherwise, so that the search
     runs several iterations, each learning from the values the cuts kept."""
-    with mock.patch.object(_Ida, "rent_after", lambda self: 0.0):
+    with mock.patch.object(Ida, "rent_after", lambda self: 0.0):
         return idastar_cheap(g, **options)
 
 
@@ -123,7 +129,7 @@ def check_horizon(g, final):
         assert out.complete and len(out.moves) == opt
     # Every threshold IDA* reports while running is a proved lower bound, the last the optimum.
     told = []
-    idastar(g, final_colour=final, on_bound=told.append)
+    idastar(g, final_colour=final, options=IdaOptions(on_bound=told.append))
     assert told == sorted(told) and told[-1] == opt
 
 
@@ -341,7 +347,6 @@ def test_article_bfs_proves_five():
 def test_one_piece_children_match_the_general_ones(g, data):
     # The inlined child bounds of IDA* equal those of islands_bound_after, with and without
     # a last move (commuting-move pruning) and a final colour.
-    from kamicp.search.astar import _Search
 
     if len(g.islands) != 1:
         return
@@ -361,7 +366,7 @@ def test_one_piece_children_match_the_general_ones(g, data):
     merged = data.draw(st.booleans())
     after = None if last is None else last_move_context(last, merged, data.draw(colours))
     final = data.draw(st.none() | st.integers(0, g.k - 1))
-    s = _Search(g, final, None, None)
+    s = Search(g, final, None, None)
     fast, floor = s.one_piece_children(cur, final, after)
     slow = s.general_children(cur, 0, final, after)
     assert floor == INF
@@ -384,10 +389,13 @@ def test_tripod_checks_cut_children_of_the_start():
     edges = [(0, 4), (1, 10), (2, 4), (3, 8), (4, 9), (5, 8), (6, 7), (6, 10), (6, 11), (7, 8)]
     edges += [(7, 9), (8, 10), (10, 11)]
     g = from_edges(colour, edges, k=4)
-    plain, checked = idastar(g, tripod_after=None), idastar(g, tripod_after=0.0)
+    plain, checked = (
+        idastar(g, options=IdaOptions(tripod_after=None)),
+        idastar(g, options=IdaOptions(tripod_after=0.0)),
+    )
     assert len(plain.moves) == len(checked.moves) == len(bfs(g).moves) == 5
     assert checked.nodes < plain.nodes
-    below = idastar(g, tripod_after=0.0, max_moves=4)
+    below = idastar(g, max_moves=4, options=IdaOptions(tripod_after=0.0))
     assert below.complete and below.moves is None
     everywhere = idastar_tripods_everywhere(g)
     assert len(everywhere.moves) == 5 and everywhere.nodes <= checked.nodes
@@ -406,7 +414,7 @@ def test_tetrapod_checks_cut_what_the_tripod_checks_leave():
     runs = []
     for depth in (0, 1):
         bounds.forget_cached_bounds()  # no tetrapod value of the start cached by a solve
-        ida = _Ida(g, None, None, None)
+        ida = Ida(g, None, None, None)
         ida.tripod_after, ida.tetrapod_depth = 0.0, depth
         runs.append((ida.run(None), ida.tetrapod_checks))
     (plain, none), (deep, checks) = runs
@@ -422,11 +430,11 @@ def test_rented_tetrapod_checks_cut_where_subtrees_run_long():
     # child, some are cut by it, and the optimum is the same
     g = from_edges(*NINE, k=4)
     runs = []
-    for depth, due in ((0, 0.0), (astar_module.AUTO, 0.0), (astar_module.AUTO, 1e9)):
+    for depth, due in ((0, 0.0), (AUTO, 0.0), (AUTO, 1e9)):
         bounds.forget_cached_bounds()
-        ida = _Ida(g, None, None, None)
-        ida.configure(None, 0.0, 0.0, depth, None)
-        with mock.patch.object(_Ida, "rent_after", lambda self, due=due: due):
+        ida = Ida(g, None, None, None)
+        ida.configure(IdaOptions(tripod_after=0.0, check_ratio=0.0, tetrapod_depth=depth))
+        with mock.patch.object(Ida, "rent_after", lambda self, due=due: due):
             runs.append((ida.run(None), ida.tetrapod_checks, ida.rentals))
     (none, no_checks, _), (rented, checks, left), (patient, idle, _) = runs
     assert len(none.moves) == len(rented.moves) == len(patient.moves) == len(bfs(g).moves) == 5
@@ -442,14 +450,14 @@ def test_a_rented_state_unwound_before_its_check_is_not_counted(monkeypatch):
     # its own check fell due is neither. Here the first state two moves deep is unwound by a
     # cut of its parent (made by hand); every other rented state finishes or is cut itself
     g = from_edges(*NINE, k=4)
-    ida = _Ida(g, None, None, None)
-    ida.configure(None, None, 0.0, astar_module.AUTO, None)
+    ida = Ida(g, None, None, None)
+    ida.configure(IdaOptions(tripod_after=None, check_ratio=0.0, tetrapod_depth=AUTO))
     created: dict[int, int] = {}
-    rent, children = _Ida.rent, _Ida.children
+    rent, children = Ida.rent, Ida.children
 
     def counted(self, cur, first, budget, depth):
         rental = rent(self, cur, first, budget, depth)
-        if isinstance(rental, astar_module._Rental):
+        if isinstance(rental, Rental):
             created[depth] = created.get(depth, 0) + 1
         return rental
 
@@ -458,13 +466,13 @@ def test_a_rented_state_unwound_before_its_check_is_not_counted(monkeypatch):
             fired.append(depth)
             parent = self.rentals[0]
             parent.open = False  # as if its check had been made and had cut it
-            raise astar_module._Cut(parent, parent.budget + 1)
+            raise Cut(parent, parent.budget + 1)
         return children(self, cur, first, budget, after, key, known, depth, tripods)
 
     fired: list[int] = []
-    monkeypatch.setattr(_Ida, "rent", counted)
-    monkeypatch.setattr(_Ida, "children", unwound)
-    monkeypatch.setattr(_Ida, "rent_after", lambda self: 1e9)
+    monkeypatch.setattr(Ida, "rent", counted)
+    monkeypatch.setattr(Ida, "children", unwound)
+    monkeypatch.setattr(Ida, "rent_after", lambda self: 1e9)
     ida.threshold = 5
     ida.dfs(bounds.contract(g), 0, 5, None)
     assert fired and created[1] >= 1 and created[2] >= 2
@@ -488,7 +496,7 @@ def test_a_cut_keeps_the_rented_state_its_check_value(monkeypatch, every):
     colour, edges = NESTED
     g = from_edges(colour, edges, k=4)
     cuts, kept = [], []
-    check, keep = _Ida.tetrapod_check, _Ida.keep
+    check, keep = Ida.tetrapod_check, Ida.keep
 
     def checked(self, cur, key, budget):
         value = check(self, cur, key, budget)
@@ -500,11 +508,11 @@ def test_a_cut_keeps_the_rented_state_its_check_value(monkeypatch, every):
         kept.append((key, value, self.nodes))
         keep(self, key, value, depth)
 
-    monkeypatch.setattr(_Ida, "tetrapod_check", checked)
-    monkeypatch.setattr(_Ida, "keep", kept_value)
-    monkeypatch.setattr(_Ida, "rent_after", lambda self: 0.0 if self.nodes % every == 0 else 1e9)
+    monkeypatch.setattr(Ida, "tetrapod_check", checked)
+    monkeypatch.setattr(Ida, "keep", kept_value)
+    monkeypatch.setattr(Ida, "rent_after", lambda self: 0.0 if self.nodes % every == 0 else 1e9)
     bounds.forget_cached_bounds()
-    out = idastar(g, walk_depth=-1, tripod_after=None)
+    out = idastar(g, options=IdaOptions(walk_depth=-1, tripod_after=None))
     assert len(out.moves) == len(bfs(g).moves) and cuts
     for key, value, nodes in cuts:
         after = [entry for entry in kept if entry[2] >= nodes]
@@ -515,8 +523,8 @@ def test_rental_rule_follows_the_measurements():
     # a check is due after (mean check time, AUTO_GUESS before the first) x (asked + 2) /
     # (cut + 1) seconds of a rented subtree: checks that cut are made sooner
     g = from_edges([0, 1, 0], [(0, 1), (1, 2)], k=2)
-    ida = _Ida(g, None, None, None)
-    assert ida.rent_after() == pytest.approx(2 * astar_module.AUTO_GUESS)
+    ida = Ida(g, None, None, None)
+    assert ida.rent_after() == pytest.approx(2 * checks.AUTO_GUESS)
     ida.tetrapod_checks = [8, 8, 4.0]  # 0.5 s each, all cut
     assert ida.rent_after() == pytest.approx(0.5 * 10 / 9)
     ida.tetrapod_checks = [8, 0, 4.0]  # none cut
@@ -530,11 +538,11 @@ def test_a_depth_whose_rentals_ran_long_is_checked_up_front(monkeypatch):
     cur = bounds.contract(g)
     asked = []
     monkeypatch.setattr(
-        _Ida, "tetrapod_check", lambda self, cur, key, budget: asked.append(budget) or 7
+        Ida, "tetrapod_check", lambda self, cur, key, budget: asked.append(budget) or 7
     )
-    ida = _Ida(g, None, None, None)
-    ida.configure(None, 0.0, 0.0, astar_module.AUTO, None)
-    samples = astar_module.AUTO_SAMPLES
+    ida = Ida(g, None, None, None)
+    ida.configure(IdaOptions(tripod_after=0.0, check_ratio=0.0, tetrapod_depth=AUTO))
+    samples = checks.AUTO_SAMPLES
     for rented, checked, budget, expected in (
         (samples - 1, samples - 1, 6, "rental"),  # too few samples
         (samples, samples // 2 - 1, 6, "rental"),  # most ended before their check
@@ -543,7 +551,7 @@ def test_a_depth_whose_rentals_ran_long_is_checked_up_front(monkeypatch):
     ):
         ida.rented[1] = [rented, checked]
         out = ida.rent(cur, 0, budget, 1)
-        assert (type(out).__name__ == "_Rental") if expected == "rental" else out == expected
+        assert (type(out).__name__ == "Rental") if expected == "rental" else out == expected
         assert len(asked) == (0 if expected == "rental" else 1)
         asked.clear()
 
@@ -555,17 +563,17 @@ def test_the_children_of_a_state_whose_check_missed_are_checked_up_front(monkeyp
     g = from_edges([i % 3 for i in range(9)], [(i, i + 1) for i in range(8)], k=3)
     cur = bounds.contract(g)
     value = [5]  # what the check answers: a miss at every budget here (>= 13)
-    monkeypatch.setattr(_Ida, "tetrapod_check", lambda self, cur, key, budget: value[0])
-    ida = _Ida(g, None, None, None)
-    ida.configure(None, 0.0, 0.0, astar_module.AUTO, None)
+    monkeypatch.setattr(Ida, "tetrapod_check", lambda self, cur, key, budget: value[0])
+    ida = Ida(g, None, None, None)
+    ida.configure(IdaOptions(tripod_after=0.0, check_ratio=0.0, tetrapod_depth=AUTO))
     ida.threshold = 20
-    deepest = astar_module.DEEPEST_DEPTH
+    deepest = checks.DEEPEST_DEPTH
 
     def rental(depth):
-        return isinstance(ida.rent(cur, 0, ida.threshold - depth, depth), astar_module._Rental)
+        return isinstance(ida.rent(cur, 0, ida.threshold - depth, depth), Rental)
 
     assert rental(1)  # no miss above it: rented
-    ida.rentals.append(astar_module._Rental(cur, b"", ida.threshold - 1))
+    ida.rentals.append(Rental(cur, b"", ida.threshold - 1))
     ida.check_rented(0)  # the rented state's check misses
     assert ida.missed[1]
     for depth in range(2, deepest + 1):  # each checked at once, misses, and so on below
@@ -589,15 +597,15 @@ def test_a_miss_checks_the_states_below_it_on_the_path_at_once(monkeypatch):
         asked.append(budget)
         return answers[budget]
 
-    monkeypatch.setattr(_Ida, "tetrapod_check", check)
-    monkeypatch.setattr(_Ida, "rent_after", lambda self: 0.0)
-    ida = _Ida(g, None, None, None)
-    ida.configure(None, 0.0, 0.0, astar_module.AUTO, None)
+    monkeypatch.setattr(Ida, "tetrapod_check", check)
+    monkeypatch.setattr(Ida, "rent_after", lambda self: 0.0)
+    ida = Ida(g, None, None, None)
+    ida.configure(IdaOptions(tripod_after=0.0, check_ratio=0.0, tetrapod_depth=AUTO))
     ida.threshold = 20
     ida.rentals = [ida.rent(cur, 0, ida.threshold - d, d) for d in (1, 2, 3)]
-    assert [r.timed for r in ida.rentals] == [True] * astar_module.AUTO_DEPTH + [False]
+    assert [r.timed for r in ida.rentals] == [True] * checks.AUTO_DEPTH + [False]
     ida.rentals[1].began = ida.rentals[2].began = time.monotonic() + 1e9  # not due by time
-    with pytest.raises(astar_module._Cut) as cut:
+    with pytest.raises(Cut) as cut:
         ida.rent_if_due()
     assert asked == [19, 18, 17] and cut.value.rental is ida.rentals[2]
     assert ida.missed[1] and ida.missed[2] and not ida.missed[3]
@@ -610,13 +618,13 @@ def test_rentals_only_with_auto_on_one_piece_within_the_sizes(monkeypatch):
     def path(n, rules="free"):
         return from_edges([i % 3 for i in range(n)], [(i, i + 1) for i in range(n - 1)], 3, rules)
 
-    def rents(g, depth, tetrapod_depth=astar_module.AUTO):
-        ida = _Ida(g, None, None, None)
-        ida.configure(None, 0.0, 0.0, tetrapod_depth, None)
+    def rents(g, depth, tetrapod_depth=AUTO):
+        ida = Ida(g, None, None, None)
+        ida.configure(IdaOptions(tripod_after=0.0, check_ratio=0.0, tetrapod_depth=tetrapod_depth))
         rental = ida.rent(bounds.contract(g), 0, 99, depth)
         return rental and ("timed" if rental.timed else "untimed")
 
-    small, auto, deepest = path(9), astar_module.AUTO_DEPTH, astar_module.DEEPEST_DEPTH
+    small, auto, deepest = path(9), checks.AUTO_DEPTH, checks.DEEPEST_DEPTH
     assert rents(small, 1) == rents(small, auto) == "timed"
     assert rents(small, auto + 1) == rents(small, deepest) == "untimed"
     assert not rents(small, 0) and not rents(small, deepest + 1)
@@ -628,14 +636,14 @@ def test_rentals_only_with_auto_on_one_piece_within_the_sizes(monkeypatch):
 def test_forced_checks_only_on_boards_where_checks_are_cheap():
     # a path of FORCED_NODES regions gets the forced depth and trusts one sample; one region
     # more gets neither
-    from kamicp.search.astar import FORCED_DEPTH, FORCED_NODES
+    from kamicp.search.checks import FORCED_DEPTH, FORCED_NODES
 
     def path(n):
         return from_edges([i % 2 for i in range(n)], [(i, i + 1) for i in range(n - 1)], k=2)
 
     small, large = (
-        _Ida(path(FORCED_NODES), None, None, None),
-        _Ida(path(FORCED_NODES + 1), None, None, None),
+        Ida(path(FORCED_NODES), None, None, None),
+        Ida(path(FORCED_NODES + 1), None, None, None),
     )
     assert (small.forced_depth, small.min_samples) == (FORCED_DEPTH, 1)
     assert (large.forced_depth, large.min_samples) == (0, MIN_SAMPLES)
@@ -648,7 +656,7 @@ def test_tripod_check_rule_follows_the_measurements():
     # against check_ratio (CHECK_RATIO by default) x mean check time; every state at most
     # forced_depth deep (FORCED_DEPTH by default; 0 here, to see the rest)
     g = from_edges([0, 1, 0], [(0, 1), (1, 2)], k=2)
-    ida = _Ida(g, None, None, None)
+    ida = Ida(g, None, None, None)
     ida.forced_depth = 0
     ida.check_ratio = 2.0
     ida.tripod_after, ida.iteration_began = 30.0, time.monotonic()
@@ -678,19 +686,18 @@ def test_tripod_check_rule_follows_the_measurements():
 def test_no_tetrapod_check_above_the_tetrapod_pieces_size(monkeypatch):
     # a path of TETRAPOD_NODES + 1 regions is checkable (tripods) but too big for the
     # tetrapods: the check is not asked, where it would only give the tripod value back
-    from kamicp.search import astar
 
     def path(n):
         return from_edges([i % 3 for i in range(n)], [(i, i + 1) for i in range(n - 1)], k=3)
 
     asked = []
-    monkeypatch.setattr(_Ida, "tetrapod_check", lambda self, cur, key, budget: asked.append(1) or 0)
+    monkeypatch.setattr(Ida, "tetrapod_check", lambda self, cur, key, budget: asked.append(1) or 0)
     for n, expected in ((bounds.TETRAPOD_NODES + 1, 0), (9, 1)):
         asked.clear()
         cur = bounds.contract(path(n))
-        ida = _Ida(path(n), None, None, None)
+        ida = Ida(path(n), None, None, None)
         ida.tetrapod_depth = 1
-        assert astar.checkable(cur)
+        assert checks.checkable(cur)
         ida.tripod_check(cur, 0, 99, 1)  # budget 99: the tripods cut neither
         assert len(asked) == expected
 
@@ -716,12 +723,12 @@ def parsed_status(lines: list[str]) -> list[tuple[int, ...]]:
 def test_status_lines_report_the_search_and_change_nothing(monkeypatch, g, tetrapod_depth):
     # a line at every state (STATUS_EVERY 0): the thresholds and counts in them only grow,
     # never past the optimum or the run's own count; the search is the same without them
-    monkeypatch.setattr(astar_module, "STATUS_EVERY", 0.0)
+    monkeypatch.setattr(ida_module, "STATUS_EVERY", 0.0)
     bounds.forget_cached_bounds()
-    quiet = idastar(g, tetrapod_depth=tetrapod_depth)
+    quiet = idastar(g, options=IdaOptions(tetrapod_depth=tetrapod_depth))
     lines: list[str] = []
     bounds.forget_cached_bounds()
-    told = idastar(g, tetrapod_depth=tetrapod_depth, on_status=lines.append)
+    told = idastar(g, options=IdaOptions(tetrapod_depth=tetrapod_depth, on_status=lines.append))
     assert (told.moves, told.nodes) == (quiet.moves, quiet.nodes)
     rows = parsed_status(lines)
     assert len(rows) == told.nodes  # one a state expanded (the tick reports)
@@ -750,9 +757,8 @@ def depth_with_move_rules(g, final):
     """Breadth-first over (position, first open piece, last move's context), expanding
     exactly the children IDA*'s generator keeps (R1-R6; no bound cuts anything): the moves
     of the shortest solution that the rules let through, or None."""
-    from kamicp.search.astar import _Search
 
-    search = _Search(g, final, None, None)
+    search = Search(g, final, None, None)
     layer = [(bounds.contract(g), 0, None)]
     seen = {(layer[0][0].pos, 0, None)}
     depth = 0
