@@ -119,6 +119,7 @@ class Throttle:
         self.done: queue.SimpleQueue = queue.SimpleQueue()
 
     def submit(self, function: Callable, job: tuple, tag) -> None:
+        """Queue ``function(job)``; its answer comes back with ``tag``."""
         self.waiting.append((function, job, tag))
 
     def pending(self) -> int:
@@ -126,6 +127,7 @@ class Throttle:
         return len(self.waiting) + self.in_pool
 
     def feed(self) -> None:
+        """Hand queued jobs to the pool, up to ``limit`` there at once."""
         while self.waiting and self.in_pool < self.limit:
             function, job, tag = self.waiting.popleft()
             try:

@@ -57,7 +57,19 @@ INF = UNSOLVABLE
 
 
 class Search:
-    """What A* and IDA* share: the problem, the limits, the child generator."""
+    """What A* and IDA* share: the problem, the limits, the child generator.
+
+    Parameters
+    ----------
+    g : RegionGraph
+        The board.
+    final_colour : int or None
+        The colour the board must end in, if required.
+    node_limit : int or None
+        States expanded before :class:`~kamicp.procs.deadline.LimitReached`.
+    deadline : float, Deadline or None
+        A ``time.monotonic()`` value, or a :class:`~kamicp.procs.deadline.Deadline`.
+    """
 
     def __init__(self, g, final_colour, node_limit, deadline):
         self.g = g
@@ -69,12 +81,15 @@ class Search:
         self.nodes = 0
 
     def tick(self) -> None:
+        """Count a state expanded; raise :class:`~kamicp.procs.deadline.LimitReached` past
+        the node limit or the deadline."""
         self.nodes += 1
         if self.node_limit is not None and self.nodes > self.node_limit:
             raise LimitReached
         self.deadline.check()
 
     def bound(self, cur: Current, first: int) -> int:
+        """The cheap admissible bound of a state (INF when its finished pieces disagree)."""
         alive, final = frame(cur, first, self.final_colour)
         if not alive:
             return INF

@@ -247,6 +247,8 @@ class Ida(CheckPolicy, Rentals, Search):
         self.on_status = options.on_status
 
     def run(self, max_moves: int | None, lower: int = 0) -> SearchOutcome:
+        """The iterations, from the start's best cheap bound (at least ``lower``) up, until
+        a solution, ``max_moves`` refuted, or a limit (see :func:`serial_idastar`)."""
         root = contract(self.g)
         cheap = self.bound(root, 0)
         threshold = max(lower, cheap)
@@ -285,6 +287,7 @@ class Ida(CheckPolicy, Rentals, Search):
         return self.dfs(root, 0, threshold, None)
 
     def tick(self) -> None:
+        """Count a state expanded; report if due; check a rented state whose time is up."""
         super().tick()
         self.report_if_due()
         if self.rentals:

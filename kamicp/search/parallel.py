@@ -1,16 +1,13 @@
 """IDA* on several cores: each long iteration is split at a depth, its subtrees searched by
 worker processes.
 
-An iteration of :func:`kamicp.search.idastar.idastar` that has run :data:`SPLIT_AFTER` seconds on
-one core is restarted split (its table of proved bounds kept). The search down to a
-*frontier* depth D runs in this process, with the same bounds, restrictions and table as on
-one core, and records each state it reaches at depth D as a task instead of searching it
-(pass 1). A pool of worker processes searches the tasks with the one-core depth-first
-search (each worker keeps its own table and tripod-check policy), and returns for each a
-solution within its budget or a proved lower bound above it. The search to depth D is then
-run again with those answers in place of the subtrees (pass 2): it computes exactly what the
-one-core iteration computes, so the threshold that follows and the first solution found are
-proved in the same way (``encodings/bounds.md``, "Parallel IDA*").
+An iteration that has run :data:`SPLIT_AFTER` seconds on one core is restarted split (its
+table kept). The search down to a *frontier* depth D runs here, as on one core, and records
+each state it reaches at depth D as a task instead of searching it (pass 1). Worker
+processes (:mod:`kamicp.search.workers`) search the tasks depth-first and answer each with a
+solution within its budget or a proved lower bound above it. The search to depth D then runs
+again with those answers in place of the subtrees (pass 2): it computes exactly what the
+one-core iteration computes (``encodings/bounds.md``, "Parallel IDA*").
 
 D is the least depth from 3 on (at most :data:`MAX_SPLIT_DEPTH`, less than the threshold)
 that gives at least :data:`TASKS_PER_WORKER` tasks a worker, so that tasks of very different
@@ -20,8 +17,8 @@ another waits gives it back to be split again. States above the frontier get the
 check at the depths where the workers computed all of them first (the start's children
 always; a deeper level when that costs no more than the iteration has run so far; see
 :meth:`SplitIda.affordable`); a task's state gets it in the worker when its parent's depth
-was checked and the board has at most :data:`kamicp.search.checks.FORCED_NODES` regions (else the
-worker's own rule decides).
+was checked and the board has at most :data:`~kamicp.search.checks.FORCED_NODES` regions
+(else the worker's own rule decides).
 
 With ``tetrapod_depth=AUTO`` the frontier is the start's children instead (where their
 tetrapod checks may be rented): each worker rents the checks of its task's state and of the
@@ -30,12 +27,8 @@ asked to give way, and asks the tripod checks of its top levels as one process d
 passes here rent nothing. A task split from one whose state's check did not cut it is
 below a miss, as on one core: its state is checked up front (``Group.below_miss``).
 
-Pass 1 answers each task with ``budget + 1``, a placeholder; the table it writes is a copy,
-thrown away (a placeholder is a lower bound only if its subtree holds no solution).
-
-Cost: pass 1 and pass 2 repeat the states above the frontier (their tripod checks are
-cached); tasks are sent pickled, without the cached balls. Measured in BENCHMARKS.md
-("Parallel IDA*").
+Pass 1 answers each task with ``budget + 1``, a placeholder, in a copy of the table thrown
+away after. Both passes repeat the states above the frontier (their checks are cached).
 
 Examples
 --------
@@ -212,8 +205,7 @@ class SplitIda(Ida):
 
     def states_tally(self) -> float:
         """This process's states and, once the pool is up, every worker's as they go (each
-        sends its count every NODES_SENT; they were counted only once their task answered,
-        and the line said "2 states" for Bud6's first 17 s)."""
+        sends its count every NODES_SENT, not only when its task answers)."""
         workers = self.workers_tally(SHARED.nodes)
         if workers is None:
             return self.nodes
@@ -221,14 +213,13 @@ class SplitIda(Ida):
 
     def tripod_tally(self) -> tuple[float, float]:
         """This process's checks of the iteration and, once the pool is up, every
-        worker's as they are made (the status line counted none of the workers')."""
+        worker's as they are made."""
         asked, cut = added(super().tripod_tally(), self.workers_tally(SHARED.tripods))
         return asked, cut
 
     def tetrapod_tally(self) -> tuple[float, float, float]:
         """This process's checks and, once the pool is up, every worker's as they are made
-        (the status line counted a task's checks only once the task answered: on the deep
-        boards a task runs for minutes)."""
+        (not when the task answers: on the deep boards a task runs for minutes)."""
         own = super().tetrapod_tally()
         asked, cut, spent = added(own, self.workers_tally(SHARED.rents))
         return asked, cut, spent
@@ -334,7 +325,7 @@ class SplitIda(Ida):
         for task in tasks:
             submit(top, task)
         answered = given_way = 0
-        # told before the first answer too: on Bud6 that is 13 s of checks in the workers
+        # told before the first answer too: the workers' first checks can take seconds
         self.doing = _tasks_line(0, 0, jobs.pending())
         while True:
             SHARED.idle[0].value = jobs.pending() < self.workers
@@ -399,9 +390,8 @@ class SplitIda(Ida):
         """Check every state at this depth above the frontier? The start's children always
         (as on one core); deeper, only if the checks are expected to take the workers no
         longer than the iteration has run so far, so that they at most double its time (a
-        solution-finding iteration may end long before the search would have met them:
-        Bud3's 3,667 states at depth 2 took 43 s of checks, the whole iteration 39 s on
-        one core). Checks held already (a journal's) cost nothing."""
+        solution-finding iteration may end long before the search would have met them).
+        Checks held already (a journal's) cost nothing."""
         if depth == 1:
             return True
         count, seconds = self.checks
