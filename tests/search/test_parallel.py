@@ -146,10 +146,10 @@ def test_same_optimum_when_rented_tasks_give_way(monkeypatch, g, choice):
 
 
 def test_with_auto_the_workers_rent_the_checks_of_the_starts_children(monkeypatch):
-    # NINE (tests/test_search.py): with AUTO the tasks are the start's children, no check is
+    # NINE (tests/search/test_checks.py): with AUTO the tasks are the start's children, no check is
     # asked up front, and the workers' rented checks (all due at once) cut some of them; the
     # parent counts them; a depth given up front asks its checks here, before the split
-    from tests.search.test_search import NINE
+    from tests.search.test_checks import NINE
 
     g = from_edges(*NINE, k=4)
     depths = []
