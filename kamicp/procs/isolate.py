@@ -26,7 +26,7 @@ PRELOAD = [
     "kamicp.models.cpsat",
     "kamicp.models.sat",
     "kamicp.search.bfs",
-    "kamicp.search.astar",
+    "kamicp.search.idastar",
 ]
 
 

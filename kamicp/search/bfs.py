@@ -13,16 +13,13 @@ memory; fine for the small boards of the tests, exponential in general.
 
 from __future__ import annotations
 
-import time
-
 from kamicp.bounds import UNSOLVABLE
 from kamicp.game import rules
 from kamicp.game.regions import RegionGraph
+from kamicp.procs.deadline import Deadline, LimitReached
 from kamicp.result import SearchOutcome
 
-
-class _Stop(Exception):
-    """A node limit or the deadline was reached."""
+__all__ = ["bfs"]
 
 
 def bfs(
@@ -42,6 +39,7 @@ def bfs(
     - ``node_limit`` (positions expanded) or ``deadline`` (a ``time.monotonic()`` value)
       reached: ``complete=False`` and ``lower_bound`` = the depth fully explored + 1.
     """
+    clock = Deadline(deadline)
     first = rules.start(g)
     if rules.is_solved(first, final_colour):
         return SearchOutcome([], 0, True, 0)
@@ -57,9 +55,8 @@ def bfs(
             for pos in frontier:
                 nodes += 1
                 if node_limit is not None and nodes > node_limit:
-                    raise _Stop
-                if deadline is not None and time.monotonic() >= deadline:
-                    raise _Stop
+                    raise LimitReached
+                clock.check()
                 for move in rules.legal_moves(g, pos):
                     child = rules.apply(g, pos, move)
                     if child in parent:
@@ -68,7 +65,7 @@ def bfs(
                     if rules.is_solved(child, final_colour):
                         return SearchOutcome(_path(parent, child), depth + 1, True, nodes)
                     layer.append(child)
-        except _Stop:
+        except LimitReached:
             return SearchOutcome(None, depth + 1, False, nodes - 1)
         frontier = layer
         depth += 1

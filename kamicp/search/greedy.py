@@ -24,11 +24,22 @@ from the parent's balls); the centres cost one BFS per node of a piece.
 
 from __future__ import annotations
 
-import time
-
 from kamicp.bounds import Current, contract, piece_radius, pivot_layers, solvable
 from kamicp.game.regions import RegionGraph
 from kamicp.game.rules import Move
+from kamicp.procs.deadline import Deadline
+
+__all__ = [
+    "CENTRES",
+    "FREE_BUDGET",
+    "WIDTH",
+    "central_nodes",
+    "flood",
+    "free_beam",
+    "greedy",
+    "layer_score",
+    "piece_options",
+]
 
 # beam width (the exact searches also try upper_bound.UPPER_WIDTH = 32 where 4 falls short)
 WIDTH = 4
@@ -38,15 +49,10 @@ FREE_BUDGET = 1500  # children scored per move by the free-move beam
 Option = tuple[list[Move], int]  # moves, and the colour the piece ends in
 
 
-class OutOfTime(Exception):
-    """A deadline passed before the work was done (a beam here; a piece's proof in
-    :mod:`kamicp.solving.solve`)."""
-
-
 def _in_time(deadline: float | None) -> None:
-    """Raise :class:`OutOfTime` once ``deadline`` (a ``time.monotonic()`` value) is past."""
-    if deadline is not None and time.monotonic() >= deadline:
-        raise OutOfTime
+    """Raise :class:`~kamicp.procs.deadline.LimitReached` once ``deadline`` (a
+    ``time.monotonic()`` value) is past."""
+    Deadline(deadline).check()
 
 
 def greedy(
@@ -57,7 +63,8 @@ def greedy(
 ) -> list[Move] | None:
     """A solution (not necessarily optimal), or None when the board cannot be solved.
 
-    With ``deadline`` (a ``time.monotonic()`` value), :class:`OutOfTime` is raised once it
+    With ``deadline`` (a ``time.monotonic()`` value), :class:`~kamicp.procs.deadline.LimitReached`
+    is raised once it
     has passed (checked before every move of every beam): a wide beam can take minutes.
     """
     if not solvable(g, None, final_colour):

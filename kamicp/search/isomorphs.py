@@ -12,10 +12,9 @@ A class is found in two steps: the Weisfeiler-Lehman hash of the coloured graph
 bucket (equal hashes are necessary, not sufficient), then VF2++ (Juttner and Madarasi,
 "VF2++: an improved subgraph isomorphism algorithm", Discrete Applied Mathematics 242,
 2018; :func:`networkx.vf2pp_is_isomorphic`) decides against each class of the bucket.
-The region graphs of KAMI 2's Bud levels have automorphism groups of 64-1,024 elements
-(swaps of small local pieces; BENCHMARKS.md), so moves on like pieces give isomorphic
-states. Measured on the start's children (one move deep): Bud6 272 children in 202
-classes, Bud4 288 in 220, Bud3 272 in 146; about 4 ms a child.
+Region graphs of real levels have large automorphism groups (swaps of small local pieces),
+so moves on like pieces give isomorphic states: a quarter of the start's children share a
+class on the deep boards (BENCHMARKS.md, "Isomorphic states share their checks").
 
 Cost: O(iterations x edges) for a hash; VF2++ is exponential in the worst case, polynomial in
 practice on these sparse, coloured graphs.
@@ -37,6 +36,8 @@ from collections.abc import Sequence
 import networkx as nx
 
 from kamicp.bounds import Current
+
+__all__ = ["HASH_ITERATIONS", "Classes", "coloured_graph", "isomorphic_groups"]
 
 HASH_ITERATIONS = 3  # rounds of the hash: each sees one step further around a node
 

@@ -2,7 +2,7 @@
 stopped run can be continued where it stopped.
 
 IDA*'s transposition table maps a state (position, first open piece, last move's context) to a
-proved lower bound on the moves it needs (``kamicp.search.astar._Ida.dfs``); its tripod and tetrapod
+proved lower bound on the moves it needs (``Ida.dfs``); its tripod and tetrapod
 caches map a position to a check's value and the budget it was capped at. None of these
 depends on the iteration, the time or the options of the run that proved it, only on the
 board, the final colour asked for and the code of the search (which decides what a key means
@@ -43,6 +43,19 @@ from pathlib import Path
 
 from kamicp.errors import InputError
 from kamicp.game.regions import RegionGraph
+
+__all__ = [
+    "CHECK_KINDS",
+    "COMMIT_EVERY",
+    "FORMAT",
+    "LOCK_WAIT",
+    "TABLES",
+    "Journal",
+    "Learnt",
+    "code_digest",
+    "ensure_journal",
+    "identity",
+]
 
 FORMAT = "kamicp journal 1"
 COMMIT_EVERY = 5.0  # seconds between commits while a run goes on
@@ -156,10 +169,12 @@ class Journal:
             self.commit()
 
     def commit(self) -> None:
+        """Commit what was written so far."""
         self.db.commit()
         self.last_commit = time.monotonic()
 
     def close(self) -> None:
+        """Commit and close the file."""
         self.commit()
         self.db.close()
 

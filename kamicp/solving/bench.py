@@ -72,7 +72,7 @@ BACKEND_MODULES = {
     "portfolio": ["kamicp.models.cpsat", "kamicp.models.sat", "kamicp.solving.portfolio"],
     "bfs": ["kamicp.search.bfs"],
     "astar": ["kamicp.search.astar"],
-    "idastar": ["kamicp.search.astar"],
+    "idastar": ["kamicp.search.idastar"],
 }
 
 

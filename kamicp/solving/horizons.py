@@ -120,7 +120,7 @@ class Horizons:
         IDA* with admissible bounds is exhaustive below its threshold, so the lower bound
         it reports when stopped is proved (see encodings/bounds.md).
         """
-        from kamicp.search.astar import idastar
+        from kamicp.search.idastar import idastar
 
         left = clock.left()
         budget = seconds if left is None else min(seconds, left / 4)

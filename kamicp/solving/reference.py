@@ -128,15 +128,18 @@ def _search(g, solver, max_moves, final_colour, node_limit, clock, options=None)
     go to IDA*."""
     # imported when a search is asked, not at start-up: kamicp.search.astar loads Numba's
     # typed containers
-    from kamicp.search.astar import astar, idastar
+    from kamicp.search.astar import astar
     from kamicp.search.bfs import bfs
+    from kamicp.search.idastar import IdaOptions, idastar
 
     search = {"bfs": bfs, "astar": astar, "idastar": idastar}[solver]
     extra = {}
     if solver == "idastar":  # every threshold it passes is a proved lower bound
-        extra["on_bound"] = lambda lower: tell(lower, None)
-        extra["on_status"] = lambda text: say(f"{solver}: {text}")
-        extra.update(options or {})  # processes (kamicp.search.parallel), deep checks
+        extra["options"] = IdaOptions(
+            on_bound=lambda lower: tell(lower, None),
+            on_status=lambda text: say(f"{solver}: {text}"),
+            **(options or {}),  # processes (kamicp.search.parallel), deep checks
+        )
     return search(
         g,
         final_colour=final_colour,

@@ -18,8 +18,9 @@ from kamicp.bounds.tetrapods import tetrapod_values
 from kamicp.bounds.tripods import packed_tripod_levels
 from kamicp.bounds.walks import packed_walk_levels, piece_arrays
 from kamicp.game.regions import from_edges
-from kamicp.search.astar import idastar, tripod_value
 from kamicp.search.bfs import bfs
+from kamicp.search.checks import tripod_value
+from kamicp.search.idastar import IdaOptions, idastar
 from tests.bounds.test_tetrapods import TREE
 from tests.bounds.test_tripods import coloured_trees, on_piece, plain_tripods, relax
 from tests.strategies import assert_no_shorter, coloured_graphs, region_graphs
@@ -171,7 +172,7 @@ def test_a_check_the_anchored_bound_decides_computes_no_tetrapod_levels(monkeypa
 def test_idastar_with_anchored_checks_agrees_with_bfs(g):
     ref = bfs(g)
     bounds.forget_cached_bounds()
-    out = idastar(g, tripod_after=0.0, check_ratio=0.0, tetrapod_depth=3)
+    out = idastar(g, options=IdaOptions(tripod_after=0.0, check_ratio=0.0, tetrapod_depth=3))
     assert out.complete and out.lower_bound == ref.lower_bound
     assert (out.moves is None) == (ref.moves is None)
     if ref.moves is not None:

@@ -18,8 +18,8 @@ from kamicp import bounds
 from kamicp.bounds import checks, leaves
 from kamicp.game import rules
 from kamicp.game.regions import from_edges, subgraph
-from kamicp.search.astar import idastar
 from kamicp.search.bfs import bfs
+from kamicp.search.idastar import IdaOptions, idastar
 from tests.bounds.test_tripods import coloured_trees
 from tests.strategies import assert_no_shorter, oracle, region_graphs
 
@@ -237,7 +237,9 @@ def test_a_check_the_trim_misses_by_a_few_leaves_skips_the_whole_piece(sizes, mo
 def check_idastar_through_the_trim(g, final, bits):
     ref = oracle(g, final)
     with word_of(bits):
-        out = idastar(g, final, tripod_after=0.0, check_ratio=0.0, tetrapod_depth=2)
+        out = idastar(
+            g, final, options=IdaOptions(tripod_after=0.0, check_ratio=0.0, tetrapod_depth=2)
+        )
         assert out.complete and out.lower_bound == ref.lower_bound
         if ref.moves is None:
             assert out.moves is None
@@ -245,7 +247,9 @@ def check_idastar_through_the_trim(g, final, bits):
         assert len(out.moves) == len(ref.moves)
         rules.verify_solution(g, out.moves, final)
         if ref.moves:
-            below = idastar(g, final, max_moves=len(ref.moves) - 1, tripod_after=0.0)
+            below = idastar(
+                g, final, max_moves=len(ref.moves) - 1, options=IdaOptions(tripod_after=0.0)
+            )
             assert below.complete and below.moves is None
 
 

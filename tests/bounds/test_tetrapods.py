@@ -18,8 +18,8 @@ from kamicp.bounds.cache import BOUND_CACHE
 from kamicp.bounds.tetrapods import keep_levels_memory, packed_tetrapod_levels, tetrapod_values
 from kamicp.bounds.tripods import packed_tripod_levels, tripod_values, unpack_level
 from kamicp.game.regions import from_edges
-from kamicp.search.astar import idastar
 from kamicp.search.bfs import bfs
+from kamicp.search.idastar import IdaOptions, idastar
 from kamicp.solving.solve import solve
 from tests.bounds.test_tripods import coloured_trees, on_piece, plain_tripods, relax
 from tests.strategies import (
@@ -140,7 +140,7 @@ def test_idastar_keeps_the_memory_only_while_it_checks(monkeypatch):
     monkeypatch.setattr(tetrapods, "_zeros", spy)
     g = from_edges(*TREE)
     bounds.forget_cached_bounds()
-    out = idastar(g, tripod_after=0.0, tetrapod_depth=1)
+    out = idastar(g, options=IdaOptions(tripod_after=0.0, tetrapod_depth=1))
     assert out.complete and len(out.moves) == 5
     assert sizes and all(sizes)  # every check kept it
     assert not BOUND_CACHE.keep_memory and BOUND_CACHE.memory is None  # let go at the end

@@ -134,7 +134,7 @@ def test_a_bug_in_a_worker_is_one_line_with_the_bounds(capsys, monkeypatch):
 
     monkeypatch.delenv("KAMICP_TRACEBACK", raising=False)
     monkeypatch.setattr(parallel, "SPLIT_AFTER", 0.0)  # the pool runs at once
-    monkeypatch.setattr(parallel, "_search", _broken_search)  # forked with the workers
+    monkeypatch.setattr(parallel, "search_task", _broken_search)  # forked with the workers
     holes = str(ROOT / "puzzles/square/holes.txt")  # start bound 4, optimum 5
     code, out, err = run(capsys, "solve", holes, "--solver", "idastar", "--workers", "2")
     assert code == 70 and out == ""
@@ -161,7 +161,7 @@ def test_a_worker_killed_from_outside_ends_the_solve_with_one_line(capsys, monke
 
     monkeypatch.delenv("KAMICP_TRACEBACK", raising=False)
     monkeypatch.setattr(parallel, "SPLIT_AFTER", 0.0)
-    monkeypatch.setattr(parallel, "_search", _killed_search)
+    monkeypatch.setattr(parallel, "search_task", _killed_search)
     holes = str(ROOT / "puzzles/square/holes.txt")
     argv = ["solve", holes, "--solver", "idastar", "--workers", "2", "--time-limit", "60"]
     code, out, err = run(capsys, *argv)

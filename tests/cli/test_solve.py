@@ -7,7 +7,7 @@ import json
 import pytest
 
 from kamicp.cli.main import main
-from kamicp.search import astar
+from kamicp.search import idastar as idastar_module
 from tests.cli.helpers import ARTICLE, ROOT, run
 
 
@@ -37,13 +37,13 @@ def test_idastar_on_two_processes(capsys, monkeypatch):
 
     monkeypatch.setattr(parallel, "SPLIT_AFTER", 0.0)  # split every iteration: the pool runs
     pools = []
-    real = parallel._SplitIda.split
+    real = parallel.SplitIda.split
 
     def split(self, root, threshold):
         pools.append(self.workers)
         return real(self, root, threshold)
 
-    monkeypatch.setattr(parallel._SplitIda, "split", split)
+    monkeypatch.setattr(parallel.SplitIda, "split", split)
     # holes.txt: start bound 4, optimum 5, so IDA* has to refute 4 moves
     holes = str(ROOT / "puzzles/square/holes.txt")
     argv = ["solve", holes, "--solver", "idastar", "--workers", "2", "--json"]
@@ -102,9 +102,11 @@ def test_tetrapod_depth_is_a_number_or_auto(capsys, monkeypatch):
     # auto (the default) reaches IDA* as None; anything else but a count is one line, exit 2
 
     seen = []
-    search = astar.idastar
+    search = idastar_module.idastar
     monkeypatch.setattr(
-        astar, "idastar", lambda g, **kw: seen.append(kw["tetrapod_depth"]) or search(g, **kw)
+        idastar_module,
+        "idastar",
+        lambda g, **kw: seen.append(kw["options"].tetrapod_depth) or search(g, **kw),
     )
     for given, expected in (
         ([], None),

@@ -13,7 +13,7 @@ from kamicp.formats import load
 from kamicp.game.regions import region_graph
 from kamicp.models import sat
 from kamicp.procs.progress import Progress, Seen, watched
-from kamicp.search import astar
+from kamicp.search import ida
 from kamicp.solving.portfolio import solve_portfolio
 from tests.cli.helpers import ROOT, run
 
@@ -65,7 +65,7 @@ def test_progress_starts_from_a_known_solution(solver):
 def test_progress_every_adds_how_the_search_stands(capsys, monkeypatch):
     # idastar tells at every state (STATUS_EVERY 0), --progress-every 0 prints every line:
     # the bound lines, and between them "SOLVER: searching N moves ..." lines
-    monkeypatch.setattr(astar, "STATUS_EVERY", 0.0)
+    monkeypatch.setattr(ida, "STATUS_EVERY", 0.0)
     holes = str(ROOT / "puzzles/square/holes.txt")  # start bound 4, optimum 5
     argv = ["solve", holes, "--solver", "idastar", "--progress-every", "0", "--json"]
     code, out, err = run(capsys, *argv)
@@ -104,7 +104,7 @@ def test_each_solver_gets_its_own_status_period():
 
 
 def test_the_portfolio_passes_on_how_idastar_stands(monkeypatch):
-    monkeypatch.setattr(astar, "STATUS_EVERY", 0.0)  # the forked backend inherits it
+    monkeypatch.setattr(ida, "STATUS_EVERY", 0.0)  # the forked backend inherits it
     heard = []
 
     class Listener(Seen):

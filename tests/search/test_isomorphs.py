@@ -4,6 +4,8 @@ several) checks one state per class."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import networkx as nx
 import pytest
 from hypothesis import HealthCheck, example, given, settings
@@ -13,11 +15,12 @@ from networkx.algorithms.isomorphism import categorical_node_match
 from kamicp import bounds
 from kamicp.game import rules
 from kamicp.game.regions import from_edges
-from kamicp.search import astar, parallel
-from kamicp.search.astar import _Ida, _key
+from kamicp.search import checks, parallel
 from kamicp.search.bfs import bfs
+from kamicp.search.ida import Ida
 from kamicp.search.isomorphs import Classes, coloured_graph, isomorphic_groups
-from kamicp.search.parallel import parallel_idastar
+from kamicp.search.moves import state_key
+from kamicp.search.parallel import PARALLEL, parallel_idastar
 from tests.strategies import region_graphs
 
 SAME_COLOUR = categorical_node_match("colour", None)
@@ -81,20 +84,20 @@ FLOWER = (
 def test_one_core_asks_one_tetrapod_check_per_class(monkeypatch):
     g = from_edges(*FLOWER)
     computed = []
-    real = astar.tetrapods_bound
+    real = checks.tetrapods_bound
 
     def counted(*args, **kwargs):
         computed.append(args[0])
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(astar, "tetrapods_bound", counted)
-    ida = _Ida(g, None, None, None)
+    monkeypatch.setattr(checks, "tetrapods_bound", counted)
+    ida = Ida(g, None, None, None)
     start = bounds.contract(g)
     petals = [start.play(v, 0) for v in (1, 4, 7, 10)]  # a petal's base to the centre's
-    values = [ida.tetrapod_check(cur, _key(cur, 0), 3) for cur in petals]
+    values = [ida.tetrapod_check(cur, state_key(cur, 0), 3) for cur in petals]
     assert len(set(values)) == 1 and len(computed) == 1 and ida.shared_checks == 3
     other = start.play(0, 1)  # the centre: another class
-    ida.tetrapod_check(other, _key(other, 0), 3)
+    ida.tetrapod_check(other, state_key(other, 0), 3)
     assert len(computed) == 2
 
 
@@ -114,16 +117,18 @@ def check_shared_checks(g, final=None):
     cached at a larger cap serves a smaller one, each a weaker lower bound than Bound 7 on
     the whole piece (a random clover found it, session 40)."""
     copies = []
-    real = parallel._SplitIda.copied
+    real = parallel.SplitIda.copied
 
     def spy(self, key, budget, value, tetrapods):
         copies.append((key, budget, value, tetrapods))
         return real(self, key, budget, value, tetrapods)
 
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(parallel._SplitIda, "copied", spy)
+        patch.setattr(parallel.SplitIda, "copied", spy)
         bounds.forget_cached_bounds()
-        out = parallel_idastar(g, final, split_after=0.0, tetrapod_depth=1)
+        out = parallel_idastar(
+            g, final, options=replace(PARALLEL, split_after=0.0, tetrapod_depth=1)
+        )
     ref = bfs(g, final_colour=final)
     assert out.complete and out.lower_bound == ref.lower_bound
     if ref.moves is not None:
@@ -131,12 +136,15 @@ def check_shared_checks(g, final=None):
         rules.verify_solution(g, out.moves, final)
     if ref.moves:  # one move fewer is refuted
         below = parallel_idastar(
-            g, final, max_moves=len(ref.moves) - 1, split_after=0.0, tetrapod_depth=1
+            g,
+            final,
+            max_moves=len(ref.moves) - 1,
+            options=replace(PARALLEL, split_after=0.0, tetrapod_depth=1),
         )
         assert below.complete and below.moves is None and below.lower_bound >= len(ref.moves)
     for key, budget, value, tetrapods in copies:
         cur = bounds.contract(g, tuple(key[:-4]))
-        own = astar.tripod_value(cur, budget, final, None)
+        own = checks.tripod_value(cur, budget, final, None)
         assert min(own, budget + 1) == min(value, budget + 1)
         if tetrapods is None:
             continue

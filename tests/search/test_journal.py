@@ -14,6 +14,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -23,12 +24,14 @@ from hypothesis import strategies as st
 from kamicp.errors import InputError
 from kamicp.game import rules
 from kamicp.game.regions import from_edges
-from kamicp.search import parallel
-from kamicp.search.astar import AUTO, idastar
+from kamicp.search import ida as ida_module
+from kamicp.search import parallel, workers
 from kamicp.search.bfs import bfs
+from kamicp.search.checks import AUTO
 from kamicp.search.greedy import greedy
+from kamicp.search.idastar import IdaOptions, idastar
 from kamicp.search.journal import Journal, ensure_journal, identity
-from kamicp.search.parallel import parallel_idastar
+from kamicp.search.parallel import PARALLEL, parallel_idastar
 from kamicp.solving.solve import solve
 from tests.seed import long_board
 from tests.strategies import oracle, region_graphs
@@ -44,7 +47,7 @@ def soon() -> float:
 def check_resumed(g, final, journal: str, opt: int | None) -> None:
     """A one-core run that reads ``journal`` finds the optimum ``opt`` (BFS's; None if
     unsolvable) and refutes one move fewer."""
-    out = idastar(g, final_colour=final, deadline=soon(), journal=journal)
+    out = idastar(g, final_colour=final, deadline=soon(), options=IdaOptions(journal=journal))
     assert out.complete
     if opt is None:
         assert out.moves is None
@@ -52,7 +55,9 @@ def check_resumed(g, final, journal: str, opt: int | None) -> None:
     assert len(out.moves) == opt == out.lower_bound
     rules.verify_solution(g, out.moves, final)
     if opt:
-        below = idastar(g, final_colour=final, max_moves=opt - 1, journal=journal)
+        below = idastar(
+            g, final_colour=final, max_moves=opt - 1, options=IdaOptions(journal=journal)
+        )
         assert below.complete and below.moves is None and below.lower_bound >= opt
 
 
@@ -69,7 +74,9 @@ def test_a_run_continued_from_a_stopped_one_finds_the_optimum(g, choice, nodes):
     final = None if choice is None else choice % g.k
     with tempfile.TemporaryDirectory() as folder:
         journal = str(Path(folder) / "j")
-        idastar(g, final_colour=final, node_limit=nodes, journal=journal)  # stopped, or not
+        idastar(
+            g, final_colour=final, node_limit=nodes, options=IdaOptions(journal=journal)
+        )  # stopped, or not
         opt = optimum(g, final)
         check_resumed(g, final, journal, opt)
         check_resumed(g, final, journal, opt)  # now with the bounds of a whole run too
@@ -81,7 +88,7 @@ def writes_checked(monkeypatch):
     after a solution was found (both hold placeholders, which a later run could not tell
     from proved bounds; the second kind never changes an optimum, so only this sees it)."""
     searches, noting = [], []
-    learn, bound, write = parallel._SplitIda.learn, Journal.bound, parallel._SplitIda.write_notes
+    learn, bound, write = parallel.SplitIda.learn, Journal.bound, parallel.SplitIda.write_notes
 
     def learning(self, journal):
         searches.append(self)
@@ -99,8 +106,8 @@ def writes_checked(monkeypatch):
             assert searches[-1].tasks is None and not searches[-1].solved
         return bound(self, key, value)
 
-    monkeypatch.setattr(parallel._SplitIda, "learn", learning)
-    monkeypatch.setattr(parallel._SplitIda, "write_notes", writing)
+    monkeypatch.setattr(parallel.SplitIda, "learn", learning)
+    monkeypatch.setattr(parallel.SplitIda, "write_notes", writing)
     monkeypatch.setattr(Journal, "bound", checked_bound)
 
 
@@ -108,17 +115,17 @@ def writes_checked(monkeypatch):
 @given(region_graphs(max_cells=20, max_colours=4), FINALS, st.sampled_from([0, AUTO]))
 def test_the_parallel_searchs_journal_holds_only_proved_bounds(writes_checked, g, choice, depth):
     # with AUTO the tasks are the start's children and the workers' own bounds and checks
-    # are written too (kamicp.search.parallel._Notes)
+    # are written too (kamicp.search.workers.Notes)
     final = None if choice is None else choice % g.k
     opt = optimum(g, final)
     with tempfile.TemporaryDirectory() as folder:
         journal = str(Path(folder) / "j")
-        options = {"final_colour": final, "split_after": 0.0, "deadline": soon()}
-        options["tetrapod_depth"] = depth
+        options = replace(PARALLEL, split_after=0.0, tetrapod_depth=depth, journal=journal)
+        limits = {"final_colour": final, "deadline": soon()}
         # a run that finds a solution (pass 2 after it holds placeholders) ...
-        parallel_idastar(g, journal=journal, **options)
+        parallel_idastar(g, **limits, options=options)
         if opt:  # ... and one that refutes the horizon below it
-            parallel_idastar(g, max_moves=opt - 1, journal=journal, **options)
+            parallel_idastar(g, max_moves=opt - 1, **limits, options=options)
         check_resumed(g, final, journal, opt)
 
 
@@ -128,7 +135,9 @@ def test_a_split_search_writes_the_workers_answers():
     g = from_edges(colours, [(i, i + 1) for i in range(9)] + [(1, 6), (5, 8), (9, 3)])
     with tempfile.TemporaryDirectory() as folder:
         journal = str(Path(folder) / "j")
-        out = parallel_idastar(g, max_moves=3, split_after=0.0, journal=journal)
+        out = parallel_idastar(
+            g, max_moves=3, options=replace(PARALLEL, split_after=0.0, journal=journal)
+        )
         assert out.complete and out.moves is None
         with Journal(journal, g, None) as j:
             assert j.load().bounds
@@ -146,11 +155,13 @@ def test_the_workers_bounds_below_their_tasks_are_written(monkeypatch):
     counts = []
     for noted in (True, False):
         if not noted:
-            monkeypatch.setattr(parallel._Notes, "bound", lambda self, key, value: None)
+            monkeypatch.setattr(workers.Notes, "bound", lambda self, key, value: None)
         with tempfile.TemporaryDirectory() as folder:
             journal = str(Path(folder) / "j")
             out = parallel_idastar(
-                g, max_moves=opt - 1, split_after=0.0, tetrapod_depth=AUTO, journal=journal
+                g,
+                max_moves=opt - 1,
+                options=replace(PARALLEL, split_after=0.0, tetrapod_depth=AUTO, journal=journal),
             )
             assert out.complete and out.moves is None
             with Journal(journal, g, None) as j:
@@ -177,12 +188,12 @@ def test_quieting_the_pool_writes_what_the_dropped_tasks_proved(tmp_path, monkey
     # bounds and check values they proved are written; a check job's answer is not a note
     import types
 
-    monkeypatch.setattr(parallel, "_stopping", [types.SimpleNamespace(value=0)])
+    monkeypatch.setattr(workers.SHARED, "stopping", [types.SimpleNamespace(value=0)])
     g = from_edges([0, 1, 0], [(0, 1), (1, 2)])
-    search = parallel._SplitIda(g, None, None, None)
-    task_answer = (None, None, 10, ([(b"k", 3)], [("tetrapods", b"k", 4, 3)]))  # as _search
+    search = parallel.SplitIda(g, None, None, None)
+    task_answer = (None, None, 10, ([(b"k", 3)], [("tetrapods", b"k", 4, 3)]))  # as search_task
     check_answer = (b"c", 2, 3, 0.1, None)
-    task = (parallel._Group(None, None, 0), "task")
+    task = (parallel.Group(None, None, 0), "task")
     search.jobs = _Answers([(task, task_answer), ([1], check_answer)])
     with Journal(str(tmp_path / "j"), g, None) as journal:
         search.journal = journal
@@ -206,17 +217,17 @@ def test_the_pool_is_quieted_while_the_journal_is_open(tmp_path, monkeypatch):
     text = "name: b\nrules: free\n" + "\n".join(rows) + "\n"
     g = region_graph(formats.load("b.txt", text=text)[0])
     seen = []
-    quiet = parallel._SplitIda.quiet
+    quiet = parallel.SplitIda.quiet
 
     def quieting(self):
         seen.append(self.journal is not None)
         return quiet(self)
 
-    monkeypatch.setattr(parallel._SplitIda, "quiet", quieting)
+    monkeypatch.setattr(parallel.SplitIda, "quiet", quieting)
     journal = str(tmp_path / "j")
     deadline = time.monotonic() + 3
-    options = {"split_after": 0.0, "tetrapod_depth": AUTO, "deadline": deadline}
-    out = parallel_idastar(g, journal=journal, **options)
+    options = replace(PARALLEL, split_after=0.0, tetrapod_depth=AUTO, journal=journal)
+    out = parallel_idastar(g, deadline=deadline, options=options)
     assert not out.complete and seen == [True]
 
 
@@ -303,10 +314,9 @@ def test_one_run_at_a_time(tmp_path):
 def test_a_time_limited_solve_leaves_its_bounds_in_the_journal(tmp_path, monkeypatch):
     from kamicp import formats
     from kamicp.game.regions import region_graph
-    from kamicp.search import astar
 
     # every state's bound is written, so that a few seconds of search leave some
-    monkeypatch.setattr(astar, "JOURNAL_DEPTH", 99)
+    monkeypatch.setattr(ida_module, "JOURNAL_DEPTH", 99)
     g = region_graph(formats.load(str(long_board(tmp_path)))[0])
     journal = str(tmp_path / "j")
     known = greedy(g)  # so that the search starts at once (not after idastar's wider beam)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 import re
 import time
+from dataclasses import replace
 from unittest import mock
 
 import pytest
@@ -20,9 +21,18 @@ from hypothesis import strategies as st
 from kamicp import bounds
 from kamicp.game import rules
 from kamicp.game.regions import from_edges
-from kamicp.search import astar, parallel
+from kamicp.procs.pool import Throttle, start_pool, stop_pool
+from kamicp.search import checks as checks_module
+from kamicp.search import ida as ida_module
+from kamicp.search import idastar as idastar_module
+from kamicp.search import parallel
+from kamicp.search import workers as workers_module
+from kamicp.search.astar import INF
 from kamicp.search.bfs import bfs
-from kamicp.search.parallel import parallel_idastar
+from kamicp.search.checks import AUTO, CHECK_RATIO
+from kamicp.search.ida import Ida, IdaOptions
+from kamicp.search.parallel import PARALLEL, parallel_idastar
+from kamicp.search.rental import rent_time
 from kamicp.solving.solve import solve
 from tests.strategies import oracle, region_graphs
 
@@ -38,7 +48,12 @@ def soon(seconds: float = 60) -> float:
 def check_against_bfs(g, final, seconds: float = 60, **options):
     ref = oracle(g, final)
     deadline = soon(seconds)
-    out = parallel_idastar(g, final_colour=final, split_after=0.0, deadline=deadline, **options)
+    out = parallel_idastar(
+        g,
+        final_colour=final,
+        deadline=deadline,
+        options=replace(PARALLEL, split_after=0.0, **options),
+    )
     assert out.complete
     if ref.moves is None:
         assert out.moves is None
@@ -48,7 +63,11 @@ def check_against_bfs(g, final, seconds: float = 60, **options):
     rules.verify_solution(g, out.moves, final)
     if opt:
         below = parallel_idastar(
-            g, final_colour=final, max_moves=opt - 1, split_after=0.0, deadline=soon(), **options
+            g,
+            final_colour=final,
+            max_moves=opt - 1,
+            deadline=soon(),
+            options=replace(PARALLEL, split_after=0.0, **options),
         )
         assert below.complete and below.moves is None and below.lower_bound >= opt
 
@@ -73,24 +92,27 @@ def test_the_workers_ask_the_tetrapods_of_the_starts_children(monkeypatch):
     edges = [(0, 1), (0, 7), (1, 2), (1, 7), (2, 3), (3, 4), (4, 5), (4, 8), (5, 6), (6, 7)]
     g = from_edges(colour, edges, k=4)
     kept = []
-    real = parallel._SplitIda.kept_tetrapods
+    real = parallel.SplitIda.kept_tetrapods
 
     def spy(self, key, budget, value, seconds):
         kept.append(value > budget)
         return real(self, key, budget, value, seconds)
 
     here = []  # tetrapod levels computed in this process (the workers' calls are theirs)
-    computed = astar.tetrapods_bound
+    computed = checks_module.tetrapods_bound
 
     def counted(*args, **kwargs):
         if not kwargs.get("cached_only"):
             here.append(args)
         return computed(*args, **kwargs)
 
-    monkeypatch.setattr(parallel._SplitIda, "kept_tetrapods", spy)
-    monkeypatch.setattr(astar, "tetrapods_bound", counted)
+    monkeypatch.setattr(parallel.SplitIda, "kept_tetrapods", spy)
+    monkeypatch.setattr(checks_module, "tetrapods_bound", counted)
+    monkeypatch.setattr(ida_module, "tetrapods_bound", counted)
     bounds.forget_cached_bounds()  # the start's tetrapods not cached: threshold 4, not 5
-    out = parallel_idastar(g, split_after=0.0, deadline=soon(), tetrapod_depth=1)
+    out = parallel_idastar(
+        g, deadline=soon(), options=replace(PARALLEL, split_after=0.0, tetrapod_depth=1)
+    )
     assert out.complete and len(out.moves) == len(bfs(g).moves) == 5
     rules.verify_solution(g, out.moves)
     assert any(kept) and not here  # the workers' values, some of them cuts
@@ -101,38 +123,37 @@ def test_the_workers_ask_the_tetrapods_of_the_starts_children(monkeypatch):
 def test_same_optimum_with_checks_rented_in_the_workers(g, choice):
     # AUTO: the tasks are the start's children, and every rental in the workers (forked
     # after the patch) falls due at once, so that cuts unwind the workers' searches
-    with mock.patch.object(astar._Ida, "rent_after", lambda self: 0.0):
-        check_against_bfs(g, None if choice is None else choice % g.k, tetrapod_depth=astar.AUTO)
+    with mock.patch.object(Ida, "rent_after", lambda self: 0.0):
+        check_against_bfs(g, None if choice is None else choice % g.k, tetrapod_depth=AUTO)
 
 
 def settle_and_give_way(self):
     """A worker's tick that has every task give way at once, its rented state checked first
     (as when a worker is idle)."""
     self.settle_task_state()
-    raise parallel._GiveWay
+    raise workers_module.GiveWay
 
 
 @settings(max_examples=30, deadline=None, suppress_health_check=list(HealthCheck))
 @given(region_graphs(max_cells=20, max_colours=4, rules=("free",)), FINALS)
 def test_same_optimum_when_rented_tasks_give_way(monkeypatch, g, choice):
     # every task gives way at its first state, so the parent expands every state through the
-    # pool, about half a millisecond each: a 12-region board (optimum 7, final colour 0) drawn
-    # in a fresh clone's run took 170,050 states and 78.8 s, past the 60 s guard (82.1 s at
-    # 2acec7d, 115.6 s at 1e993fd's Pool); the guard is 300 s here
-    monkeypatch.setattr(parallel._Worker, "tick", settle_and_give_way)
+    # pool (about half a millisecond each): a 12-region board can take over a minute, so the
+    # hang guard is 300 s here
+    monkeypatch.setattr(workers_module.Worker, "tick", settle_and_give_way)
     final = None if choice is None else choice % g.k
-    check_against_bfs(g, final, seconds=300, tetrapod_depth=astar.AUTO)
+    check_against_bfs(g, final, seconds=300, tetrapod_depth=AUTO)
 
 
 def test_with_auto_the_workers_rent_the_checks_of_the_starts_children(monkeypatch):
-    # NINE (tests/test_search.py): with AUTO the tasks are the start's children, no check is
+    # NINE (tests/search/test_checks.py): with AUTO the tasks are the start's children, no check is
     # asked up front, and the workers' rented checks (all due at once) cut some of them; the
     # parent counts them; a depth given up front asks its checks here, before the split
-    from tests.search.test_search import NINE
+    from tests.search.test_checks import NINE
 
     g = from_edges(*NINE, k=4)
     depths = []
-    collect = parallel._SplitIda.collect
+    collect = parallel.SplitIda.collect
 
     def spy(self, task, depth):
         tasks = collect(self, task, depth)
@@ -140,27 +161,27 @@ def test_with_auto_the_workers_rent_the_checks_of_the_starts_children(monkeypatc
             depths.append((depth, self.rents_in_workers(tasks, depth)))
         return tasks
 
-    monkeypatch.setattr(parallel._SplitIda, "collect", spy)
-    monkeypatch.setattr(astar._Ida, "rent_after", lambda self: 0.0)
+    monkeypatch.setattr(parallel.SplitIda, "collect", spy)
+    monkeypatch.setattr(Ida, "rent_after", lambda self: 0.0)
     runs = {}
-    for depth in (astar.AUTO, 0):
+    for depth in (AUTO, 0):
         bounds.forget_cached_bounds()
-        ida = parallel._SplitIda(g, None, None, soon())
-        ida.configure(None, 0.0, 0.0, depth, None)
+        ida = parallel.SplitIda(g, None, None, soon())
+        ida.configure(IdaOptions(tripod_after=0.0, check_ratio=0.0, tetrapod_depth=depth))
         ida.split_after = 0.0
         try:
             out = ida.run(None)
         finally:
-            # as parallel.idastar does: the workers drop their jobs first (quiet); without
-            # it, terminate hung for good in CI once (session 34), its task handler waiting
-            # for the result queue's lock, held by a worker killed while it answered
+            # as parallel_idastar does: the workers drop their jobs first (quiet); without
+            # it, terminate can hang for good, its task handler waiting for the result
+            # queue's lock, held by a worker killed while it answered
             ida.quiet()
-            parallel.stop_pool(ida.pool, ida.worker_processes)
+            stop_pool(ida.pool, ida.worker_processes)
         assert len(out.moves) == len(bfs(g).moves) == 5
         rules.verify_solution(g, out.moves)
         runs[depth] = (list(depths), ida.tetrapod_tally())
         depths.clear()
-    rented, checks = runs[astar.AUTO]
+    rented, checks = runs[AUTO]
     assert rented and all(entry == (1, True) for entry in rented)
     assert checks[0] > checks[1] > 0
     plain, none = runs[0]
@@ -170,22 +191,22 @@ def test_with_auto_the_workers_rent_the_checks_of_the_starts_children(monkeypatc
 def always_give_way(self):
     """A worker's tick that splits every task it reaches (the workers are forked after the
     patch, so they run it): the whole search is then the parent's passes."""
-    raise parallel._GiveWay
+    raise workers_module.GiveWay
 
 
 @pytest.fixture
 def splits(monkeypatch):
     """Every task gives way at once; counts the tasks split again."""
-    monkeypatch.setattr(parallel._Worker, "tick", always_give_way)
+    monkeypatch.setattr(workers_module.Worker, "tick", always_give_way)
     count = []
-    collect = parallel._SplitIda.collect
+    collect = parallel.SplitIda.collect
 
     def counted(self, task, depth):
         if task[0]:  # a task's state, not the start
             count.append(task)
         return collect(self, task, depth)
 
-    monkeypatch.setattr(parallel._SplitIda, "collect", counted)
+    monkeypatch.setattr(parallel.SplitIda, "collect", counted)
     return count
 
 
@@ -193,7 +214,7 @@ def test_tasks_split_below_the_frontier(splits):
     # a path of 9 nodes in 3 colours: optimum 4, deep enough for tasks below the frontier
     g = from_edges([0, 1, 2, 0, 1, 2, 0, 1, 2], [(i, i + 1) for i in range(8)])
     ref = bfs(g)
-    out = parallel_idastar(g, split_after=0.0, deadline=soon())
+    out = parallel_idastar(g, deadline=soon(), options=replace(PARALLEL, split_after=0.0))
     assert out.complete and len(out.moves) == len(ref.moves)
     rules.verify_solution(g, out.moves)
     assert splits  # the give-way path ran
@@ -202,7 +223,7 @@ def test_tasks_split_below_the_frontier(splits):
 @settings(max_examples=15, deadline=None, suppress_health_check=list(HealthCheck))
 @given(region_graphs(max_cells=20, max_colours=4, rules=("free",)), FINALS)
 def test_same_optimum_when_tasks_split_again(monkeypatch, g, choice):
-    monkeypatch.setattr(parallel._Worker, "tick", always_give_way)
+    monkeypatch.setattr(workers_module.Worker, "tick", always_give_way)
     check_against_bfs(g, None if choice is None else choice % g.k)
 
 
@@ -210,8 +231,10 @@ def test_limits_claim_only_what_is_proved():
     g = from_edges([0, 1, 2, 0, 1, 2, 0, 1, 2, 0], [(i, i + 1) for i in range(9)])
     opt = len(bfs(g).moves)
     for out in (
-        parallel_idastar(g, deadline=time.monotonic() - 1, split_after=0.0),
-        parallel_idastar(g, node_limit=3, split_after=0.0),
+        parallel_idastar(
+            g, deadline=time.monotonic() - 1, options=replace(PARALLEL, split_after=0.0)
+        ),
+        parallel_idastar(g, node_limit=3, options=replace(PARALLEL, split_after=0.0)),
     ):
         assert out.lower_bound <= opt
         if out.moves is not None:
@@ -222,13 +245,13 @@ def test_limits_claim_only_what_is_proved():
 def test_solve_passes_workers_to_idastar(monkeypatch):
     g = from_edges([0, 1, 2, 1, 0, 2, 1, 0], [(i, i + 1) for i in range(7)])
     seen = []
-    real = parallel.parallel_idastar
+    real = idastar_module.parallel_idastar
 
     def spy(*args, **kwargs):
-        seen.append((kwargs["workers"], kwargs["tetrapod_depth"]))
+        seen.append((kwargs["options"].workers, kwargs["options"].tetrapod_depth))
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(parallel, "parallel_idastar", spy)
+    monkeypatch.setattr(idastar_module, "parallel_idastar", spy)
     r = solve(g, "idastar", workers=2, tetrapod_depth=1)
     one = solve(g, "idastar")
     assert r.status == one.status == "optimal" and r.moves == one.moves
@@ -259,9 +282,9 @@ def _twice(x: int) -> int:
 
 
 def test_throttle_answers_every_job_with_at_most_limit_in_the_pool():
-    pool, workers = parallel.start_pool(2)
+    pool, workers = start_pool(2)
     try:
-        jobs = parallel._Throttle(pool, 3, workers)
+        jobs = Throttle(pool, 3, workers)
         for x in range(20):
             jobs.submit(_twice, x, f"tag{x}")
         answers = {}
@@ -275,7 +298,7 @@ def test_throttle_answers_every_job_with_at_most_limit_in_the_pool():
         with pytest.raises(ValueError):  # a job's own error, not a lost worker
             jobs.next()
     finally:
-        parallel.stop_pool(pool, workers)
+        stop_pool(pool, workers)
 
 
 class _Flag:
@@ -292,20 +315,19 @@ def test_a_tasks_state_is_checked_first_only_where_checks_are_cheap(
     import os
 
     from kamicp.bounds import contract
-    from kamicp.search import astar
 
-    monkeypatch.setattr(astar, "FORCED_NODES", nodes_limit)
+    monkeypatch.setattr(ida_module, "FORCED_NODES", nodes_limit)
     g = from_edges([0, 1, 2, 0, 1, 2, 0, 1], [(i, i + 1) for i in range(7)])
-    w = parallel._Worker(g, None, None, soon())
+    w = workers_module.Worker(g, None, None, soon())
     w.tripod_after, w.threshold, w.parent = 0.0, -1, os.getppid()
-    w.forced_depth = 0  # as _start_worker sets it: the parallel search's own rule
-    monkeypatch.setattr(parallel, "_worker", [w])
-    monkeypatch.setattr(parallel, "_idle", [_Flag()])
-    monkeypatch.setattr(parallel, "_stopping", [_Flag()])
+    w.forced_depth = 0  # as start_worker sets it: the parallel search's own rule
+    monkeypatch.setattr(workers_module.SHARED, "search", [w])
+    monkeypatch.setattr(workers_module.SHARED, "idle", [_Flag()])
+    monkeypatch.setattr(workers_module.SHARED, "stopping", [_Flag()])
     cur = contract(g)
     budget, threshold = 5, 7  # the task's state is 7 - 5 = 2 moves deep
-    job = (b"", cur, 0, budget, None, 2, threshold, astar.INF, 1, False)
-    value, _, _, _ = parallel._search(job)
+    job = (b"", cur, 0, budget, None, 2, threshold, INF, 1, False)
+    value, _, _, _ = workers_module.search_task(job)
     assert w.cuts.get(2, [0, 0])[0] == checks  # the task's state is the only one that deep
     assert (value <= budget) == (len(bfs(g).moves) <= budget)
 
@@ -317,26 +339,25 @@ def test_a_task_below_a_miss_is_checked_first_and_its_split_says_it_missed(monke
     # when it gives way. Either way the check misses, and the split's answer says so, so
     # that the tasks it is split into are below a miss in turn.
     from kamicp.bounds import contract
-    from kamicp.search import astar
 
     g = from_edges([i % 3 for i in range(8)], [(i, i + 1) for i in range(7)], k=3)
-    w = parallel._Worker(g, None, None, soon())
-    w.configure(None, 0.0, astar.CHECK_RATIO, astar.AUTO, None)
-    monkeypatch.setattr(parallel, "_worker", [w])
+    w = workers_module.Worker(g, None, None, soon())
+    w.configure(IdaOptions(tripod_after=0.0, check_ratio=CHECK_RATIO, tetrapod_depth=AUTO))
+    monkeypatch.setattr(workers_module.SHARED, "search", [w])
     asked, seen = [], []
-    monkeypatch.setattr(astar._Ida, "tetrapod_check", lambda self, c, k, b: asked.append(b) or 0)
-    monkeypatch.setattr(astar._Ida, "rent_after", lambda self: 1e9)
+    monkeypatch.setattr(Ida, "tetrapod_check", lambda self, c, k, b: asked.append(b) or 0)
+    monkeypatch.setattr(Ida, "rent_after", lambda self: 1e9)
 
     def tick(self):  # the task gives way at its first child, as to an idle worker
         seen.append(len(asked))
         if len(seen) == 2:
             self.settle_task_state()
-            raise parallel._GiveWay
+            raise workers_module.GiveWay
 
-    monkeypatch.setattr(parallel._Worker, "tick", tick)
+    monkeypatch.setattr(workers_module.Worker, "tick", tick)
     budget, threshold = 6, 8  # the task's state is 2 moves deep
-    job = (b"", contract(g), 0, budget, None, 2, threshold, astar.INF, 1, below)
-    value, path, _, _ = parallel._search(job)
+    job = (b"", contract(g), 0, budget, None, 2, threshold, INF, 1, below)
+    value, path, _, _ = workers_module.search_task(job)
     assert value == "split" and path is True
     assert seen == [0, 1 if below else 0] and asked == [budget]
 
@@ -347,12 +368,12 @@ def test_a_worker_whose_parent_is_gone_exits(monkeypatch):
     import os
 
     g = from_edges([0, 1, 0], [(0, 1), (1, 2)])
-    w = parallel._Worker(g, None, None, soon())
+    w = workers_module.Worker(g, None, None, soon())
     w.began = time.monotonic()
-    monkeypatch.setattr(parallel, "_idle", [_Flag()])
-    monkeypatch.setattr(parallel, "_stopping", [_Flag()])
+    monkeypatch.setattr(workers_module.SHARED, "idle", [_Flag()])
+    monkeypatch.setattr(workers_module.SHARED, "stopping", [_Flag()])
     exits = []
-    monkeypatch.setattr(parallel.os, "_exit", exits.append)
+    monkeypatch.setattr(workers_module.os, "_exit", exits.append)
     w.parent = os.getppid()
     w.tick()
     assert exits == []
@@ -364,7 +385,7 @@ def test_a_worker_whose_parent_is_gone_exits(monkeypatch):
 def _until_stopped(seconds: float) -> str:
     end = time.monotonic() + seconds
     while time.monotonic() < end:
-        if parallel._stopping[0].value:
+        if workers_module.SHARED.stopping[0].value:
             return "stopped"
         time.sleep(0.01)
     return "ran out"
@@ -388,8 +409,8 @@ def _sleep_deaf(seconds: float) -> None:
 def _fed_search(pool, workers, limit: int, function, jobs: list):
     """A bare search whose throttle has handed ``function(job)`` for each job to the pool
     (at most ``limit`` at a time), each tagged with its index."""
-    search = parallel._SplitIda.__new__(parallel._SplitIda)
-    search.jobs = parallel._Throttle(pool, limit, workers)
+    search = parallel.SplitIda.__new__(parallel.SplitIda)
+    search.jobs = Throttle(pool, limit, workers)
     for i, job in enumerate(jobs):
         search.jobs.submit(function, job, i)
     search.jobs.feed()
@@ -404,9 +425,9 @@ def test_quiet_stops_waiting_for_the_jobs_of_a_worker_that_died(monkeypatch):
     import signal
 
     monkeypatch.setattr(parallel, "QUIET_SECONDS", 30.0)
-    parallel._new_flag(parallel._stopping)
+    workers_module.new_flag(workers_module.SHARED.stopping)
     _STARTED[:] = [mp.get_context("fork").Value("i", 0)]  # before the fork: shared
-    pool, workers = parallel.start_pool(2)
+    pool, workers = start_pool(2)
     assert len(workers) == 2
     try:
         search = _fed_search(pool, workers, 2, _sleep_deaf, [60.0, 60.0])
@@ -420,7 +441,7 @@ def test_quiet_stops_waiting_for_the_jobs_of_a_worker_that_died(monkeypatch):
         with pytest.raises(parallel.WorkerLost, match="SIGKILL: killed from outside"):
             search.jobs.next(feed=False)
     finally:
-        parallel.stop_pool(pool, workers)
+        stop_pool(pool, workers)
 
 
 def test_the_pool_stops_when_an_idle_worker_was_killed(monkeypatch):
@@ -433,10 +454,10 @@ def test_the_pool_stops_when_an_idle_worker_was_killed(monkeypatch):
     import threading
 
     monkeypatch.setattr(parallel, "QUIET_SECONDS", 30.0)
-    parallel._new_flag(parallel._stopping)
+    workers_module.new_flag(workers_module.SHARED.stopping)
     _STARTED[:] = [mp.get_context("fork").Value("i", 0)]
     _BUSY[:] = [mp.get_context("fork").Value("i", 0)]
-    pool, workers = parallel.start_pool(2)
+    pool, workers = start_pool(2)
     search = _fed_search(pool, workers, 2, _sleep_deaf, [60.0])
     while _STARTED[0].value < 1:
         time.sleep(0.01)
@@ -448,7 +469,7 @@ def test_the_pool_stops_when_an_idle_worker_was_killed(monkeypatch):
     with pytest.raises(parallel.WorkerLost, match="SIGKILL: killed from outside"):
         search.jobs.next(feed=False, timeout=30.0)
     search.quiet()
-    stopping = threading.Thread(target=parallel.stop_pool, args=(pool, workers), daemon=True)
+    stopping = threading.Thread(target=stop_pool, args=(pool, workers), daemon=True)
     stopping.start()
     stopping.join(30.0)
     assert not stopping.is_alive()
@@ -459,8 +480,8 @@ def test_quiet_has_every_job_in_the_pool_answer_before_the_pool_stops(monkeypatc
     # the search first has the workers drop their jobs and waits for every answer, so that
     # what the dropped tasks proved reaches the journal before the workers are stopped
     monkeypatch.setattr(parallel, "QUIET_SECONDS", 20.0)
-    parallel._new_flag(parallel._stopping)  # before the fork: the workers share it
-    pool, workers = parallel.start_pool(2)
+    workers_module.new_flag(workers_module.SHARED.stopping)  # before the fork: the workers share it
+    pool, workers = start_pool(2)
     try:
         search = _fed_search(pool, workers, 3, _until_stopped, [60.0] * 5)
         assert search.jobs.in_pool == 3
@@ -469,7 +490,7 @@ def test_quiet_has_every_job_in_the_pool_answer_before_the_pool_stops(monkeypatc
         assert search.jobs.in_pool == 0 and len(search.jobs.waiting) == 2  # none fed after
         assert time.monotonic() - began < 20.0
     finally:
-        parallel.stop_pool(pool, workers)
+        stop_pool(pool, workers)
     assert search.jobs.next(feed=False, timeout=0.1) is None  # nothing left to answer
 
 
@@ -479,11 +500,13 @@ def test_status_lines_count_the_workers_checks_and_tasks(monkeypatch):
     # lines count both, in each iteration, up to their totals (the answer that ends the
     # iteration included: it may be the first); the answer is the same
     g = from_edges([0, 1, 2, 0, 1, 2, 0, 1, 2], [(i, i + 1) for i in range(8)])
-    monkeypatch.setattr(astar, "STATUS_EVERY", 0.0)
+    monkeypatch.setattr(ida_module, "STATUS_EVERY", 0.0)
     lines: list[str] = []
     bounds.forget_cached_bounds()
     out = parallel_idastar(
-        g, split_after=0.0, deadline=soon(), tetrapod_depth=1, on_status=lines.append
+        g,
+        deadline=soon(),
+        options=replace(PARALLEL, split_after=0.0, tetrapod_depth=1, on_status=lines.append),
     )
     assert out.complete and len(out.moves) == len(bfs(g).moves) == 6
     assert all(line.startswith("searching ") for line in lines)
@@ -506,10 +529,10 @@ def test_status_lines_count_the_workers_checks_and_tasks(monkeypatch):
 def _watched(g):
     """A parallel search whose status line is read (its iteration begun now, as with AUTO)
     and a worker beside it, in this process: the tallies they share are the fork's."""
-    ida = parallel._SplitIda(g, None, None, soon())
-    ida.configure(None, 0.0, astar.CHECK_RATIO, astar.AUTO, None)
+    ida = parallel.SplitIda(g, None, None, soon())
+    ida.configure(IdaOptions(tripod_after=0.0, check_ratio=CHECK_RATIO, tetrapod_depth=AUTO))
     ida.iteration_began = time.monotonic()
-    return ida, parallel._Worker(g, None, None, soon())
+    return ida, workers_module.Worker(g, None, None, soon())
 
 
 def test_the_status_counts_the_workers_tetrapod_checks_as_they_are_made(monkeypatch):
@@ -517,10 +540,10 @@ def test_the_status_counts_the_workers_tetrapod_checks_as_they_are_made(monkeypa
     # line adds them to its own at once (it counted them only once their task answered:
     # on the deep boards a task runs for minutes, and the line said 0 checks meanwhile)
     g = from_edges([0, 1, 2, 0, 1, 2, 0, 1, 2], [(i, i + 1) for i in range(8)])
-    monkeypatch.setattr(parallel, "_rent_tally", [])
+    monkeypatch.setattr(workers_module.SHARED, "rents", [])
     ida, worker = _watched(g)
     ida.tetrapod_checks = [2, 1, 3.0]  # this process's own
-    parallel._new_tally(parallel._rent_tally)  # as when the pool starts
+    workers_module.new_tally(workers_module.SHARED.rents)  # as when the pool starts
     worker.kept_tetrapods(b"a", 5, 7, 4.0)  # a check that cuts (7 > 5)
     assert "tetrapod checks 2 (1 cut, 3 s)" in ida.status()  # no pool: not yet counted
     ida.pool = mock.Mock()
@@ -535,16 +558,16 @@ def test_the_status_counts_the_workers_tripod_checks_of_the_iteration(monkeypatc
     # the same for the tripod checks, which the line counts per iteration: the workers'
     # were never counted (Bud6's lines said "tripod checks 0 (0 cut)" throughout)
     g = from_edges([0, 1, 2, 0, 1, 2, 0, 1, 2], [(i, i + 1) for i in range(8)])
-    monkeypatch.setattr(parallel, "_tripod_tally", [])
+    monkeypatch.setattr(workers_module.SHARED, "tripods", [])
     ida, worker = _watched(g)
     ida.checked(b"p", 4, 5, 0.1, 1)  # the parent's own, which cuts
-    parallel._new_tally(parallel._tripod_tally, 2)  # as when the pool starts
+    workers_module.new_tally(workers_module.SHARED.tripods, 2)  # as when the pool starts
     worker.checked(b"a", 4, 3, 0.1, 2)
     worker.checked(b"b", 4, 6, 0.1, 2)
     assert "tripod checks 1 (1 cut)" in ida.status()  # no pool: not yet counted
     ida.pool = mock.Mock()
     assert "tripod checks 3 (2 cut)" in ida.status()
-    parallel._new_tally(parallel._tripod_tally, 2)  # the next iteration (split) starts
+    workers_module.new_tally(workers_module.SHARED.tripods, 2)  # the next iteration (split) starts
     assert "tripod checks 1 (1 cut)" in ida.status()
 
 
@@ -553,13 +576,13 @@ def test_the_status_counts_the_workers_states_as_they_go(monkeypatch):
     # them to the parent's own at once, and a task's states are counted once, not again
     # when its answer brings them
     g = from_edges([0, 1, 2, 0, 1, 2, 0, 1, 2], [(i, i + 1) for i in range(8)])
-    monkeypatch.setattr(parallel, "_node_tally", [])
-    monkeypatch.setattr(parallel, "NODES_SENT", 10)
-    monkeypatch.setattr(parallel, "_stopping", [mock.Mock(value=0)])
-    monkeypatch.setattr(parallel, "_idle", [mock.Mock(value=0)])
+    monkeypatch.setattr(workers_module.SHARED, "nodes", [])
+    monkeypatch.setattr(workers_module, "NODES_SENT", 10)
+    monkeypatch.setattr(workers_module.SHARED, "stopping", [mock.Mock(value=0)])
+    monkeypatch.setattr(workers_module.SHARED, "idle", [mock.Mock(value=0)])
     ida, worker = _watched(g)
     ida.nodes = 5  # the parent's own
-    parallel._new_tally(parallel._node_tally, 1)  # as when the pool starts
+    workers_module.new_tally(workers_module.SHARED.nodes, 1)  # as when the pool starts
     ida.pool = mock.Mock()
     worker.parent = os.getppid()
     for _ in range(25):
@@ -574,24 +597,24 @@ def test_the_status_counts_the_workers_states_as_they_go(monkeypatch):
 def test_workers_time_their_rentals_from_every_workers_checks(monkeypatch):
     # a worker whose first task is long must not time its rentals from that task's few
     # checks: each worker adds its checks to a tally shared through the fork, and its rents
-    # are timed from the tally (astar.rent_time of it)
-    monkeypatch.setattr(parallel, "_rent_tally", [])
-    parallel._new_tally(parallel._rent_tally)
+    # are timed from the tally (rent_time of it)
+    monkeypatch.setattr(workers_module.SHARED, "rents", [])
+    workers_module.new_tally(workers_module.SHARED.rents)
     g = from_edges([0, 1, 0], [(0, 1), (1, 2)])
-    first, second = (parallel._Worker(g, None, None, None) for _ in range(2))
+    first, second = (workers_module.Worker(g, None, None, None) for _ in range(2))
     for _ in range(9):
         first.kept_tetrapods(b"k", 5, 7, 0.5)  # nine checks of 0.5 s, each a cut
     second.kept_tetrapods(b"k", 5, 3, 4.0)  # one of 4 s that cuts nothing
     assert second.tetrapod_checks == [1, 0, 4.0]  # its own, for the status
     assert second.rent_statistics() == first.rent_statistics() == (10, 9, 8.5)
-    assert second.rent_after() == pytest.approx(astar.rent_time(10, 9, 8.5))
-    assert second.rent_after() < astar.rent_time(1, 0, 4.0) / 10
-    parallel._new_tally(parallel._rent_tally)  # a new pool starts from nothing
+    assert second.rent_after() == pytest.approx(rent_time(10, 9, 8.5))
+    assert second.rent_after() < rent_time(1, 0, 4.0) / 10
+    workers_module.new_tally(workers_module.SHARED.rents)  # a new pool starts from nothing
     assert first.rent_statistics() == (0, 0, 0)
 
 
 def _pool_then_wait(conn) -> None:
-    _, workers = parallel.start_pool(2)
+    _, workers = start_pool(2)
     conn.send([worker.pid for worker in workers])
     time.sleep(60)
 

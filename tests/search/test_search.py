@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 import random
-import re
 import time
 from collections import deque
 from pathlib import Path
@@ -25,10 +24,11 @@ from hypothesis import strategies as st
 from kamicp import bounds
 from kamicp.game import rules
 from kamicp.game.regions import from_edges
-from kamicp.search import astar as astar_module
-from kamicp.search.astar import INF, MIN_SAMPLES, _Ida, astar, idastar, last_move_context
+from kamicp.search.astar import astar
 from kamicp.search.bfs import bfs
 from kamicp.search.greedy import greedy
+from kamicp.search.ida import Ida
+from kamicp.search.idastar import IdaOptions, idastar
 from tests.strategies import oracle, region_graphs
 
 DATA = Path(__file__).parents[1] / "data"
@@ -36,30 +36,30 @@ DATA = Path(__file__).parents[1] / "data"
 
 def idastar_walks(g, **options):
     """IDA* with the walk bound asked at every state."""
-    return idastar(g, walk_depth=99, **options)
+    return idastar(g, **options, options=IdaOptions(walk_depth=99))
 
 
 def idastar_cheap(g, **options):
     """IDA* with the cheap bounds only."""
-    return idastar(g, walk_depth=-1, tripod_after=None, **options)
+    return idastar(g, **options, options=IdaOptions(walk_depth=-1, tripod_after=None))
 
 
 def idastar_tripods(g, **options):
     """IDA* with the tripod checks from the first moment of every iteration (the start's
     children, and deeper where the rule finds them worth it)."""
-    return idastar(g, tripod_after=0.0, **options)
+    return idastar(g, **options, options=IdaOptions(tripod_after=0.0))
 
 
 def idastar_tripods_everywhere(g, **options):
     """IDA* with the tripod check asked at every depth once one state of that depth has been
     searched (a ratio of 0): exercises the per-depth rule and the per-position answers."""
-    return idastar(g, tripod_after=0.0, check_ratio=0.0, **options)
+    return idastar(g, **options, options=IdaOptions(tripod_after=0.0, check_ratio=0.0))
 
 
 def idastar_tetrapods(g, **options):
     """IDA* with the tetrapod check (Bound 7) at the states at most two moves deep that the
     tripod check does not cut."""
-    return idastar(g, tripod_after=0.0, tetrapod_depth=2, **options)
+    return idastar(g, **options, options=IdaOptions(tripod_after=0.0, tetrapod_depth=2))
 
 
 def idastar_rented(g, **options):
@@ -67,7 +67,7 @@ def idastar_rented(g, **options):
     each state at most AUTO_DEPTH moves deep is checked at the first state searched below it,
     and a cut unwinds the search to it. The cheap bounds only otherwise, so that the search
     runs several iterations, each learning from the values the cuts kept."""
-    with mock.patch.object(_Ida, "rent_after", lambda self: 0.0):
+    with mock.patch.object(Ida, "rent_after", lambda self: 0.0):
         return idastar_cheap(g, **options)
 
 
@@ -123,7 +123,7 @@ def check_horizon(g, final):
         assert out.complete and len(out.moves) == opt
     # Every threshold IDA* reports while running is a proved lower bound, the last the optimum.
     told = []
-    idastar(g, final_colour=final, on_bound=told.append)
+    idastar(g, final_colour=final, options=IdaOptions(on_bound=told.append))
     assert told == sorted(told) and told[-1] == opt
 
 
@@ -334,471 +334,3 @@ def test_article_bfs_proves_five():
     g, _ = article_graph()
     assert len(bfs(g).moves) == 5
     assert bfs(g, max_moves=4).moves is None
-
-
-@settings(max_examples=300, deadline=None, suppress_health_check=list(HealthCheck))
-@given(region_graphs(max_cells=20, max_colours=4, rules=("free",)), st.data())
-def test_one_piece_children_match_the_general_ones(g, data):
-    # The inlined child bounds of IDA* equal those of islands_bound_after, with and without
-    # a last move (commuting-move pruning) and a final colour.
-    from kamicp.search.astar import _Search
-
-    if len(g.islands) != 1:
-        return
-    colours = st.integers(0, g.k - 1)
-    cur = bounds.contract(g)
-    for _ in range(data.draw(st.integers(0, 4))):
-        if cur.is_solved():
-            return
-        v = data.draw(st.sampled_from(cur.nodes()))
-        c = data.draw(st.sampled_from([c for c in range(g.k) if c != cur.pos[v]] or [None]))
-        if c is None:
-            return
-        cur = cur.play(v, c)
-    # the last move's context: none, a merging move's node, or a node and the colour it had
-    # before a move that merged nothing (R5, R6)
-    last = data.draw(st.none() | st.sampled_from(cur.nodes()))
-    merged = data.draw(st.booleans())
-    after = None if last is None else last_move_context(last, merged, data.draw(colours))
-    final = data.draw(st.none() | st.integers(0, g.k - 1))
-    s = _Search(g, final, None, None)
-    fast, floor = s.one_piece_children(cur, final, after)
-    slow = s.general_children(cur, 0, final, after)
-    assert floor == INF
-    assert [e[:4] + e[5:] for e in fast] == [e[:4] + e[5:] for e in slow]
-    # With a budget, every child within it is kept, and the floor is at most 1 + the
-    # bound of every child left out (what IDA* returns for them).
-    budget = data.draw(st.integers(0, 8))
-    kept, floor = s.one_piece_children(cur, final, after, budget)
-    kept_moves = {e[2] for e in kept}
-    assert kept == [e for e in fast if e[2] in kept_moves]
-    for e in fast:
-        if e[2] not in kept_moves:
-            assert 1 + e[0] > budget and floor <= 1 + e[0]
-
-
-def test_tripod_checks_cut_children_of_the_start():
-    # a random 12-region board (found by search, kept as data): with the tripod bound asked
-    # at every child of the start, IDA* expands fewer states and still proves the optimum
-    colour = [0, 2, 2, 1, 3, 1, 3, 2, 3, 1, 0, 2]
-    edges = [(0, 4), (1, 10), (2, 4), (3, 8), (4, 9), (5, 8), (6, 7), (6, 10), (6, 11), (7, 8)]
-    edges += [(7, 9), (8, 10), (10, 11)]
-    g = from_edges(colour, edges, k=4)
-    plain, checked = idastar(g, tripod_after=None), idastar(g, tripod_after=0.0)
-    assert len(plain.moves) == len(checked.moves) == len(bfs(g).moves) == 5
-    assert checked.nodes < plain.nodes
-    below = idastar(g, tripod_after=0.0, max_moves=4)
-    assert below.complete and below.moves is None
-    everywhere = idastar_tripods_everywhere(g)
-    assert len(everywhere.moves) == 5 and everywhere.nodes <= checked.nodes
-
-
-NINE = (  # a random 9-region board (found by search, kept as data), 5 moves
-    [1, 3, 1, 2, 3, 0, 2, 0, 0],
-    [(0, 1), (0, 7), (1, 2), (1, 7), (2, 3), (3, 4), (4, 5), (4, 8), (5, 6), (6, 7)],
-)
-
-
-def test_tetrapod_checks_cut_what_the_tripod_checks_leave():
-    # NINE: the tetrapod check at the start's children cuts 7 of the 8 that the tripod check
-    # leaves; fewer states, the same optimum
-    g = from_edges(*NINE, k=4)
-    runs = []
-    for depth in (0, 1):
-        bounds.forget_cached_bounds()  # no tetrapod value of the start cached by a solve
-        ida = _Ida(g, None, None, None)
-        ida.tripod_after, ida.tetrapod_depth = 0.0, depth
-        runs.append((ida.run(None), ida.tetrapod_checks))
-    (plain, none), (deep, checks) = runs
-    assert len(plain.moves) == len(deep.moves) == len(bfs(g).moves) == 5
-    assert none[0] == 0 and checks[0] > checks[1] > 0
-    assert deep.nodes < plain.nodes
-    rules.verify_solution(g, deep.moves)
-
-
-def test_rented_tetrapod_checks_cut_where_subtrees_run_long():
-    # NINE with AUTO: no check up front (an explicit 0: none at all); with every
-    # rental due at once, the states one and two moves deep get the check after their first
-    # child, some are cut by it, and the optimum is the same
-    g = from_edges(*NINE, k=4)
-    runs = []
-    for depth, due in ((0, 0.0), (astar_module.AUTO, 0.0), (astar_module.AUTO, 1e9)):
-        bounds.forget_cached_bounds()
-        ida = _Ida(g, None, None, None)
-        ida.configure(None, 0.0, 0.0, depth, None)
-        with mock.patch.object(_Ida, "rent_after", lambda self, due=due: due):
-            runs.append((ida.run(None), ida.tetrapod_checks, ida.rentals))
-    (none, no_checks, _), (rented, checks, left), (patient, idle, _) = runs
-    assert len(none.moves) == len(rented.moves) == len(patient.moves) == len(bfs(g).moves) == 5
-    assert no_checks[0] == idle[0] == 0
-    assert checks[0] > checks[1] > 0 and left == []
-    assert rented.nodes < none.nodes
-    rules.verify_solution(g, rented.moves)
-
-
-def test_a_rented_state_unwound_before_its_check_is_not_counted(monkeypatch):
-    # the rule that switches a depth to checks up front counts the rented states that ran
-    # short (finished unchecked) and long (checked); one unwound by an ancestor's cut before
-    # its own check fell due is neither. Here the first state two moves deep is unwound by a
-    # cut of its parent (made by hand); every other rented state finishes or is cut itself
-    g = from_edges(*NINE, k=4)
-    ida = _Ida(g, None, None, None)
-    ida.configure(None, None, 0.0, astar_module.AUTO, None)
-    created: dict[int, int] = {}
-    rent, children = _Ida.rent, _Ida.children
-
-    def counted(self, cur, first, budget, depth):
-        rental = rent(self, cur, first, budget, depth)
-        if isinstance(rental, astar_module._Rental):
-            created[depth] = created.get(depth, 0) + 1
-        return rental
-
-    def unwound(self, cur, first, budget, after, key, known, depth, tripods):
-        if depth == 2 and not fired:
-            fired.append(depth)
-            parent = self.rentals[0]
-            parent.open = False  # as if its check had been made and had cut it
-            raise astar_module._Cut(parent, parent.budget + 1)
-        return children(self, cur, first, budget, after, key, known, depth, tripods)
-
-    fired: list[int] = []
-    monkeypatch.setattr(_Ida, "rent", counted)
-    monkeypatch.setattr(_Ida, "children", unwound)
-    monkeypatch.setattr(_Ida, "rent_after", lambda self: 1e9)
-    ida.threshold = 5
-    ida.dfs(bounds.contract(g), 0, 5, None)
-    assert fired and created[1] >= 1 and created[2] >= 2
-    assert ida.rented[1] == [created[1], 1]  # the parent cut by hand: checked
-    assert ida.rented[2] == [created[2] - 1, 0]  # all but the one unwound
-
-
-NESTED = (  # random boards (found by search, kept as data) where, with rentals due at every
-    # second state, a state one move deep is cut while a rented state below it is on the path
-    [2, 3, 2, 1, 1, 0, 3, 2, 1, 0],
-    [(0, 1), (0, 4), (1, 2), (1, 3), (2, 5), (3, 6), (4, 7), (5, 8), (8, 9)],
-)
-
-
-@pytest.mark.parametrize("every", [1, 2, 3])
-def test_a_cut_keeps_the_rented_state_its_check_value(monkeypatch, every):
-    # what a cut unwinds to: the state that was checked, which keeps the check's value as its
-    # proved bound (not more: a value too high survives the optimum on random boards, so it
-    # is checked here); the states unwound in between keep nothing. Rentals fall due at
-    # every ``every``-th state only, so that a rented state may be below the one checked
-    colour, edges = NESTED
-    g = from_edges(colour, edges, k=4)
-    cuts, kept = [], []
-    check, keep = _Ida.tetrapod_check, _Ida.keep
-
-    def checked(self, cur, key, budget):
-        value = check(self, cur, key, budget)
-        if value > budget:
-            cuts.append((key, value, self.nodes))
-        return value
-
-    def kept_value(self, key, value, depth):
-        kept.append((key, value, self.nodes))
-        keep(self, key, value, depth)
-
-    monkeypatch.setattr(_Ida, "tetrapod_check", checked)
-    monkeypatch.setattr(_Ida, "keep", kept_value)
-    monkeypatch.setattr(_Ida, "rent_after", lambda self: 0.0 if self.nodes % every == 0 else 1e9)
-    bounds.forget_cached_bounds()
-    out = idastar(g, walk_depth=-1, tripod_after=None)
-    assert len(out.moves) == len(bfs(g).moves) and cuts
-    for key, value, nodes in cuts:
-        after = [entry for entry in kept if entry[2] >= nodes]
-        assert after[0][0].startswith(key) and after[0][1] == value
-
-
-def test_rental_rule_follows_the_measurements():
-    # a check is due after (mean check time, AUTO_GUESS before the first) x (asked + 2) /
-    # (cut + 1) seconds of a rented subtree: checks that cut are made sooner
-    g = from_edges([0, 1, 0], [(0, 1), (1, 2)], k=2)
-    ida = _Ida(g, None, None, None)
-    assert ida.rent_after() == pytest.approx(2 * astar_module.AUTO_GUESS)
-    ida.tetrapod_checks = [8, 8, 4.0]  # 0.5 s each, all cut
-    assert ida.rent_after() == pytest.approx(0.5 * 10 / 9)
-    ida.tetrapod_checks = [8, 0, 4.0]  # none cut
-    assert ida.rent_after() == pytest.approx(0.5 * 10)
-
-
-def test_a_depth_whose_rentals_ran_long_is_checked_up_front(monkeypatch):
-    # after AUTO_SAMPLES rented states of a depth, of which at least half got their check,
-    # the next state of that depth is checked at once (its value returned when it cuts)
-    g = from_edges([i % 3 for i in range(9)], [(i, i + 1) for i in range(8)], k=3)
-    cur = bounds.contract(g)
-    asked = []
-    monkeypatch.setattr(
-        _Ida, "tetrapod_check", lambda self, cur, key, budget: asked.append(budget) or 7
-    )
-    ida = _Ida(g, None, None, None)
-    ida.configure(None, 0.0, 0.0, astar_module.AUTO, None)
-    samples = astar_module.AUTO_SAMPLES
-    for rented, checked, budget, expected in (
-        (samples - 1, samples - 1, 6, "rental"),  # too few samples
-        (samples, samples // 2 - 1, 6, "rental"),  # most ended before their check
-        (samples, samples // 2, 6, 7),  # checked now, and cut
-        (samples, samples, 7, None),  # checked now, not cut
-    ):
-        ida.rented[1] = [rented, checked]
-        out = ida.rent(cur, 0, budget, 1)
-        assert (type(out).__name__ == "_Rental") if expected == "rental" else out == expected
-        assert len(asked) == (0 if expected == "rental" else 1)
-        asked.clear()
-
-
-def test_the_children_of_a_state_whose_check_missed_are_checked_up_front(monkeypatch):
-    # a state checked and not cut (up front or rented): the states below it, down to
-    # DEEPEST_DEPTH, are checked as soon as they are met, not rented; the next state met at
-    # the missed state's depth starts afresh
-    g = from_edges([i % 3 for i in range(9)], [(i, i + 1) for i in range(8)], k=3)
-    cur = bounds.contract(g)
-    value = [5]  # what the check answers: a miss at every budget here (>= 13)
-    monkeypatch.setattr(_Ida, "tetrapod_check", lambda self, cur, key, budget: value[0])
-    ida = _Ida(g, None, None, None)
-    ida.configure(None, 0.0, 0.0, astar_module.AUTO, None)
-    ida.threshold = 20
-    deepest = astar_module.DEEPEST_DEPTH
-
-    def rental(depth):
-        return isinstance(ida.rent(cur, 0, ida.threshold - depth, depth), astar_module._Rental)
-
-    assert rental(1)  # no miss above it: rented
-    ida.rentals.append(astar_module._Rental(cur, b"", ida.threshold - 1))
-    ida.check_rented(0)  # the rented state's check misses
-    assert ida.missed[1]
-    for depth in range(2, deepest + 1):  # each checked at once, misses, and so on below
-        assert ida.rent(cur, 0, ida.threshold - depth, depth) is None and ida.missed[depth]
-    assert not rental(deepest + 1)  # below DEEPEST_DEPTH: neither checked nor rented
-    value[0] = 99  # a cut: its value is the answer
-    assert ida.rent(cur, 0, ida.threshold - 3, 3) == 99 and not ida.missed[3]
-    assert rental(1) and not ida.missed[1] and rental(2)  # a new state one move deep
-
-
-def test_a_miss_checks_the_states_below_it_on_the_path_at_once(monkeypatch):
-    # rented states one, two and three moves deep on the path (the third untimed: only a
-    # miss above it makes its check due); the first's check misses, then the second's, and
-    # the third's cuts: the search unwinds to the third
-    g = from_edges([i % 3 for i in range(9)], [(i, i + 1) for i in range(8)], k=3)
-    cur = bounds.contract(g)
-    answers = {19: 5, 18: 5, 17: 99}  # budget -> check value
-    asked = []
-
-    def check(self, cur, key, budget):
-        asked.append(budget)
-        return answers[budget]
-
-    monkeypatch.setattr(_Ida, "tetrapod_check", check)
-    monkeypatch.setattr(_Ida, "rent_after", lambda self: 0.0)
-    ida = _Ida(g, None, None, None)
-    ida.configure(None, 0.0, 0.0, astar_module.AUTO, None)
-    ida.threshold = 20
-    ida.rentals = [ida.rent(cur, 0, ida.threshold - d, d) for d in (1, 2, 3)]
-    assert [r.timed for r in ida.rentals] == [True] * astar_module.AUTO_DEPTH + [False]
-    ida.rentals[1].began = ida.rentals[2].began = time.monotonic() + 1e9  # not due by time
-    with pytest.raises(astar_module._Cut) as cut:
-        ida.rent_if_due()
-    assert asked == [19, 18, 17] and cut.value.rental is ida.rentals[2]
-    assert ida.missed[1] and ida.missed[2] and not ida.missed[3]
-
-
-def test_rentals_only_with_auto_on_one_piece_within_the_sizes(monkeypatch):
-    # AUTO rents the states 1..DEEPEST_DEPTH moves deep of a checkable piece of at most
-    # TETRAPOD_NODES regions, timed within AUTO_DEPTH; an explicit depth, pivot rules or a
-    # bigger piece rent nothing
-    def path(n, rules="free"):
-        return from_edges([i % 3 for i in range(n)], [(i, i + 1) for i in range(n - 1)], 3, rules)
-
-    def rents(g, depth, tetrapod_depth=astar_module.AUTO):
-        ida = _Ida(g, None, None, None)
-        ida.configure(None, 0.0, 0.0, tetrapod_depth, None)
-        rental = ida.rent(bounds.contract(g), 0, 99, depth)
-        return rental and ("timed" if rental.timed else "untimed")
-
-    small, auto, deepest = path(9), astar_module.AUTO_DEPTH, astar_module.DEEPEST_DEPTH
-    assert rents(small, 1) == rents(small, auto) == "timed"
-    assert rents(small, auto + 1) == rents(small, deepest) == "untimed"
-    assert not rents(small, 0) and not rents(small, deepest + 1)
-    assert not rents(small, 1, tetrapod_depth=0) and not rents(small, 1, tetrapod_depth=2)
-    assert not rents(path(bounds.TETRAPOD_NODES + 1), 1)
-    assert not rents(path(9, "pivot"), 1)
-
-
-def test_forced_checks_only_on_boards_where_checks_are_cheap():
-    # a path of FORCED_NODES regions gets the forced depth and trusts one sample; one region
-    # more gets neither
-    from kamicp.search.astar import FORCED_DEPTH, FORCED_NODES
-
-    def path(n):
-        return from_edges([i % 2 for i in range(n)], [(i, i + 1) for i in range(n - 1)], k=2)
-
-    small, large = (
-        _Ida(path(FORCED_NODES), None, None, None),
-        _Ida(path(FORCED_NODES + 1), None, None, None),
-    )
-    assert (small.forced_depth, small.min_samples) == (FORCED_DEPTH, 1)
-    assert (large.forced_depth, large.min_samples) == (0, MIN_SAMPLES)
-    assert FORCED_DEPTH > 0 and MIN_SAMPLES > 1
-
-
-def test_tripod_check_rule_follows_the_measurements():
-    # the rule itself, on made-up measurements: no check before tripod_after; the start's
-    # children before any was searched; elsewhere share that cut x mean unchecked time
-    # against check_ratio (CHECK_RATIO by default) x mean check time; every state at most
-    # forced_depth deep (FORCED_DEPTH by default; 0 here, to see the rest)
-    g = from_edges([0, 1, 0], [(0, 1), (1, 2)], k=2)
-    ida = _Ida(g, None, None, None)
-    ida.forced_depth = 0
-    ida.check_ratio = 2.0
-    ida.tripod_after, ida.iteration_began = 30.0, time.monotonic()
-    assert not ida.tripods_due(1)
-    ida.iteration_began -= 31.0
-    assert ida.tripods_due(1) and not ida.tripods_due(2)
-    ida.checks = [10, 1.0]  # 0.1 s a check
-    ida.min_samples = MIN_SAMPLES  # as on boards above FORCED_NODES regions
-    ida.subtrees[2] = [MIN_SAMPLES - 1, 10.0]  # a large mean, from too few states: no check
-    ida.cuts[2] = [8, 8]
-    assert not ida.tripods_due(2)
-    ida.subtrees[2] = [2 * MIN_SAMPLES, 0.5 * MIN_SAMPLES]  # 0.25 s a state without a check
-    ida.cuts[2] = [8, 8]  # share (8 + 1) / (8 + 2) = 0.9: 0.225 >= 2 x 0.1
-    assert ida.tripods_due(2)
-    ida.cuts[2] = [8, 6]  # share 0.7: 0.175 < 0.2
-    assert not ida.tripods_due(2)
-    ida.check_ratio = 1.0
-    assert ida.tripods_due(2)
-    ida.cuts[2] = [8, 0]  # no cut: not worth it by the model, but forced at depth <= 2
-    assert not ida.tripods_due(2)
-    ida.forced_depth = 2
-    assert ida.tripods_due(2) and not ida.tripods_due(3)
-    ida.iteration_began = time.monotonic()  # still nothing before tripod_after
-    assert not ida.tripods_due(1)
-
-
-def test_no_tetrapod_check_above_the_tetrapod_pieces_size(monkeypatch):
-    # a path of TETRAPOD_NODES + 1 regions is checkable (tripods) but too big for the
-    # tetrapods: the check is not asked, where it would only give the tripod value back
-    from kamicp.search import astar
-
-    def path(n):
-        return from_edges([i % 3 for i in range(n)], [(i, i + 1) for i in range(n - 1)], k=3)
-
-    asked = []
-    monkeypatch.setattr(_Ida, "tetrapod_check", lambda self, cur, key, budget: asked.append(1) or 0)
-    for n, expected in ((bounds.TETRAPOD_NODES + 1, 0), (9, 1)):
-        asked.clear()
-        cur = bounds.contract(path(n))
-        ida = _Ida(path(n), None, None, None)
-        ida.tetrapod_depth = 1
-        assert astar.checkable(cur)
-        ida.tripod_check(cur, 0, 99, 1)  # budget 99: the tripods cut neither
-        assert len(asked) == expected
-
-
-STATUS = re.compile(
-    r"searching (\d+) moves for \d+ s; ([\d,]+) states; tripod checks ([\d,]+) \(([\d,]+) cut\)"
-    r"(; tetrapod checks ([\d,]+) \(([\d,]+) cut, \d+ s\))?$"
-)
-
-
-def parsed_status(lines: list[str]) -> list[tuple[int, ...]]:
-    """(threshold, states, tripod checks, their cuts[, tetrapod checks, their cuts]) a line."""
-    rows = []
-    for line in lines:
-        match = STATUS.match(line)
-        assert match, line
-        rows.append(tuple(int(x.replace(",", "")) for x in match.groups() if x and x[0] != ";"))
-    return rows
-
-
-@settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck))
-@given(region_graphs(max_cells=16, max_colours=4), st.sampled_from([0, 2]))
-def test_status_lines_report_the_search_and_change_nothing(monkeypatch, g, tetrapod_depth):
-    # a line at every state (STATUS_EVERY 0): the thresholds and counts in them only grow,
-    # never past the optimum or the run's own count; the search is the same without them
-    monkeypatch.setattr(astar_module, "STATUS_EVERY", 0.0)
-    bounds.forget_cached_bounds()
-    quiet = idastar(g, tetrapod_depth=tetrapod_depth)
-    lines: list[str] = []
-    bounds.forget_cached_bounds()
-    told = idastar(g, tetrapod_depth=tetrapod_depth, on_status=lines.append)
-    assert (told.moves, told.nodes) == (quiet.moves, quiet.nodes)
-    rows = parsed_status(lines)
-    assert len(rows) == told.nodes  # one a state expanded (the tick reports)
-    assert [row[0] for row in rows] == sorted(row[0] for row in rows)
-    assert all(row[0] <= len(told.moves) for row in rows)
-    assert [row[1] for row in rows] == list(range(1, told.nodes + 1))
-    for row in rows:
-        assert row[3] <= row[2] and (len(row) == 4) == (tetrapod_depth == 0)
-
-
-def canonical_colourings(n, k):
-    """The colourings of n nodes with at most k colours, one per renaming of the colours
-    (each new colour is the least unused one)."""
-
-    def extend(prefix, used):
-        if len(prefix) == n:
-            yield prefix
-            return
-        for c in range(min(used + 1, k)):
-            yield from extend(prefix + [c], max(used, c + 1))
-
-    yield from extend([], 0)
-
-
-def depth_with_move_rules(g, final):
-    """Breadth-first over (position, first open piece, last move's context), expanding
-    exactly the children IDA*'s generator keeps (R1-R6; no bound cuts anything): the moves
-    of the shortest solution that the rules let through, or None."""
-    from kamicp.search.astar import _Search
-
-    search = _Search(g, final, None, None)
-    layer = [(bounds.contract(g), 0, None)]
-    seen = {(layer[0][0].pos, 0, None)}
-    depth = 0
-    while layer:
-        following = []
-        for cur, first, after in layer:
-            if cur.is_solved(final):
-                return depth
-            for entry in search.children(cur, first, after):
-                context = search.context(cur, entry[2], entry[1])
-                child = search.build(cur, entry)
-                if (child.pos, entry[3], context) not in seen:
-                    seen.add((child.pos, entry[3], context))
-                    following.append((child, entry[3], context))
-        layer = following
-        depth += 1
-    return None
-
-
-def test_move_order_rules_keep_an_optimum_on_every_small_graph():
-    # R5 and R6 (encodings/bounds.md) leave out moves that some optimal solution plays in
-    # another order. Exhaustively: every connected graph of at most 5 nodes with up to 4
-    # colours, and of 6 nodes with up to 3, every proper colouring (one per renaming), no
-    # final colour or colour 0: the moves the rules let through still reach BFS's optimum
-    # (no bound helps), and IDA* with only the cheap bounds finds it and proves one move
-    # fewer impossible.
-    import networkx as nx
-    from networkx.generators.atlas import graph_atlas_g
-
-    boards = 0
-    for graph in graph_atlas_g()[3:209]:  # 2 to 6 nodes
-        if not nx.is_connected(graph):
-            continue
-        n, edges = graph.number_of_nodes(), list(graph.edges())
-        k = 4 if n <= 5 else 3
-        for colour in canonical_colourings(n, k):
-            if any(colour[u] == colour[v] for u, v in edges):
-                continue
-            g = from_edges(colour, edges, k=k)
-            for final in (None, 0):
-                opt = len(bfs(g, final_colour=final).moves)
-                assert depth_with_move_rules(g, final) == opt, (colour, edges, final)
-                out = idastar_cheap(g, final_colour=final)
-                assert len(out.moves) == opt, (colour, edges, final)
-                rules.verify_solution(g, out.moves, final)
-                below = idastar_cheap(g, final_colour=final, max_moves=opt - 1)
-                assert below.moves is None and below.complete
-                boards += 1
-    assert boards == 1212  # 606 colourings of the 142 graphs, two final colours each

@@ -160,17 +160,17 @@ def test_portfolio_agrees_with_bfs():
 def test_the_portfolio_gives_both_processes_to_idastar_on_a_deep_board(monkeypatch):
     # a path of 16 regions in two colours: start bound 8 (its radius), colour bound 1
     from kamicp import bounds
-    from kamicp.search import parallel
+    from kamicp.search import idastar as idastar_module
     from kamicp.solving import driver
 
     splits = []
-    real = parallel.parallel_idastar
+    real = idastar_module.parallel_idastar
 
     def spy(*args, **kwargs):
-        splits.append(kwargs["split_after"])
+        splits.append(kwargs["options"].split_after)
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(parallel, "parallel_idastar", spy)
+    monkeypatch.setattr(idastar_module, "parallel_idastar", spy)
     path = from_edges([v % 2 for v in range(16)], [(v, v + 1) for v in range(15)])
     assert driver.is_deep(path, bounds.lower_bound(path))
     r = solve(path, options=SolveOptions(time_limit=60))
@@ -567,16 +567,16 @@ def test_the_wide_beam_runs_only_where_the_quick_one_falls_short(monkeypatch):
 def test_idastar_starts_below_the_beams_solution(monkeypatch):
     # The beam's solution is the first upper bound: IDA* is asked for one move fewer, and a
     # complete search without a solution proves the beam's solution optimal.
-    from kamicp.search import astar
+    from kamicp.search import idastar as idastar_module
 
     asked = []
-    real = astar.idastar
+    real = idastar_module.idastar
 
     def spy(g, **kwargs):
         asked.append(kwargs["max_moves"])
         return real(g, **kwargs)
 
-    monkeypatch.setattr(astar, "idastar", spy)
+    monkeypatch.setattr(idastar_module, "idastar", spy)
     g = from_edges([0, 1, 2, 0, 1, 2, 0], [(i, i + 1) for i in range(6)])
     beam = upper_bound.greedy_solution(g, None)
     r = solve(g, "idastar")

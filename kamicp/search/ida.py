@@ -1,0 +1,451 @@
+"""IDA* on one process: depth-first iterations within a proved threshold, with a table.
+
+IDA* (Korf, "Depth-first iterative-deepening: an optimal admissible tree search", 1985)
+searches depth-first within a threshold that is a proved lower bound, raised after each
+failed iteration to the least bound that exceeded it, so the first solution found is
+optimal. A transposition table keeps the proved lower bound of every state searched, so a
+state that failed with a budget is not searched again with that budget or less (Reinefeld
+and Marsland, "Enhanced iterative-deepening search", 1994). The moves are those of
+:mod:`kamicp.search.moves`; the costly checks follow :mod:`kamicp.search.checks` and
+:mod:`kamicp.search.rental`. :func:`kamicp.search.idastar.idastar` is the public entry;
+:mod:`kamicp.search.parallel` splits the iterations of an :class:`Ida` over processes.
+
+Examples
+--------
+>>> from kamicp.game.regions import from_edges
+>>> g = from_edges([0, 1, 2, 1, 0, 2, 1], [(i, i + 1) for i in range(6)])
+>>> out = serial_idastar(g)
+>>> out.complete, len(out.moves)
+(True, 4)
+"""
+
+from __future__ import annotations
+
+import contextlib
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+
+from kamicp.bounds import (
+    UNSOLVABLE,
+    Current,
+    contract,
+    keep_levels_memory,
+    solvable,
+    tetrapods_bound,
+    walks_bound,
+    walks_bound_capped,
+)
+from kamicp.game.regions import RegionGraph
+from kamicp.game.rules import Move
+from kamicp.procs.deadline import LimitReached
+from kamicp.result import SearchOutcome
+from kamicp.search.astar import INF, Search
+from kamicp.search.checks import (
+    AUTO,
+    CHECK_RATIO,
+    DEEPEST_DEPTH,
+    FORCED_DEPTH,
+    FORCED_NODES,
+    MIN_SAMPLES,
+    TABLE_LIMIT,
+    TETRAPOD_DEPTH,
+    TRIPOD_AFTER,
+    WALK_DEPTH,
+    CheckPolicy,
+)
+from kamicp.search.isomorphs import Classes
+from kamicp.search.journal import Journal
+from kamicp.search.moves import frame, state_key
+from kamicp.search.rental import Cut, Rental, Rentals
+
+__all__ = [
+    "DEFAULTS",
+    "JOURNAL_DEPTH",
+    "STATUS_EVERY",
+    "Ida",
+    "IdaOptions",
+    "journalled",
+    "serial_idastar",
+]
+
+# A journal keeps the table's bounds of the states at most this many moves deep: the parallel
+# search's frontier depth at most (kamicp.search.parallel.MAX_SPLIT_DEPTH)
+JOURNAL_DEPTH = 3
+# IDA* tells its ``on_status`` watcher how it stands at most this often (seconds); the
+# watcher decides what to print (``kamicp solve --progress-every``)
+STATUS_EVERY = 1.0
+
+
+@dataclass(frozen=True)
+class IdaOptions:
+    """The options of IDA*, one process or several (defaults: the one-process search's).
+
+    Only the time a search takes depends on them, never a value it proves; the watchers
+    (``on_bound``, ``on_status``) only hear how it goes.
+
+    Parameters
+    ----------
+    walk_depth : int or None
+        Free rules: states at most this many moves from the start are also cut by the walk
+        bound (Bound 5). None: :data:`~kamicp.search.checks.WALK_DEPTH` where the walk bound
+        beats the cheap bound at the start, else none; -1: none.
+    tripod_after : float or None
+        Free rules, one piece of at most :data:`~kamicp.search.checks.CHECK_NODES` regions:
+        once an iteration has run that many seconds, states get the tripod check (Bound 6)
+        at the depths where it is expected to save ``check_ratio`` times its cost. None:
+        never; 0: from the start of every iteration.
+    check_ratio : float
+        See ``tripod_after`` (0: check at every depth once one state of it was searched).
+    tetrapod_depth : int or None
+        Free rules: a state at most this many moves deep that its tripod check leaves also
+        gets the tetrapod check (Bound 7). 0: none. :data:`~kamicp.search.checks.AUTO`
+        (None, the default): rented where a subtree runs long (:mod:`kamicp.search.rental`).
+    workers : int
+        Processes; above 1, iterations that run over ``split_after`` seconds are split
+        (:func:`kamicp.search.parallel.parallel_idastar`).
+    split_after : float or None
+        Seconds an iteration runs on one core before it is split (None:
+        :data:`kamicp.search.parallel.SPLIT_AFTER`; 0: every iteration).
+    journal : str or None
+        The path of a journal file (:mod:`kamicp.search.journal`, made if missing): what it
+        holds for this board is taken first, and what the run proves is written to it.
+    on_bound : callable or None
+        Called with every threshold an iteration starts with (each a proved lower bound).
+    on_status : callable or None
+        Called at most every :data:`STATUS_EVERY` seconds with one line on how the search
+        stands (:meth:`Ida.status`).
+    """
+
+    walk_depth: int | None = None
+    tripod_after: float | None = TRIPOD_AFTER
+    check_ratio: float = CHECK_RATIO
+    tetrapod_depth: int | None = AUTO
+    workers: int = 1
+    split_after: float | None = None
+    journal: str | None = None
+    on_bound: Callable[[int], None] | None = None
+    on_status: Callable[[str], None] | None = None
+
+
+DEFAULTS = IdaOptions()  # the one-process search's options
+
+
+def serial_idastar(
+    g: RegionGraph,
+    final_colour: int | None = None,
+    max_moves: int | None = None,
+    node_limit: int | None = None,
+    deadline: float | None = None,
+    *,
+    lower: int | None = None,
+    options: IdaOptions = DEFAULTS,
+) -> SearchOutcome:
+    """An optimal solution by IDA* on this process, or what was proved.
+
+    Parameters and results are those of :func:`kamicp.search.idastar.idastar`, whatever
+    ``options.workers`` says.
+
+    Returns
+    -------
+    SearchOutcome
+        The solution and what was proved.
+    """
+    if not solvable(g, None, final_colour):
+        return SearchOutcome(None, UNSOLVABLE, True, 0)
+    ida = Ida(g, final_colour, node_limit, deadline, options.walk_depth)
+    ida.configure(options)
+    keep_levels_memory(ida.tetrapod_depth > 0 or ida.auto_tetrapods)  # checks one after another
+    try:
+        with journalled(ida, options.journal):
+            return ida.run(max_moves, lower or 0)
+    finally:
+        keep_levels_memory(False)
+
+
+@contextlib.contextmanager
+def journalled(ida: Ida, path: str | None) -> Iterator[None]:
+    """Run ``ida`` with the journal at ``path`` (none if None).
+
+    What the journal holds is taken first, and it is committed and closed however the run
+    ends.
+    """
+    if path is None:
+        yield
+        return
+    with Journal(path, ida.g, ida.final_colour) as journal:
+        ida.learn(journal)
+        try:
+            yield
+        finally:
+            ida.journal = None
+
+
+class Ida(CheckPolicy, Rentals, Search):
+    """One IDA* search: the iterations, the depth-first search, the table and the journal.
+
+    Parameters
+    ----------
+    g : RegionGraph
+        The board.
+    final_colour : int or None
+        The colour the board must end in, if required.
+    node_limit : int or None
+        States expanded before :class:`~kamicp.procs.deadline.LimitReached`.
+    deadline : float, Deadline or None
+        A ``time.monotonic()`` value, or a :class:`~kamicp.procs.deadline.Deadline`.
+    walk_depth : int or None
+        See :class:`IdaOptions`.
+    """
+
+    def __init__(self, g, final_colour, node_limit, deadline, walk_depth=None):
+        super().__init__(g, final_colour, node_limit, deadline)
+        self.table: dict[bytes, int] = {}  # state -> proved lower bound on its distance
+        self.walk_depth = -1 if g.rules != "free" else walk_depth
+        self.walk_budget = INF  # nodes with at least this budget get the walk check
+        self.on_bound: Callable[[int], None] | None = None
+        self.path: list[Move] = []
+        self.tripod_after: float | None = None
+        self.check_ratio = CHECK_RATIO
+        self.cheap_checks = cheap_checks = g.n <= FORCED_NODES
+        # states this deep or less are always checked (where checks are cheap)
+        self.forced_depth = FORCED_DEPTH if cheap_checks else 0
+        # unchecked states a depth needs before its mean time is trusted
+        self.min_samples = 1 if cheap_checks else MIN_SAMPLES
+        self.threshold = 0  # of the current iteration: a node's depth is threshold - budget
+        self.split_budget = -1  # the budget of the states handed to workers (search.parallel)
+        self.iteration_began = 0.0
+        self.checks = [0, 0.0]  # tripod checks asked, seconds they took
+        self.cuts: dict[int, list] = {}  # depth -> [tripod checks asked, states they cut]
+        self.tripod_values: dict[bytes, tuple[int, int]] = {}  # state -> (value, its cap)
+        self.tetrapod_depth = TETRAPOD_DEPTH
+        self.auto_tetrapods = False  # rent the tetrapod checks (AUTO)
+        self.rentals: list[Rental] = []  # the rented states on the path, shallowest first
+        self.rented: dict[int, list] = {}  # depth -> [states rented, their checks made]
+        # AUTO: missed[d], the state d moves deep on the search path was checked and not cut
+        self.missed = [False] * (DEEPEST_DEPTH + 1)
+        self.tetrapod_values: dict[bytes, tuple[int, int]] = {}  # state -> (value, its cap)
+        self.tetrapod_checks = [0, 0, 0.0]  # tetrapod checks asked, states cut, seconds
+        self.isomorphs = Classes()  # the classes of the states given a tetrapod check
+        self.class_tetrapods: dict[int, tuple[int, int]] = {}  # class -> (value, its cap)
+        self.shared_checks = 0  # checks answered by an isomorphic state's
+        # depth -> [states searched without a check, seconds they took]
+        self.subtrees: dict[int, list] = {}
+        self.on_status: Callable[[str], None] | None = None
+        self.journal: Journal | None = None  # where proved bounds are also written
+        self.journal_taken = 0  # entries read from it at the start
+        self.next_status = time.monotonic() + STATUS_EVERY
+
+    def configure(self, options: IdaOptions) -> None:
+        """Take the options of ``options`` but ``walk_depth`` (given when made), ``workers``,
+        ``split_after`` and ``journal`` (the callers' own)."""
+        self.on_bound = options.on_bound
+        self.tripod_after = options.tripod_after
+        self.check_ratio = options.check_ratio
+        self.auto_tetrapods = options.tetrapod_depth is AUTO and self.g.rules == "free"
+        self.tetrapod_depth = 0 if options.tetrapod_depth is AUTO else options.tetrapod_depth
+        self.on_status = options.on_status
+
+    def run(self, max_moves: int | None, lower: int = 0) -> SearchOutcome:
+        """The iterations, from the start's best cheap bound (at least ``lower``) up, until
+        a solution, ``max_moves`` refuted, or a limit (see :func:`serial_idastar`)."""
+        root = contract(self.g)
+        cheap = self.bound(root, 0)
+        threshold = max(lower, cheap)
+        if self.walk_depth is None or self.walk_depth >= 0:
+            walks = walks_bound(root, self.final_colour)  # no piece is finished at the root
+            if self.walk_depth is None:
+                self.walk_depth = WALK_DEPTH if walks > cheap else -1
+            threshold = max(threshold, walks)
+        if self.g.rules == "free":
+            # the tripod bound (Bound 6) only at the root: it costs seconds on big pieces; it
+            # is cached, so a driver that computed it already pays nothing here; so is the
+            # tetrapod bound (Bound 7), which only a driver asks (kamicp.solving.solve)
+            threshold = max(threshold, tetrapods_bound(root, self.final_colour, cached_only=True))
+        while True:
+            if threshold >= INF:
+                return SearchOutcome(None, UNSOLVABLE, True, self.nodes)
+            if max_moves is not None and threshold > max_moves:
+                return SearchOutcome(None, threshold, True, self.nodes)
+            self.walk_budget = threshold - self.walk_depth if self.walk_depth >= 0 else INF
+            if self.on_bound is not None:
+                self.on_bound(threshold)
+            self.threshold = threshold
+            self.iteration_began = time.monotonic()
+            self.checks, self.cuts, self.subtrees = [0, 0.0], {}, {}
+            try:
+                found = self.iterate(root, threshold)
+            except LimitReached:
+                return SearchOutcome(None, threshold, False, self.nodes)
+            if found <= threshold:
+                self.path.reverse()
+                return SearchOutcome(self.path, len(self.path), True, self.nodes)
+            threshold = found
+
+    def iterate(self, root: Current, threshold: int) -> int:
+        """One iteration: :meth:`dfs` from the start (:mod:`kamicp.search.parallel` splits it)."""
+        return self.dfs(root, 0, threshold, None)
+
+    def tick(self) -> None:
+        """Count a state expanded; report if due; check a rented state whose time is up."""
+        super().tick()
+        self.report_if_due()
+        if self.rentals:
+            self.rent_if_due()
+
+    def report_if_due(self) -> None:
+        """:meth:`report`, if someone listens and a report is due."""
+        if self.on_status is not None and time.monotonic() >= self.next_status:
+            self.report()
+
+    def report(self) -> None:
+        """Tell ``on_status`` how the search stands, and when to tell it next."""
+        self.next_status = time.monotonic() + STATUS_EVERY
+        self.on_status(self.status())
+
+    def status(self) -> str:
+        """How the search stands, in one line: the iteration (its threshold, the moves it
+        looks for a solution within, and how long it has run), the states expanded since the
+        start, the tripod checks of the iteration and the tetrapod checks of the run, each
+        with the states it cut."""
+        seconds = time.monotonic() - self.iteration_began
+        asked, cut = self.tripod_tally()
+        parts = [
+            f"searching {self.threshold} moves for {seconds:.0f} s",
+            f"{self.states_tally():,.0f} states",
+            f"tripod checks {asked:,.0f} ({cut:,.0f} cut)",
+        ]
+        asked, cut, spent = self.tetrapod_tally()
+        if self.tetrapod_depth > 0 or asked:
+            parts.append(f"tetrapod checks {asked:,.0f} ({cut:,.0f} cut, {spent:.0f} s)")
+        if self.shared_checks:
+            parts.append(f"{self.shared_checks:,} checks shared by isomorphic states")
+        if self.journal is not None:
+            taken, written = self.journal_taken, self.journal.written
+            parts.append(f"journal {taken:,} entries taken, {written:,} written")
+        return "; ".join(parts)
+
+    def frontier(self, key: bytes, cur: Current, first: int, budget: int, after) -> int | None:
+        """Where :mod:`kamicp.search.parallel` hands a state to a worker: its value, or None to
+        search it here (always, on one core)."""
+        return None
+
+    def walk_check(self, cur: Current, first: int, budget: int) -> int:
+        """The walk bound of a state, exact up to ``budget`` (above it, some bound that
+        exceeds ``budget``): Bound 5, too costly for every node, so it is asked only within
+        ``walk_depth`` moves of the root."""
+        alive, final = frame(cur, first, self.final_colour)
+        if not alive:
+            return INF
+        return walks_bound_capped(cur, final, budget)
+
+    def keep(self, key: bytes, value: int, depth: int) -> None:
+        """Keep a state's proved lower bound in the table, and in the journal if the state
+        is at most JOURNAL_DEPTH moves deep (deeper ones are many, and cheap to find again)."""
+        self.table[key] = value
+        if self.journal is not None and depth <= JOURNAL_DEPTH and self.journalling():
+            self.journal.bound(key, value)
+
+    def journalling(self) -> bool:
+        """Are the values this search keeps now proved ones (the journal's condition)? Always
+        on one core; :mod:`kamicp.search.parallel` says when not."""
+        return True
+
+    def journal_check(self, kind: str, key: bytes, value: int, cap: int) -> None:
+        """Write a check's value to the journal, unless it was cut short by the deadline
+        (then maybe a weak bound that claims to be exact up to its cap)."""
+        if self.journal is None:
+            return
+        if self.deadline.expired():
+            return
+        self.journal.check(kind, key, value, cap)
+
+    def learn(self, journal: Journal) -> None:
+        """Take what ``journal`` holds for this search into the table and the check caches."""
+        learnt = journal.load()
+        self.table.update(learnt.bounds)
+        self.tripod_values.update(learnt.tripods)
+        self.tetrapod_values.update(learnt.tetrapods)
+        self.journal = journal
+        self.journal_taken = len(learnt)
+
+    def dfs(self, cur: Current, first: int, budget: int, after: int | None) -> int:
+        """A value <= ``budget`` when a solution within ``budget`` was found (its moves are
+        pushed on ``self.path``, last first); else a proved lower bound > ``budget``."""
+        if cur.is_solved(self.final_colour):
+            return 0
+        # The last move's context is part of the key: what is pruned below depends on it (R5, R6).
+        key = state_key(cur, first) + (-1 if after is None else after).to_bytes(
+            4, "little", signed=True
+        )
+        known = self.table.get(key, 0)
+        if known > budget:
+            return known
+        if budget == self.split_budget:  # several cores: the state is a worker's
+            value = self.frontier(key, cur, first, budget, after)
+            if value is not None:
+                return value
+        self.tick()
+        depth = self.threshold - budget
+        if budget >= self.walk_budget:
+            w = self.walk_check(cur, first, budget)
+            if w > budget:
+                self.keep(key, max(known, w), depth)
+                return w
+        tripods = self.tripod_check(cur, first, budget, depth) if self.tripods_due(depth) else None
+        if tripods is not None and tripods > budget:
+            self.keep(key, max(known, tripods), depth)
+            return tripods
+        rental = self.rent(cur, first, budget, depth)
+        if isinstance(rental, int):
+            self.keep(key, max(known, rental), depth)
+            return rental
+        if rental is None:
+            return self.children(cur, first, budget, after, key, known, depth, tripods)
+        self.rentals.append(rental)
+        ran_short = False
+        try:
+            value = self.children(cur, first, budget, after, key, known, depth, tripods)
+            ran_short = rental.open
+            return value
+        except Cut as cut:
+            if cut.rental is not rental:
+                raise
+            self.keep(key, max(known, cut.value), depth)
+            return cut.value
+        finally:
+            self.rentals.pop()
+            # a state unwound (an ancestor's cut, a give-way, the deadline) before its check
+            # fell due tells nothing of how long it would have run: not counted
+            if rental.timed and (ran_short or not rental.open):
+                entry = self.rented.setdefault(depth, [0, 0])
+                entry[0] += 1
+                entry[1] += not rental.open
+
+    def children(self, cur, first, budget, after, key, known, depth, tripods) -> int:
+        """The rest of :meth:`dfs`: search the children of a state that no check cut."""
+        began = time.monotonic()
+        # Children in the order of their own bounds; the table's bounds (learnt in failed
+        # iterations) only cut off, since ordering by them was found to hurt. Children
+        # certainly over budget may be left out; ``best`` starts at their floor.
+        entries, best = self.within(cur, first, after, budget)
+        for entry in entries:
+            h, _, move, nxt = entry[:4]
+            context = self.context(cur, move, entry[1])
+            if 1 + h <= budget:
+                child_key = self.key_of(cur, entry) + context.to_bytes(4, "little", signed=True)
+                h = max(h, self.table.get(child_key, 0))
+            if 1 + h > budget:
+                best = min(best, 1 + h)
+                continue
+            r = self.dfs(self.build(cur, entry), nxt, budget - 1, context)
+            if r <= budget - 1:
+                self.path.append(move)
+                return r + 1
+            best = min(best, 1 + r)
+        if len(self.table) >= TABLE_LIMIT:
+            self.table.clear()  # memory: forgetting bounds only costs time
+        self.keep(key, max(known, best), depth)
+        if tripods is None:  # only the times of unchecked states estimate what a cut saves
+            self.searched(depth, began)
+        return best
