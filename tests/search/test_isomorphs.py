@@ -115,7 +115,7 @@ def check_shared_checks(g, final=None):
     and each tetrapod value is at most the state's optimum (capped). Not equal to the
     state's own tetrapod bound: a check may end at a peeled piece that missed, and a value
     cached at a larger cap serves a smaller one, each a weaker lower bound than Bound 7 on
-    the whole piece (a random clover found it, session 40)."""
+    the whole piece (WEAKER below is such a board)."""
     copies = []
     real = parallel.SplitIda.copied
 
@@ -181,7 +181,7 @@ def clovers(draw):
     return from_edges(colour, edges, k=k)
 
 
-# the clover on which a check's tetrapod value was below the state's Bound 7 (CI, session 40)
+# a clover on which a check's tetrapod value is below the state's Bound 7
 WEAKER = (
     [3, 2, 0, 3, 1, 2, 2, 0, 3, 1, 2],
     [(0, 1), (0, 6), (1, 2), (1, 3), (3, 4), (3, 5), (6, 7), (6, 8), (8, 9), (8, 10)],

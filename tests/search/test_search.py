@@ -267,8 +267,8 @@ def test_conjecture_m_on_random_boards():
 
 @pytest.mark.slow
 def test_conjecture_m_on_many_random_boards():
-    # About 2,000 boards; session 26's run of the same check: 2,318 boards of 5-8 nodes,
-    # 15,427,470 (position, final colour) pairs, no counterexample.
+    # About 2,000 boards of at most 8 nodes: every (position, final colour) pair of each
+    # is checked; a counterexample would disprove the conjecture (encodings/bounds.md).
     assert sum(conjecture_m_holds(g) for g in _random_connected_boards(2, 2000, 8, 4)) > 10**6
 
 

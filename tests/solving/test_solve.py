@@ -418,10 +418,10 @@ print(json.dumps([r.interrupted, r.status, r.proof, r.seconds, r.lower_bound, r.
 
 @pytest.mark.parametrize("solver", ["sat", "cpsat"])
 def test_ctrl_c_inside_a_solver_is_noted_and_ctrl_c_still_works(tmp_path, solver):
-    # pysat and CP-SAT set SIGINT handlers of their own during a solve. Before session 34
-    # Ctrl-C there was not noted (the answer said "feasible", a file's next puzzle began),
-    # pysat left SIGINT blocked (every later Ctrl-C went nowhere), and CP-SAT, stopped, was
-    # left running while the process exited (it aborted: exit code -6).
+    # pysat and CP-SAT set SIGINT handlers of their own during a solve. Ctrl-C there must
+    # be noted (not answered "feasible" with the file's next puzzle begun), must leave
+    # SIGINT unblocked (later Ctrl-Cs still work), and must stop CP-SAT before the process
+    # exits (else it aborts: exit code -6).
     from tests.fresh import run_fresh
     from tests.seed import long_board
 
