@@ -12,7 +12,7 @@ from kamicp import formats
 from kamicp.errors import InputError
 from kamicp.solving import bench
 from kamicp.solving.options import SolveOptions
-from tests.formats.test_formats import ROOT
+from tests.formats.helpers import ROOT
 
 ROOT_PUZZLES = ROOT / "puzzles"
 

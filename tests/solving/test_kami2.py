@@ -13,7 +13,7 @@ from kamicp import formats
 from kamicp.game import rules
 from kamicp.game.regions import region_graph
 from kamicp.solving.solve import solve
-from tests.formats.test_formats import KAMI2, needs_kami2
+from tests.formats.helpers import KAMI2, needs_kami2
 
 # small and quick, one with islands (Islands4: 35 regions in pieces, 9 moves)
 LEVELS = ["Start6", "Rings6", "Squares6", "Wall3", "Tritarg4", "Islands4"]
