@@ -67,7 +67,7 @@ class SolveOptions:
         its ``sat`` backend, so that ``idastar`` starts at once).
     tetrapod_depth : int or None
         ``idastar``: the tetrapod check also at the states at most that many moves deep
-        (:func:`kamicp.search.astar.idastar`); None: where a subtree runs long.
+        (:func:`kamicp.search.idastar.idastar`); None: where a subtree runs long.
     beam_width : int or None
         ``greedy``: the beam's width (default :data:`kamicp.search.greedy.WIDTH`). The other
         solvers: the width of the beam they start from, at least
