@@ -20,6 +20,7 @@ from kamicp.bounds.tripods import packed_tripod_levels, tripod_values, unpack_le
 from kamicp.game.regions import from_edges
 from kamicp.search.bfs import bfs
 from kamicp.search.idastar import IdaOptions, idastar
+from kamicp.solving.options import SolveOptions
 from kamicp.solving.solve import solve
 from tests.bounds.test_tripods import coloured_trees, on_piece, plain_tripods, relax
 from tests.strategies import (
@@ -252,7 +253,7 @@ def test_solve_asks_it_where_the_tripods_are_below_a_solution(monkeypatch):
     r = solve(g, "idastar")
     assert r.status == "optimal" and r.moves == 5 and r.lower_bound == 5
     assert asked and asked[0] >= 4  # up to the quick beam's length - 1
-    r = solve(g, "idastar", max_moves=4)
+    r = solve(g, "idastar", SolveOptions(max_moves=4))
     assert r.status == "infeasible" and r.lower_bound == 5
     asked.clear()
     path = from_edges([0, 1, 0, 1], [(0, 1), (1, 2), (2, 3)])  # tripods meet the beam's 2

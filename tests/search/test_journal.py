@@ -32,6 +32,7 @@ from kamicp.search.greedy import greedy
 from kamicp.search.idastar import IdaOptions, idastar
 from kamicp.search.journal import Journal, ensure_journal, identity
 from kamicp.search.parallel import PARALLEL, parallel_idastar
+from kamicp.solving.options import SolveOptions
 from kamicp.solving.solve import solve
 from tests.seed import long_board
 from tests.strategies import oracle, region_graphs
@@ -321,7 +322,7 @@ def test_a_time_limited_solve_leaves_its_bounds_in_the_journal(tmp_path, monkeyp
     journal = str(tmp_path / "j")
     known = greedy(g)  # so that the search starts at once (not after idastar's wider beam)
     for solver in ("idastar", "portfolio"):  # the portfolio passes it to its idastar
-        result = solve(g, solver, time_limit=4.0, known=known, journal=journal)
+        result = solve(g, solver, SolveOptions(time_limit=4.0, known=known, journal=journal))
         assert result.status == "feasible"
         with Journal(journal, g, None) as j:
             held = len(j.load())

@@ -33,6 +33,7 @@ from kamicp.search.checks import AUTO, CHECK_RATIO
 from kamicp.search.ida import Ida, IdaOptions
 from kamicp.search.parallel import PARALLEL, parallel_idastar
 from kamicp.search.rental import rent_time
+from kamicp.solving.options import SolveOptions
 from kamicp.solving.solve import solve
 from tests.strategies import oracle, region_graphs
 
@@ -252,7 +253,7 @@ def test_solve_passes_workers_to_idastar(monkeypatch):
         return real(*args, **kwargs)
 
     monkeypatch.setattr(idastar_module, "parallel_idastar", spy)
-    r = solve(g, "idastar", workers=2, tetrapod_depth=1)
+    r = solve(g, "idastar", SolveOptions(workers=2, tetrapod_depth=1))
     one = solve(g, "idastar")
     assert r.status == one.status == "optimal" and r.moves == one.moves
     assert seen == [(2, 1)]
@@ -261,17 +262,18 @@ def test_solve_passes_workers_to_idastar(monkeypatch):
 def test_portfolio_backends_get_one_process_each(monkeypatch):
     # the portfolio already runs one process a backend: an idastar pool inside it would put
     # three searches on two cores
-    from kamicp.solving import portfolio
+    from kamicp.solving import solve as driver
 
     g = from_edges([0, 1, 2, 1, 0, 2, 1, 0], [(i, i + 1) for i in range(7)])
     seen = []
 
-    def spy(g, **kwargs):
-        seen.append((kwargs["workers"], kwargs["strategy"], kwargs["tetrapod_depth"]))
+    def spy(g, options, start_bound=0):
+        seen.append((options.workers, options.strategy, options.tetrapod_depth))
         return solve(g, "idastar")
 
-    monkeypatch.setattr(portfolio, "solve_portfolio", spy)
-    assert solve(g, "portfolio", workers=2, strategy="up", tetrapod_depth=2).status == "optimal"
+    monkeypatch.setattr(driver, "solve_portfolio", spy)
+    options = SolveOptions(workers=2, strategy="up", tetrapod_depth=2)
+    assert solve(g, "portfolio", options).status == "optimal"
     assert seen == [(1, "up", 2)]  # the sat backend's strategy, the idastar backend's depth
 
 

@@ -12,6 +12,7 @@ import pytest
 from kamicp import formats
 from kamicp.game import rules
 from kamicp.game.regions import region_graph
+from kamicp.solving.options import SolveOptions
 from kamicp.solving.solve import solve
 from tests.formats.helpers import KAMI2, needs_kami2
 
@@ -25,11 +26,11 @@ LEVELS = ["Start6", "Rings6", "Squares6", "Wall3", "Tritarg4", "Islands4"]
 def test_kami2_level_optimum_equals_par(level, solver):
     board = formats.load(str(KAMI2 / f"{level}.puz"))[0]
     g = region_graph(board)
-    r = solve(g, solver, time_limit=120)
+    r = solve(g, solver, SolveOptions(time_limit=120))
     assert r.status == "optimal", (r.status, r.proof)
     assert r.moves == board.par == r.lower_bound
     rules.verify_solution(g, r.solution)
-    below = solve(g, solver, max_moves=board.par - 1, time_limit=120)
+    below = solve(g, solver, SolveOptions(max_moves=board.par - 1, time_limit=120))
     assert below.status == "infeasible"
 
 
@@ -39,6 +40,6 @@ def test_threegrid6_is_solvable_below_par_with_a_wide_beam():
     # width 512 (about 50 s) finds 15 moves, one below the designer's par 16; width 32, 16
     board = formats.load(str(KAMI2 / "Threegrid6.puz"))[0]
     g = region_graph(board)
-    r = solve(g, "greedy", beam_width=512)
+    r = solve(g, "greedy", SolveOptions(beam_width=512))
     rules.verify_solution(g, r.solution)
     assert r.status == "feasible" and r.moves == 15 < board.par == 16
