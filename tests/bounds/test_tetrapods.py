@@ -266,17 +266,16 @@ def test_in_the_portfolio_sat_asks_it_and_idastar_starts_at_once(monkeypatch, tm
 
     record = tmp_path / "backends.txt"
 
-    def run(conn, g, backend, kwargs):  # in the backend's process: note what it was given
+    def drive(g, backend, options):  # in the backend's process: note what it was given
         with record.open("a") as out:
-            out.write(f"{backend} {kwargs['tetrapods']}\n")
-        conn.send(("result", Result("unknown", None, 0, None, backend)))
-        conn.close()
+            out.write(f"{backend} {options.tetrapods}\n")
+        return Result("unknown", None, 0, None, backend)
 
-    monkeypatch.setattr(portfolio, "_run", run)
-    portfolio.solve_portfolio(from_edges(*TREE), time_limit=30)
+    monkeypatch.setattr(portfolio, "drive", drive)
+    portfolio.solve_portfolio(from_edges(*TREE), SolveOptions(time_limit=30))
     assert sorted(record.read_text().split("\n")[:-1]) == ["idastar False", "sat True"]
     record.unlink()
-    portfolio.solve_portfolio(from_edges(*TREE), time_limit=30, backends=("idastar",))
+    portfolio.solve_portfolio(from_edges(*TREE), SolveOptions(time_limit=30), backends=("idastar",))
     assert record.read_text() == "idastar True\n"  # alone, it asks it itself
 
 

@@ -196,14 +196,14 @@ def test_running_out_of_memory_outside_a_solve(capsys, monkeypatch):
 
 
 def test_running_out_of_memory_is_not_called_a_bug(capsys, monkeypatch):
-    from kamicp.solving import solve as solve_module
+    from kamicp.solving import driver
 
     monkeypatch.delenv("KAMICP_TRACEBACK", raising=False)
 
     def too_big(*args, **kwargs):
         raise MemoryError
 
-    monkeypatch.setattr(solve_module, "_reference", too_big)
+    monkeypatch.setattr(driver, "solve_reference", too_big)
     code, _, err = run(capsys, "solve", ARTICLE, "--solver", "idastar")
     assert code == 70 and "bug" not in err
     assert err.startswith("kamicp: idastar ran out of memory; proved before it: ")

@@ -14,6 +14,7 @@ from kamicp.game.regions import region_graph
 from kamicp.models import sat
 from kamicp.procs.progress import Progress, Seen, watched
 from kamicp.search import ida
+from kamicp.solving.options import SolveOptions
 from kamicp.solving.portfolio import solve_portfolio
 from tests.cli.helpers import ROOT, run
 
@@ -113,6 +114,6 @@ def test_the_portfolio_passes_on_how_idastar_stands(monkeypatch):
 
     g = region_graph(load(str(ROOT / "puzzles/square/holes.txt"))[0])  # bound 4, optimum 5
     with watched(Listener()):
-        result = solve_portfolio(g, time_limit=60, backends=("idastar",))
+        result = solve_portfolio(g, SolveOptions(time_limit=60), backends=("idastar",))
     assert result.status == "optimal" and result.upper_bound == 5
     assert heard and all(text.startswith("idastar: searching ") for text in heard)
