@@ -3,8 +3,8 @@
 CP-SAT and pysat set SIGINT handlers of their own while they solve in the main thread.
 CP-SAT's ends the search as if its time limit had passed, so the caller never learns that
 the user asked to stop. pysat's leaves by ``longjmp`` from whichever thread took the signal,
-which hung the process (a lock inside ``malloc`` left taken) or crashed it. Both also keep
-Python's handlers from running, so SIGTERM waited for the search to end.
+which can hang the process (a lock inside ``malloc`` left taken) or crash it. Both also keep
+Python's handlers from running, so SIGTERM would wait for the search to end.
 
 :func:`run_interruptibly` makes the call in a helper thread, where neither sets a handler,
 with SIGINT and SIGTERM blocked there (and in the threads the call starts, which inherit
@@ -31,20 +31,46 @@ __all__ = [
 ]
 
 T = TypeVar("T")
-STEP = 0.05  # seconds between two looks at the signals while the call runs
+STEP = 0.05  # seconds between two looks at the signals: a Ctrl-C is obeyed within this
 SIGNALS = (signal.SIGINT, signal.SIGTERM)
 
 
 def run_interruptibly(call: Callable[[], T], stop: Callable[[], object] | None = None) -> T:
-    """``call()`` in a helper thread; what a signal handler raises meanwhile (Ctrl-C's
-    KeyboardInterrupt) calls ``stop`` (if given) until the call has ended, then is raised.
+    """Make ``call()`` in a helper thread, with Ctrl-C and SIGTERM still handled here.
 
+    Parameters
+    ----------
+    call : callable
+        The long call, taking no argument.
+    stop : callable, optional
+        Called (again and again, every :data:`STEP` seconds) once a signal handler has
+        raised, until ``call`` has ended; it should make ``call`` return soon (CP-SAT's
+        ``StopSearch``, pysat's ``interrupt``).
+
+    Returns
+    -------
+    object
+        What ``call()`` returned.
+
+    Raises
+    ------
+    BaseException
+        What ``call()`` raised; or what a signal handler raised while it ran (Ctrl-C's
+        KeyboardInterrupt), once the call has ended.
+
+    Notes
+    -----
     The end is awaited on an Event, not ``Thread.join``: a KeyboardInterrupt inside
     ``join`` marks the thread stopped while it still runs (CPython 3.11), and a process
-    that then exited under a running CP-SAT aborted. The thread is started with the
-    signals deferred (:func:`deferred_signals`): a Ctrl-C inside ``Thread.start`` left the
-    call running after this returned. A call that holds the GIL (pysat does) delays the
-    handlers until it returns.
+    that exits under a running CP-SAT aborts. The thread is started with the signals
+    deferred (:func:`deferred_signals`), so that a Ctrl-C inside ``Thread.start`` cannot
+    leave the call running after this returns. A call that holds the GIL (pysat does)
+    delays the handlers until it returns.
+
+    Examples
+    --------
+    >>> run_interruptibly(lambda: sum(range(10)))
+    45
     """
     out: dict = {}
     ended = threading.Event()
@@ -86,8 +112,29 @@ def run_interruptibly(call: Callable[[], T], stop: Callable[[], object] | None =
 
 @contextmanager
 def deferred_signals(pending: list[int]) -> Iterator[None]:
-    """Within the block, SIGINT and SIGTERM are noted in ``pending`` instead of handled (in
-    the main thread; elsewhere Python runs no handlers, and nothing changes)."""
+    """Note SIGINT and SIGTERM in ``pending`` instead of handling them, within the block.
+
+    Only in the main thread: elsewhere Python runs no handlers, and nothing changes. A
+    handler set from C (``signal.getsignal`` gives None) cannot be put back, so it is left.
+
+    Parameters
+    ----------
+    pending : list of int
+        Receives the numbers of the signals that arrive within the block, in order.
+
+    Returns
+    -------
+    context manager
+        Yields None; the previous handlers are restored on leaving.
+
+    Examples
+    --------
+    >>> pending = []
+    >>> with deferred_signals(pending):
+    ...     pass
+    >>> pending
+    []
+    """
     if threading.current_thread() is not threading.main_thread():
         yield
         return
@@ -104,11 +151,26 @@ def deferred_signals(pending: list[int]) -> Iterator[None]:
 
 @contextmanager
 def noting_interrupts() -> Iterator[list]:
-    """Within the block, Ctrl-C still raises KeyboardInterrupt, and is also noted in the list
-    yielded: the drivers catch it to answer with their bounds, and the caller of ``solve``
-    must still learn that the user asked to stop. SIGTERM (``kill``, ``timeout``, a batch
-    system's stop) is taken the same way. (Only the main thread can set handlers;
-    elsewhere nothing is noted.)"""
+    """Note Ctrl-C and SIGTERM within the block, and still raise KeyboardInterrupt for them.
+
+    The drivers catch KeyboardInterrupt to answer with their bounds, and the caller of
+    ``solve`` must still learn that the user asked to stop. SIGTERM (``kill``, ``timeout``,
+    a batch system's stop) is taken the same way. A signal the process was started to
+    ignore stays ignored. Only the main thread can set handlers; elsewhere nothing is noted.
+
+    Returns
+    -------
+    context manager
+        Yields the list of the signal numbers received within the block; the previous
+        handlers are restored on leaving.
+
+    Examples
+    --------
+    >>> with noting_interrupts() as noted:
+    ...     pass
+    >>> noted
+    []
+    """
     noted: list = []
 
     def handler(signum, frame):

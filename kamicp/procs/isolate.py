@@ -1,8 +1,8 @@
-"""Run one job in a child process, with a hard stop and its own peak memory; and child
-processes that die with their parent.
+"""Run one job in a child process of its own, with a hard stop and its own peak memory.
 
-Used by ``bench`` and ``batch`` so that a solver that crashes, leaks or ignores its time
-limit loses one row, never the run.
+``bench`` and ``batch`` run each puzzle so, so that a solver that crashes, leaks or ignores
+its time limit loses one row, never the run. :class:`Jobs` lets one caller stop all the
+jobs its threads run at once.
 """
 
 from __future__ import annotations
@@ -15,12 +15,11 @@ import threading
 import time
 from collections.abc import Callable
 
-from kamicp.procs.child import RESULT, Child, die_with_parent, kill_group
+from kamicp.procs.child import RESULT, Child, kill_group
 
-# die_with_parent lives in kamicp.procs.child; it is named here too for the callers that
-# import it from this module
-__all__ = ["PRELOAD", "Jobs", "die_with_parent", "run_isolated"]
+__all__ = ["PRELOAD", "Jobs", "run_isolated"]
 
+# What the forkserver imports once, so that each job forks with the solvers loaded.
 PRELOAD = [
     "kamicp.solving.solve",
     "kamicp.models.cpsat",
@@ -31,6 +30,7 @@ PRELOAD = [
 
 
 def _child(conn, fn, args) -> None:
+    """The child's side: run the job and send its row, with the peak memory."""
     # A process group of its own, so a hard stop also ends the processes the job started
     # (the portfolio's backends), which a plain kill would leave running as orphans.
     os.setpgrp()
@@ -77,9 +77,18 @@ def _reap_orphans(wait: float = 5.0) -> None:
 
 
 class Jobs:
-    """The jobs that one caller's threads run, so that it can stop them all at once (on
-    Ctrl-C or SIGTERM, which only its main thread sees); a job started after that is stopped
-    as it starts."""
+    """The jobs that one caller's threads run, so that it can stop them all at once.
+
+    Only the caller's main thread sees Ctrl-C or SIGTERM; it calls :meth:`stop`, which kills
+    every running job's process group, and a job started after that is killed as it starts.
+
+    Examples
+    --------
+    >>> jobs = Jobs()
+    >>> jobs.stop()
+    >>> jobs.stopped, jobs.running
+    (True, set())
+    """
 
     def __init__(self):
         self.lock = threading.Lock()
@@ -87,16 +96,19 @@ class Jobs:
         self.stopped = False
 
     def started(self, pid: int) -> None:
+        """Note a job's process (killed at once if the jobs are stopped)."""
         with self.lock:
             self.running.add(pid)
             if self.stopped:
                 _kill_job(pid)
 
     def ended(self, pid: int) -> None:
+        """Forget a job's process, which has ended."""
         with self.lock:
             self.running.discard(pid)
 
     def stop(self) -> None:
+        """Kill every running job, and every job started from now on."""
         with self.lock:
             self.stopped = True
             for pid in self.running:
@@ -110,11 +122,37 @@ def run_isolated(
     context: str = "forkserver",
     jobs: Jobs | None = None,
 ) -> dict:
-    """``fn(*args)`` in a child process; its dict, or a row saying it was killed or crashed.
+    """Run ``fn(*args)`` in a child process, killed after ``timeout`` seconds.
 
-    ``fn`` must be a module-level function returning a dict. The child is killed after
-    ``timeout`` seconds, or when ``jobs`` is stopped. ``forkserver`` is safe to call from
-    several threads at once.
+    The child runs in a process group of its own, so that killing it also ends the processes
+    the job started (the portfolio's backends).
+
+    Parameters
+    ----------
+    fn : callable
+        A module-level function (the child must find it by name) returning a dict.
+    args : tuple
+        Its arguments (picklable).
+    timeout : float
+        Seconds after which the child and its group are killed.
+    context : str, default "forkserver"
+        The multiprocessing start method; ``forkserver`` is safe to call from several
+        threads at once.
+    jobs : Jobs, optional
+        The caller's jobs: the child is killed when they are stopped.
+
+    Returns
+    -------
+    dict
+        ``fn``'s dict, or ``{"status": "error", "error": ...}`` when it raised, or
+        ``{"status": "killed" | "crashed", "error": "exit code N"}``; with ``peak_mb`` (the
+        child's and its reaped descendants' peak resident memory) when the child answered,
+        and ``seconds`` unless ``fn`` set it.
+
+    Raises
+    ------
+    KeyboardInterrupt
+        When Ctrl-C reaches the caller meanwhile; the child's group is killed first.
     """
     ctx = mp.get_context(context)
     if context == "forkserver":

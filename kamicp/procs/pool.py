@@ -31,7 +31,7 @@ from concurrent.futures import CancelledError, Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 
 from kamicp.errors import WorkerLost
-from kamicp.procs.isolate import die_with_parent
+from kamicp.procs.child import die_with_parent
 
 __all__ = ["Throttle", "death", "start_pool", "stop_pool"]
 

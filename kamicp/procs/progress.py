@@ -29,7 +29,9 @@ __all__ = [
     "PROGRESS_EVERY",
     "Progress",
     "Seen",
+    "contained_parent",
     "listening",
+    "portfolio_parent",
     "say",
     "tell",
     "watched",
@@ -44,9 +46,27 @@ _watchers: list = []  # in the main process: callbacks (lower, best) of ``watche
 
 
 def tell(lower: int | None, best: list | None) -> None:
-    """Report proved bounds of the whole board to whoever listens: the parent of a
-    contained run, else the portfolio (which stops as soon as the bounds of its backends
-    meet), else the callbacks of :func:`watched` (the parents pass on what they are told)."""
+    """Report proved bounds of the whole board to whoever listens.
+
+    That is the parent of a contained run, else the portfolio (which stops as soon as the
+    bounds of its backends meet), else the callbacks of :func:`watched`; the parents pass
+    on what they are told.
+
+    Parameters
+    ----------
+    lower : int or None
+        A proved lower bound on the optimum, or None.
+    best : list of (region, colour) or None
+        A replayed solution, or None.
+
+    Examples
+    --------
+    >>> heard = []
+    >>> with watched(lambda lower, best: heard.append((lower, best))):
+    ...     tell(2, None)
+    >>> heard
+    [(2, None)]
+    """
     if contained_parent:
         contained_parent[0].send(("progress", (lower, best)))
     elif portfolio_parent:
@@ -57,9 +77,20 @@ def tell(lower: int | None, best: list | None) -> None:
 
 
 def say(text: str) -> None:
-    """Report how a long search stands (one line, no bound in it) to whoever listens, as
-    :func:`tell` does bounds: the portfolio, which passes it on, else the callbacks of
-    :func:`watched` that have a ``status`` method (``kamicp solve --progress``)."""
+    """Report how a long search stands to whoever listens, as :func:`tell` does bounds.
+
+    That is the parent of a contained run or the portfolio, which pass it on, else the
+    callbacks of :func:`watched` that have a ``status`` method (``kamicp solve --progress``).
+
+    Parameters
+    ----------
+    text : str
+        One line, no bound in it, beginning with the solver's name and a colon.
+
+    Examples
+    --------
+    >>> say("idastar: searching")  # nobody listens: nothing happens
+    """
     if contained_parent:
         contained_parent[0].send(("status", text))
     elif portfolio_parent:
@@ -71,15 +102,47 @@ def say(text: str) -> None:
 
 
 def listening() -> bool:
-    """Does anyone hear :func:`say`? A ``kamicp solve --progress`` watcher, in this process
-    or (a forked backend or contained run inherits the list) in the one that started it."""
+    """Whether anyone hears :func:`say`, so that a search can skip making its status lines.
+
+    Returns
+    -------
+    bool
+        True when a watcher with a ``status`` method (``kamicp solve --progress``) is set, in
+        this process or in the one that forked it (a backend or contained run inherits the
+        list).
+
+    Examples
+    --------
+    >>> listening()
+    False
+    """
     return any(hasattr(watch, "status") for watch in _watchers)
 
 
 @contextmanager
 def watched(callback: Callable[[int | None, list | None], object]) -> Iterator[None]:
-    """Within the block, ``callback(lower, best)`` hears every bound a solve proves as it is
-    proved: a lower bound on the optimum (or None), a replayed solution (or None)."""
+    """Have ``callback`` hear every bound a solve proves within the block, as it is proved.
+
+    Parameters
+    ----------
+    callback : callable
+        Called as ``callback(lower, best)``: a lower bound on the optimum (or None), a
+        replayed solution (or None). With a ``status(text)`` method it also hears
+        :func:`say`.
+
+    Returns
+    -------
+    context manager
+        Yields None; the callback is removed on leaving.
+
+    Examples
+    --------
+    >>> seen = Seen()
+    >>> with watched(seen):
+    ...     tell(4, None)
+    >>> seen.lower
+    4
+    """
     _watchers.append(callback)
     try:
         yield
@@ -106,7 +169,9 @@ class Seen:
         return better_lower or better_best
 
 
-PROGRESS_EVERY = 60.0  # seconds between two status lines by default (--progress-every)
+# seconds between two status lines by default (--progress-every): often enough to see a long
+# search move, rare enough that a run's log stays readable
+PROGRESS_EVERY = 60.0
 
 
 class Progress(Seen):
