@@ -1,282 +1,30 @@
-"""Pictures of boards: SVG (vector), PNG and animated GIF.
+"""Pictures of boards: SVG (vector), PNG and animated GIF, from the scenes of
+:mod:`kamicp.view.scene`.
 
-A picture is first described as a *scene*, a list of shapes in pixel coordinates (cells as
-polygons, graph nodes as circles, lines, dots and text), built from :mod:`kamicp.view.layout`;
-the scene is then written either as SVG markup (:mod:`xml.etree`) or drawn with Pillow.
-Both outputs therefore show exactly the same thing.
-
-With moves, the moves are replayed by :func:`kamicp.game.rules.apply` and there is one frame
-per move plus the end: frame i shows the board before move i + 1 with the region about to
-be recoloured outlined and a dot of its new colour on the cell the move names; the last
-frame shows the board after the last move. Frames form an animated GIF or a grid of frames
-read row by row (``frames='row'``, at most ``per_row`` frames across).
-
-Cells are filled with their colour and stroked with a slightly darker tone of it, so the
-lattice stays faintly visible inside a region while adjacent polygons show no hairline
-seams. Holes are simply not drawn. PNG and GIF are drawn at 3x (2x for big pictures) and
-scaled down with a Lanczos filter: supersampling anti-aliasing.
+A scene is written either as SVG markup (:mod:`xml.etree`) or drawn with Pillow. PNG and GIF
+are drawn at 3x (2x for big pictures) and scaled down with a Lanczos filter: supersampling
+anti-aliasing. Frames form an animated GIF or a grid of frames read row by row
+(``frames='row'``).
 """
 
 from __future__ import annotations
 
-import math
 import os
 import xml.etree.ElementTree as ET
-from dataclasses import dataclass, field, replace
 
 from kamicp.errors import KamicpError
-from kamicp.game import rules
 from kamicp.game.board import Board
-from kamicp.game.notation import count_moves, format_move
-from kamicp.game.regions import region_graph
-from kamicp.view import layout as lay
+from kamicp.view.scene import Scene, frame_scenes, scene
 
 __all__ = [
-    "Frame",
-    "Scene",
-    "Shape",
-    "frame_scenes",
-    "frames_of",
     "raster",
     "render",
-    "scene",
     "svg_text",
 ]
 
-GRID_PX = 30  # pixels per layout unit (about one cell) for grid boards
-GRAPH_PX = 60  # graph nodes need room for their labels
-MARGIN = 0.4  # layout units around a frame
-GAP = 0.5  # layout units between frames in a row
-CAPTION = 0.9  # layout units for the caption line under a frame (with moves)
 BACKGROUND = "#ffffff"
-INK = "#1a1a1a"
-FRAMES_PER_ROW = 6
-FRAME_MS = 1000
-LAST_FRAME_MS = 2500
-
-
-@dataclass
-class Shape:
-    """One thing to draw, in pixels: kind is polygon, line, circle or text."""
-
-    kind: str
-    points: tuple = ()  # polygon vertices; line ends; circle and text: the centre
-    fill: str | None = None
-    stroke: str | None = None
-    width: float = 0.0  # stroke width
-    size: float = 0.0  # circle radius or font size
-    text: str = ""
-    role: str = ""  # cell, link, node, mark, tap, number, label, caption
-    ident: str = ""  # the cell or node, for SVG readers
-
-
-@dataclass
-class Scene:
-    width: float
-    height: float
-    shapes: list = field(default_factory=list)
-
-
-@dataclass(frozen=True)
-class Frame:
-    """One state to draw: cell colours, and the move about to be played (if any)."""
-
-    colours: dict
-    marked: tuple = ()  # cells of the current region the move recolours
-    tap: object = None  # the cell the move names
-    new_colour: int | None = None
-    caption: str = ""
-
-
-# -- frames ---------------------------------------------------------------------------------
-
-
-def frames_of(board: Board, moves=None) -> list[Frame]:
-    """The start (or only) frame, one frame per move, and the end.
-
-    Replays ``moves`` with :func:`kamicp.game.rules.apply`, so an illegal move raises
-    :class:`~kamicp.errors.IllegalMove`. O(moves * cells).
-    """
-    if moves is None:
-        return [Frame(dict(board.cells))]
-    g = region_graph(board)
-    pos = rules.start(g)
-    out = []
-
-    def colours_at(position) -> dict:
-        return {cell: position[g.region_of[cell]] for cell in board.order}
-
-    for number, move in enumerate(moves, 1):
-        region, colour = move
-        part = rules.current_region(g, pos, region)
-        marked = tuple(cell for r in part for cell in g.cells[r])
-        caption = f"move {number}/{len(moves)}: {format_move(board, g, move)}"
-        out.append(Frame(colours_at(pos), marked, g.cells[region][0], colour, caption))
-        pos = rules.apply(g, pos, move)
-    if rules.is_solved(pos):
-        caption = f"solved in {count_moves(len(moves))}"
-    else:
-        caption = f"after {count_moves(len(moves))}: not solved"
-    out.append(Frame(colours_at(pos), caption=caption))
-    return out
-
-
-# -- scenes ---------------------------------------------------------------------------------
-
-
-def darker(colour: str, factor: float = 0.88) -> str:
-    r, g, b = (round(v * factor) for v in lay.rgb(colour))
-    return f"#{r:02x}{g:02x}{b:02x}"
-
-
-def text_colour(colour: str) -> str:
-    return INK if lay.is_light(colour) else "#ffffff"
-
-
-def cell_name(cell) -> str:
-    return ",".join(map(str, cell)) if isinstance(cell, tuple) else str(cell)
-
-
-def frame_shapes(board, drawing, frame, colours, numbers, px, origin) -> list[Shape]:
-    """The shapes of one frame; ``origin`` is the pixel position of layout point (0, 0)."""
-    ox, oy = origin
-
-    def at(point) -> tuple[float, float]:
-        return (ox + point[0] * px, oy + point[1] * px)
-
-    shapes = []
-    first, region_of = {}, {}
-    if numbers:
-        g = region_graph(board)
-        first = {cells[0]: i for i, cells in enumerate(g.cells)}
-        region_of = g.region_of
-    if board.geometry == "graph":
-        for a, b in drawing.links:
-            ends = (at(drawing.centres[a]), at(drawing.centres[b]))
-            shapes.append(Shape("line", ends, stroke="#666666", width=0.05 * px, role="link"))
-        for node in board.order:
-            fill = colours[frame.colours[node]]
-            marked = node in frame.marked
-            shapes.append(
-                Shape(
-                    "circle",
-                    at(drawing.centres[node]),
-                    fill=fill,
-                    stroke=INK if marked else darker(fill, 0.6),
-                    width=(0.09 if marked else 0.03) * px,
-                    size=lay.NODE_RADIUS * px,
-                    role="node",
-                    ident=str(node),
-                )
-            )
-            # Adjacent same-colour nodes form one region: every node shows its number.
-            label = str(node) + (f" #{region_of[node]}" if numbers else "")
-            font = 0.3 * px if len(label) <= 3 else 0.22 * px
-            shapes.append(
-                Shape(
-                    "text",
-                    at(drawing.centres[node]),
-                    fill=text_colour(fill),
-                    size=font,
-                    text=label,
-                    role="label",
-                )
-            )
-        if frame.tap is not None:
-            x, y = drawing.centres[frame.tap]
-            spot = at((x + 0.7 * lay.NODE_RADIUS, y - 0.7 * lay.NODE_RADIUS))
-            shapes.extend(tap_dot(spot, colours[frame.new_colour], 0.13 * px))
-        return shapes
-    for cell in board.order:
-        fill = colours[frame.colours[cell]]
-        points = tuple(at(p) for p in drawing.polygons[cell])
-        shapes.append(
-            Shape(
-                "polygon",
-                points,
-                fill=fill,
-                stroke=darker(fill),
-                width=max(1.0, 0.03 * px),
-                role="cell",
-                ident=cell_name(cell),
-            )
-        )
-    small = 0.3 if board.geometry in ("triangle", "kami2") else 0.4
-    for cell, region in first.items():
-        fill = colours[frame.colours[cell]]
-        shapes.append(
-            Shape(
-                "text",
-                at(drawing.centres[cell]),
-                fill=text_colour(fill),
-                size=small * px,
-                text=str(region),
-                role="number",
-            )
-        )
-    if frame.marked:
-        for a, b in lay.outline(drawing.polygons[cell] for cell in frame.marked):
-            shapes.append(Shape("line", (at(a), at(b)), stroke=INK, width=0.12 * px, role="mark"))
-        shapes.extend(tap_dot(at(drawing.centres[frame.tap]), colours[frame.new_colour], 0.2 * px))
-    return shapes
-
-
-def tap_dot(centre, colour: str, radius: float) -> list[Shape]:
-    """A dot of the new colour ringed in white and dark ink: readable on any fill."""
-    return [
-        Shape("circle", centre, fill=INK, size=radius * 1.45, role="tap"),
-        Shape("circle", centre, fill="#ffffff", size=radius * 1.2, role="tap"),
-        Shape("circle", centre, fill=colour, size=radius, role="tap"),
-    ]
-
-
-def frame_scenes(board: Board, moves=None, palette=None, numbers=False, px=None) -> list[Scene]:
-    """One scene per frame, each with its own pixel origin at its top-left corner.
-
-    O(frames * cells) shapes.
-    """
-    drawing = lay.layout(board)
-    px = px or (GRAPH_PX if board.geometry == "graph" else GRID_PX)
-    colours = lay.palette_colours(board.palette, palette)
-    xmin, ymin, xmax, ymax = drawing.bounds()
-    caption = CAPTION if moves is not None else 0.0
-    width = (xmax - xmin + 2 * MARGIN) * px
-    height = (ymax - ymin + 2 * MARGIN + caption) * px
-    origin = ((MARGIN - xmin) * px, (MARGIN - ymin) * px)
-    out = []
-    for frame in frames_of(board, moves):
-        shapes = frame_shapes(board, drawing, frame, colours, numbers, px, origin)
-        if frame.caption:
-            centre = (width / 2, height - (MARGIN / 2 + caption / 2) * px)
-            font = 0.45 * GRID_PX  # captions keep one size on every geometry
-            shapes.append(
-                Shape("text", centre, fill=INK, size=font, text=frame.caption, role="caption")
-            )
-        out.append(Scene(width, height, shapes))
-    return out
-
-
-def moved(shape: Shape, dx: float, dy: float) -> Shape:
-    """The shape translated by (dx, dy) pixels."""
-    if shape.kind in ("polygon", "line"):
-        points = tuple((x + dx, y + dy) for x, y in shape.points)
-    else:
-        points = (shape.points[0] + dx, shape.points[1] + dy)
-    return replace(shape, points=points)
-
-
-def scene(board: Board, moves=None, palette=None, numbers=False, px=None, per_row=None) -> Scene:
-    """All frames in one picture, ``per_row`` across (default 6), read row by row."""
-    parts = frame_scenes(board, moves, palette, numbers, px)
-    across = min(len(parts), per_row or FRAMES_PER_ROW)
-    down = math.ceil(len(parts) / across)
-    gap = GAP * (px or (GRAPH_PX if board.geometry == "graph" else GRID_PX))
-    fw, fh = parts[0].width, parts[0].height
-    out = Scene(across * fw + (across - 1) * gap, down * fh + (down - 1) * gap)
-    for i, part in enumerate(parts):
-        dx, dy = (i % across) * (fw + gap), (i // across) * (fh + gap)
-        out.shapes.extend(moved(shape, dx, dy) for shape in part.shapes)
-    return out
+FRAME_MS = 1000  # how long each frame of an animation shows
+LAST_FRAME_MS = 2500  # the end shows longer, so that the solved board can be seen
 
 
 # -- SVG ------------------------------------------------------------------------------------
@@ -287,7 +35,24 @@ def num(v: float) -> str:
 
 
 def svg_text(picture: Scene) -> str:
-    """The scene as an SVG document (a string)."""
+    """Write a scene as an SVG document.
+
+    Parameters
+    ----------
+    picture : Scene
+        What to draw.
+
+    Returns
+    -------
+    str
+        The document, XML declaration first; each shape's role is its ``class`` and its cell
+        or node its ``data-id``.
+
+    Examples
+    --------
+    >>> svg_text(Scene(10, 10)).splitlines()[1]
+    '<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10" viewBox="0 0 10 10">'
+    """
     root = ET.Element(
         "svg",
         xmlns="http://www.w3.org/2000/svg",
@@ -347,8 +112,19 @@ def svg_text(picture: Scene) -> str:
 
 
 def raster(picture: Scene):
-    """The scene as a Pillow RGB image, anti-aliased by supersampling."""
-    from PIL import Image, ImageDraw, ImageFont
+    """Draw a scene with Pillow, anti-aliased by supersampling.
+
+    Parameters
+    ----------
+    picture : Scene
+        What to draw.
+
+    Returns
+    -------
+    PIL.Image.Image
+        An RGB image of the scene's size (rounded, at least 1 x 1).
+    """
+    from PIL import Image, ImageDraw, ImageFont  # Pillow loads only when a picture is drawn
 
     w, h = max(1, round(picture.width)), max(1, round(picture.height))
     ss = 3 if w * h <= 400_000 else 2
@@ -397,15 +173,39 @@ def render(
     px: float | None = None,
     per_row: int | None = None,
 ) -> str:
-    """Write a picture of ``board`` to ``out_path`` (.svg, .png or .gif); returns the path.
+    """Write a picture of ``board`` to ``out_path`` (.svg, .png or .gif).
 
-    ``moves``: (region, colour) moves replayed from the start, one frame each plus the end.
-    ``palette``: colours (``#rrggbb`` or names) overriding the defaults in palette order.
-    ``numbers``: print each region's number (:mod:`kamicp.game.regions` numbering) in its first
-    cell. ``frames``: ``'gif'`` (animation, .gif only; the default for .gif) or ``'row'``
-    (frames side by side, ``per_row`` across; the default for .svg and .png). ``px``:
-    pixels per cell (30; 60 for graph boards). Raises :class:`KamicpError` for an unknown
-    extension or frames mode, and IllegalMove for a move the rules reject.
+    Parameters
+    ----------
+    board : Board
+        The board.
+    out_path : str
+        Where to write; the extension chooses the format.
+    moves : list of (region, colour), optional
+        Moves replayed from the start, one frame each plus the end.
+    palette : list of str, optional
+        Colours (``#rrggbb`` or names) overriding the defaults in palette order.
+    numbers : bool, default False
+        Print each region's number (:mod:`kamicp.game.regions` numbering) in its first cell.
+    frames : {"gif", "row"}, optional
+        An animation (.gif only; the default for .gif) or the frames side by side,
+        ``per_row`` across (the default for .svg and .png).
+    px : float, optional
+        Pixels per cell (30; 60 for graph boards).
+    per_row : int, optional
+        Frames across with ``frames="row"`` (6).
+
+    Returns
+    -------
+    str
+        ``out_path``.
+
+    Raises
+    ------
+    KamicpError
+        For an unknown extension or frames mode, or an animation asked of a non-.gif file.
+    IllegalMove
+        For a move the rules reject.
     """
     ext = os.path.splitext(out_path)[1].lower()
     if ext not in (".svg", ".png", ".gif"):
@@ -416,7 +216,7 @@ def render(
     if frames == "gif" and ext != ".gif":
         raise KamicpError(f"{out_path}: an animation needs a .gif file (or use frames 'row')")
     if frames == "gif":
-        from PIL import Image
+        from PIL import Image  # Pillow loads only when a picture is drawn
 
         images = [raster(s) for s in frame_scenes(board, moves, palette, numbers, px)]
         durations = [FRAME_MS] * (len(images) - 1) + [LAST_FRAME_MS]

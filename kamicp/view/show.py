@@ -134,10 +134,29 @@ def slot_centre(slot: Slot) -> tuple[float, float]:
 
 
 def terminal_centres(board: Board, regions: bool = False, colour: bool = True) -> dict:
-    """Where each cell is drawn by :func:`show`: cell -> (column, line) of its centre.
+    """Where :func:`show` draws each cell: the centre of its shape, in character units.
 
-    Columns and lines are character units (a line is about two columns high on screen).
-    Graph boards are listed one node per line: x is 0 and y the node's line.
+    Parameters
+    ----------
+    board : Board
+        The board.
+    regions : bool, default False
+        As in :func:`show` (region labels widen the slots).
+    colour : bool, default True
+        As in :func:`show`.
+
+    Returns
+    -------
+    dict
+        cell -> (column, line) of its centre (a line is about two columns high on screen).
+        Graph boards are listed one node per line: x is 0 and y the node's line.
+
+    Examples
+    --------
+    >>> from kamicp.formats import parse
+    >>> board = parse("ab\\nba\\n")[0]
+    >>> terminal_centres(board, colour=False)[(1, 1)]
+    (3.0, 1.5)
     """
     if board.geometry == "graph":
         return {node: (0.0, i + 1.5) for i, node in enumerate(board.order)}
@@ -274,11 +293,41 @@ def show(
     truecolor: bool | None = None,
     palette: list[str] | None = None,
 ) -> str:
-    """The board as terminal text (no trailing newline).
+    """Draw the board as terminal text (no trailing newline).
 
-    ``colour=False`` gives plain symbols (for pipes and tests). ``truecolor`` defaults to
-    what ``COLORTERM`` says; ``palette`` overrides colours as in :mod:`kamicp.view.render`.
+    Parameters
+    ----------
+    board : Board
+        The board.
+    regions : bool, default False
+        Print each region's number in its first cell (``#N`` in plain text).
+    colour : bool, default True
+        ANSI colours; False gives plain symbols (for pipes and tests).
+    truecolor : bool, optional
+        24-bit colour rather than the 256-colour cube; by default what ``COLORTERM`` says.
+    palette : list of str, optional
+        Colours (``#rrggbb`` or names) overriding the defaults in palette order.
+
+    Returns
+    -------
+    str
+        The drawing, with a legend line when the symbols do not name the colours.
+
+    Raises
+    ------
+    KamicpError
+        For a ``palette`` entry that is not a colour.
+
+    Notes
+    -----
     O(cells) for grids, O(nodes + edges) for graphs, plus region contraction.
+
+    Examples
+    --------
+    >>> from kamicp.formats import parse
+    >>> print(show(parse("ab\\nba\\n")[0], colour=False))
+    a b
+    b a
     """
     if truecolor is None:
         truecolor = os.environ.get("COLORTERM", "").lower() in ("truecolor", "24bit")

@@ -23,7 +23,8 @@ from kamicp.game import geometry, rules
 from kamicp.game.board import Board
 from kamicp.game.regions import region_graph
 from kamicp.view import layout as lay
-from kamicp.view.render import frames_of, render
+from kamicp.view.render import render
+from kamicp.view.scene import frames_of
 from kamicp.view.show import show, terminal_centres
 from tests.seed import SHARED
 from tests.strategies import graph_boards, grid_boards
