@@ -125,6 +125,11 @@ def kami2_as_triangle(cell: tuple) -> tuple[int, int]:
 
     The map preserves adjacency both ways (see the module docstring), and pointing: the
     line plus the column is even exactly when s is 0 (s = 0 triangles point right).
+
+    Examples
+    --------
+    >>> kami2_as_triangle((1, 2, 1))
+    (6, 1)
     """
     r, p, s = cell
     return (2 * p + s + r, r)
@@ -188,7 +193,25 @@ def graph_positions(board: Board) -> dict:
 def layout(board: Board) -> Layout:
     """The drawing of ``board``: a polygon and a centre per cell, or node positions.
 
+    Parameters
+    ----------
+    board : Board
+        The board.
+
+    Returns
+    -------
+    Layout
+        Polygons and centres in layout units (y down); graph boards get centres and links.
+
+    Notes
+    -----
     O(cells) for grids; see :func:`graph_positions` for graph boards.
+
+    Examples
+    --------
+    >>> from kamicp.formats import parse
+    >>> layout(parse("ab\\n")[0]).bounds()
+    (0.0, 0.0, 2.0, 1.0)
     """
     if board.geometry == "graph":
         return Layout("graph", {}, graph_positions(board), tuple(board.edges))
@@ -214,7 +237,20 @@ def shared_edges(a: tuple[Point, ...], b: tuple[Point, ...]) -> set[frozenset]:
 def outline(polygons) -> list[tuple[Point, Point]]:
     """The boundary of a union of cells: the sides that belong to exactly one of them.
 
-    A side shared by two cells of the set is inside the union. O(total vertices).
+    Parameters
+    ----------
+    polygons : iterable of tuple of points
+        The cells' polygons, vertices from one lattice (exact equality on shared sides).
+
+    Returns
+    -------
+    list of (point, point)
+        The boundary's sides, each with its ends sorted. O(total vertices).
+
+    Examples
+    --------
+    >>> len(outline([square_polygon((0, 0)), square_polygon((0, 1))]))
+    6
     """
     count = Counter(edge for poly in polygons for edge in polygon_edges(poly))
     return [tuple(sorted(edge)) for edge, k in count.items() if k == 1]
@@ -291,7 +327,18 @@ def extra_colour(i: int) -> str:
 
 
 def parse_colour(text: str) -> str:
-    """``#rgb``, ``#rrggbb`` or a CSS colour name as ``#rrggbb``; raises KamicpError."""
+    """``#rgb``, ``#rrggbb`` or a CSS colour name as ``#rrggbb``.
+
+    Raises
+    ------
+    KamicpError
+        When ``text`` is not a colour.
+
+    Examples
+    --------
+    >>> parse_colour("#abc"), parse_colour("Red")
+    ('#aabbcc', '#ff0000')
+    """
     from PIL import ImageColor  # Pillow knows all CSS names; imported only when asked
 
     try:
@@ -304,8 +351,30 @@ def parse_colour(text: str) -> str:
 def palette_colours(symbols: tuple[str, ...], override: list[str] | None = None) -> list[str]:
     """One ``#rrggbb`` colour per palette index, all different.
 
-    ``override`` (user colours, hex or CSS names) comes first; then symbols that name a
-    colour get it; the rest take default colours not used yet, in index order. O(k).
+    Parameters
+    ----------
+    symbols : tuple of str
+        The board's palette.
+    override : list of str, optional
+        User colours (hex or CSS names), first to last index; they come first.
+
+    Returns
+    -------
+    list of str
+        Then symbols that name a colour get it, and the rest take default colours not used
+        yet, in index order. O(k).
+
+    Raises
+    ------
+    KamicpError
+        For an override that is not a colour.
+
+    Examples
+    --------
+    >>> palette_colours(("r", "g"))
+    ['#d64550', '#6bb04a']
+    >>> palette_colours(("a", "b"), ["navy"])
+    ['#000080', '#3b6fb6']
     """
     k = len(symbols)
     chosen: list[str | None] = [None] * k
@@ -329,11 +398,23 @@ def palette_colours(symbols: tuple[str, ...], override: list[str] | None = None)
 
 
 def rgb(colour: str) -> tuple[int, int, int]:
-    """``#rrggbb`` as a tuple of three ints."""
+    """``#rrggbb`` as a tuple of three ints.
+
+    Examples
+    --------
+    >>> rgb("#ff8000")
+    (255, 128, 0)
+    """
     return tuple(int(colour[i : i + 2], 16) for i in (1, 3, 5))
 
 
 def is_light(colour: str) -> bool:
-    """True when dark text reads better on ``colour`` (relative luminance, ITU-R BT.709)."""
+    """True when dark text reads better on ``colour`` (relative luminance, ITU-R BT.709).
+
+    Examples
+    --------
+    >>> is_light("#f2c84b"), is_light("#3b6fb6")
+    (True, False)
+    """
     r, g, b = rgb(colour)
     return 0.2126 * r + 0.7152 * g + 0.0722 * b > 140
