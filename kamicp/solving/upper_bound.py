@@ -45,8 +45,8 @@ def greedy_solution(
     (``UPPER_WIDTH``), tried only when the quick one (``WIDTH``) does not already meet
     ``lower``, a proved lower bound (most small levels: there the wide beam only costs);
     ``--solver greedy`` and an interrupted run use the quick one alone. The quick beam
-    always finishes (under a second on 170 regions); a wide one stopped by ``deadline``
-    gives nothing (``--solver greedy --beam-width 512`` on Threegrid6 runs 50 s)."""
+    always finishes; a wide one stopped by ``deadline`` gives nothing (its time grows about
+    as its width: BENCHMARKS.md, "Wide greedy beams")."""
     moves = beam(g, final_colour, WIDTH)
     if width > WIDTH and moves is not None and (lower is None or len(moves) > lower):
         try:
@@ -68,7 +68,7 @@ def beam(
 ) -> list | None:
     """``greedy(g, final_colour, width)``, computed once per graph: one solve asks the quick
     beam up to three times (the tetrapods' cap, the search's first solution, the answer of
-    a run stopped early), 0.3-0.7 s each on the largest KAMI 2 levels."""
+    a run stopped early)."""
     per_graph = _BEAMS.setdefault(g, {})
     if (final_colour, width) not in per_graph:
         per_graph[(final_colour, width)] = greedy(g, final_colour, width, deadline)
