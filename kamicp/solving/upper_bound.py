@@ -29,8 +29,9 @@ from kamicp.search.greedy import WIDTH, greedy
 
 __all__ = ["UPPER_WIDTH", "beam", "finish", "greedy_solution", "never", "unknown"]
 
-# Beam width of the exact searches' first solution: par or better on 7 of the 8 hardest
-# KAMI 2 levels, width 4 on 3 (README, "Solvers").
+# Beam width of the exact searches' first solution: a better first solution against the beam's
+# time (BENCHMARKS.md, "Wide greedy beams": par or better on 7 of the 8 hardest KAMI 2 levels,
+# width 4 on 3).
 UPPER_WIDTH = 32
 
 
