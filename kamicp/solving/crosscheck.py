@@ -20,6 +20,8 @@ __all__ = ["CrossCheck", "cross_check", "cross_check_board"]
 
 @dataclass
 class CrossCheck:
+    """One puzzle's cross-check: each solver's result, and every disagreement found."""
+
     puzzle: str
     results: dict = field(default_factory=dict)  # solver -> Result
     problems: list[str] = field(default_factory=list)

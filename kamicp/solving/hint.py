@@ -21,6 +21,8 @@ __all__ = ["Hint", "hint", "position_after"]
 
 @dataclass
 class Hint:
+    """A hint: the position after the moves played, and the exact solve from there."""
+
     position: Board  # the board after the moves played so far
     result: Result  # the exact solve from that position
 
