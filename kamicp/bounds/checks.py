@@ -63,9 +63,9 @@ def piece_tetrapods(
     peel: bool = False,
     piece: Sequence[int] | None = None,
 ) -> tuple[int, ...] | None:
-    """Tetrapod values of one piece (see :func:`tetrapods_bound`); None when not cached and
-    ``cached_only``. A cached entry serves any cap up to the one it was computed to (and
-    any cap if none of its values reached that cap)."""
+    """Tetrapod values of one piece (see :func:`~kamicp.bounds.pieces.tetrapods_bound`); None
+    when not cached and ``cached_only``. A cached entry serves any cap up to the one it was
+    computed to (and any cap if none of its values reached that cap)."""
     if key in BOUND_CACHE.tetrapods:
         values, done = BOUND_CACHE.tetrapods[key]
         if cached_only or done is None or (cap is not None and cap <= done) or max(values) <= done:

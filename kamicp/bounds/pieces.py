@@ -115,10 +115,11 @@ def tetrapods_bound(
     a known solution of ``cap + 1`` moves is optimal); ``deadline``: no level is started
     after it (the piece keeps the levels done). The values are cached per piece with the
     cap they were computed to; ``cached_only`` computes nothing and uses the tripod values
-    where nothing is cached (so :func:`lower_bound` reuses what a solve computed).
-    ``peel`` (with a cap): try a peeled piece first (:func:`_trimmed_tetrapods`), for
-    callers that expect most answers to be "above the cap" (IDA*'s checks); a start bound,
-    usually within its cap, would pay for the peeled piece and then the whole one.
+    where nothing is cached (so :func:`~kamicp.bounds.lower.lower_bound` reuses what a solve
+    computed). ``peel`` (with a cap): try a peeled piece first
+    (:func:`~kamicp.bounds.checks.piece_tetrapods`), for callers that expect most answers to
+    be "above the cap" (IDA*'s checks); a start bound, usually within its cap, would pay for
+    the peeled piece and then the whole one.
     """
     per_piece = []
     for piece, floor in zip(cur.islands, _piece_floors(cur), strict=True):

@@ -33,7 +33,7 @@ class Hint:
         Returns
         -------
         (int, int) or None
-            (region, colour) on :attr:`position`'s region graph; None when the solve found no
+            (region, colour) on ``position``'s region graph; None when the solve found no
             move (the position is solved, or no solution was found in time).
         """
         return None if not self.result.solution else self.result.solution[0]
