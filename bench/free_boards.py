@@ -11,7 +11,7 @@
   regions for their size, where the colour bound is the start bound or near it;
 - deep: boards drawn at random (mostly triangles, 7-11 rows, 3-5 colours) kept only when
   they have 35-90 regions and a start bound at least 6 above their colour bound
-  (``kamicp.solving.solve.is_deep``), the first 24 found.
+  (``kamicp.solving.driver.is_deep``), the first 24 found.
 """
 
 from __future__ import annotations

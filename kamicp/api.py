@@ -239,6 +239,18 @@ def check(puzzle: Puzzle, moves: str | Sequence[Move]) -> Verdict:
 def format_moves(board: Board, moves: Sequence[Move]) -> str:
     """Moves of :func:`solve` in the command line's notation (cells and colour names).
 
+    Parameters
+    ----------
+    board : Board
+        The puzzle the moves are for.
+    moves : sequence of (int, int)
+        (region, colour) pairs, regions of ``board``'s region graph.
+
+    Returns
+    -------
+    str
+        One ``cell:colour`` token per move, separated by spaces.
+
     Examples
     --------
     >>> board = load("RG\\nGG\\n")
@@ -251,9 +263,27 @@ def format_moves(board: Board, moves: Sequence[Move]) -> str:
 def parse_moves(board: Board, text: str) -> list[Move]:
     """Moves in the command line's notation as ``(region, colour)`` pairs.
 
+    Parameters
+    ----------
+    board : Board
+        The puzzle the moves are for.
+    text : str
+        Moves such as ``"0,0:G 1,1:R"``, separated by spaces or semicolons.
+
+    Returns
+    -------
+    list of (int, int)
+        The moves, not replayed (:func:`check` replays them).
+
     Raises
     ------
     kamicp.errors.IllegalMove
         A cell that is not on the board or a colour not in the palette.
+
+    Examples
+    --------
+    >>> board = load("RG\\nGG\\n")
+    >>> parse_moves(board, "0,0:G") == solve(board).solution
+    True
     """
     return notation.parse_moves(board, region_graph(board), text)

@@ -5,10 +5,9 @@ the maximum over every quadruple of ends of Q(x, y, z, w, d), the least moves th
 some tetrapod of G with those ends to colour d (Meeks and Scott, "Spanning trees and the
 complexity of flood-filling games", Theory of Computing Systems 54, 2014; arXiv:1203.2538:
 a subtree of a spanning tree never needs more moves than G). Computing all n^4
-quadruples costs O(t k n^5 / 64) word operations: about half a second on the 68 regions
-of Bud6's states. But a cut needs only one quadruple per final colour, and on Bud6 those
-quadruples kept returning to a handful of nodes: the ends of the triples that the tripod
-bound (:mod:`kamicp.bounds.tripods`) found hardest.
+quadruples costs O(t k n^5 / 64) word operations. But a cut needs only one quadruple per
+final colour, and those quadruples keep returning to a handful of nodes: the ends of the
+triples that the tripod bound (:mod:`kamicp.bounds.tripods`) finds hardest.
 
 So here two ends z, w are fixed ("anchors") and x, y range over the piece. The split
 recursion of Bound 7 cuts the tetrapod at one edge u-v. Cutting the arm of x (or y) leaves
@@ -37,9 +36,9 @@ R is computed like a shortest path (Dijkstra with a bucket per level, costs 0 ..
 anchor pair O(k n^3) steps, tables of O(k n^3) small integers for Y. The anchor pairs of a
 colour are the pairs of ends of its triples of the highest tripod value, the most frequent
 first; each pair is tried for the colour lowest so far (at most :data:`PAIRS`), and the
-computation stops once every colour is above the cap. On Bud6's states a check takes
-0.1-0.2 s where Bound 7 takes about 0.5 s, and cuts about 79% of what Bound 7 cuts
-(BENCHMARKS.md, "Anchored tetrapod checks").
+computation stops once every colour is above the cap. A check costs a fraction of Bound 7's
+and cuts most of what Bound 7 cuts, so it is tried first (BENCHMARKS.md, "Anchored tetrapod
+checks": 79% of the cuts at 0.153 s a check, where Bound 7 takes about 0.5 s).
 
 Example (the tree of ``kamicp.bounds.tetrapods``; with every node an anchor it meets Bound 7)::
 

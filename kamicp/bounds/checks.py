@@ -33,9 +33,9 @@ __all__ = [
 
 # A capped check tries the piece peeled of its central leaves first only when that is
 # expected to cost at most this share of the check on the piece it would spare (a miss
-# there ends the check): on children of 67 regions peeled to 54-58, 0.29 by
-# :func:`_level_cost`, measured 0.64x the check trimmed to 64 (BENCHMARKS.md, "Peeled
-# tetrapod checks").
+# there ends the check); :func:`_level_cost` underestimates a peeled check's share, so the
+# threshold is loose (BENCHMARKS.md, "Peeled tetrapod checks": Bud6's children peeled to
+# 53-57 regions, a median check of 0.505 s against 0.788 s trimmed).
 PEEL_SAVING = 0.8
 # A check does not go on to the whole piece after a trim that missed when the trim dropped
 # at most this many leaves: the whole piece, a few leaves more, then cut 0 times in 19
@@ -43,7 +43,8 @@ PEEL_SAVING = 0.8
 NEAR_WHOLE = 3
 ANCHORED = True  # a check tries the anchored bound first
 # Anchor pairs that helped earlier cuts tried first in a check on a piece holding both
-# regions: a cut then needs 2-3 pairs, not about 10 (BENCHMARKS.md, "Anchored tetrapod checks").
+# regions, most often the ones that cut again (BENCHMARKS.md, "Anchored tetrapod checks": Bud6
+# `--tetrapod-depth 5`, medians 64.7 s against 68.9 s).
 HINTS = 4
 
 
@@ -62,9 +63,9 @@ def piece_tetrapods(
     peel: bool = False,
     piece: Sequence[int] | None = None,
 ) -> tuple[int, ...] | None:
-    """Tetrapod values of one piece (see :func:`tetrapods_bound`); None when not cached and
-    ``cached_only``. A cached entry serves any cap up to the one it was computed to (and
-    any cap if none of its values reached that cap)."""
+    """Tetrapod values of one piece (see :func:`~kamicp.bounds.pieces.tetrapods_bound`); None
+    when not cached and ``cached_only``. A cached entry serves any cap up to the one it was
+    computed to (and any cap if none of its values reached that cap)."""
     if key in BOUND_CACHE.tetrapods:
         values, done = BOUND_CACHE.tetrapods[key]
         if cached_only or done is None or (cap is not None and cap <= done) or max(values) <= done:

@@ -71,8 +71,8 @@ def islands_bound_after(
     Equal to ``islands_bound(cur.play(v, colour), final_colour)``: the radius comes from
     ``cur``'s balls (:func:`radius_after`), the colours from ``cur``'s colour counts, the
     other pieces are unchanged. O(r * candidates + k) after ``cur``'s caches are built.
-    ``movers``, if given, is :func:`radius_movers` of ``v``'s piece: a move of any other
-    node keeps the radius, so it is not recomputed.
+    ``movers``, if given, is :func:`~kamicp.bounds.radius.radius_movers` of ``v``'s piece: a
+    move of any other node keeps the radius, so it is not recomputed.
     """
     i = cur.island_of[v]
     gone = cur.merged(v, colour)

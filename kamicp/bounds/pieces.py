@@ -40,17 +40,19 @@ __all__ = [
 ]
 
 # Pieces above this many regions keep their walk value: the tripod levels cost
-# O(n^4 / 64) word operations and O(n^3) bits a level: about 12 s for all the levels of a
-# piece of 173 regions.
+# O(n^4 / 64) word operations and O(n^3) bits a level (0.21 s on 173 regions: BENCHMARKS.md,
+# "Start bounds: tripods and tetrapods").
 TRIPOD_NODES = 200
 # Nor pieces whose tripod levels, counted to the walk value + 2, would need more bytes than
-# this: a row of 164 cells of 25 colours counts 2.0 GB; the KAMI 2 levels need at most 32 MB.
+# this: memory against a bound that only raises the walk value (BENCHMARKS.md, "Start bounds:
+# tripods and tetrapods": a row of 164 cells in 25 colours, 4.2 GB without the guard).
 TRIPOD_BYTES = 1024**3
 # Pieces above this many regions are left out of the tetrapod bound: O(n^4) bits a level and
-# colour: 1.6 GB for 111 regions and 12 levels.
+# colour (BENCHMARKS.md, "Start bounds: tripods and tetrapods": 1.6 GB for 111 regions).
 TETRAPOD_NODES = 120
 # Nor where its levels ((levels) x k x n^3 words of 64 bits, counted to the cap, or to the
-# tripod value + 2 without one) would need more bytes than this: 1.4 GB for 111 regions.
+# tripod value + 2 without one) would need more bytes than this: memory against a bound that
+# only raises the tripod value (BENCHMARKS.md, "Start bounds: tripods and tetrapods").
 TETRAPOD_BYTES = 2 * 1024**3
 
 
@@ -113,10 +115,11 @@ def tetrapods_bound(
     a known solution of ``cap + 1`` moves is optimal); ``deadline``: no level is started
     after it (the piece keeps the levels done). The values are cached per piece with the
     cap they were computed to; ``cached_only`` computes nothing and uses the tripod values
-    where nothing is cached (so :func:`lower_bound` reuses what a solve computed).
-    ``peel`` (with a cap): try a peeled piece first (:func:`_trimmed_tetrapods`), for
-    callers that expect most answers to be "above the cap" (IDA*'s checks); a start bound,
-    usually within its cap, would pay for the peeled piece and then the whole one.
+    where nothing is cached (so :func:`~kamicp.bounds.lower.lower_bound` reuses what a solve
+    computed). ``peel`` (with a cap): try a peeled piece first
+    (:func:`~kamicp.bounds.checks.piece_tetrapods`), for callers that expect most answers to
+    be "above the cap" (IDA*'s checks); a start bound, usually within its cap, would pay for
+    the peeled piece and then the whole one.
     """
     per_piece = []
     for piece, floor in zip(cur.islands, _piece_floors(cur), strict=True):

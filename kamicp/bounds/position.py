@@ -24,9 +24,9 @@ class Current:
     of ``g.islands``); pieces never merge. ``pivot`` is the node holding the pivot region.
 
     Immutable in use: :meth:`play` returns a new object sharing what did not change. Per
-    piece it caches the radius, the balls behind it (:class:`Balls`), and for a position
-    reached by a merging move the previous position and the merged star, from which the
-    new radius is found cheaply (:func:`piece_radius`).
+    piece it caches the radius, the balls behind it (:class:`~kamicp.bounds.radius.Balls`), and
+    for a position reached by a merging move the previous position and the merged star, from
+    which the new radius is found cheaply (:func:`~kamicp.bounds.radius.piece_radius`).
     """
 
     __slots__ = (

@@ -233,8 +233,7 @@ def _walk_joins(levels, t, d, joins) -> None:
     (x, z, y) would get the same bits, and the closure's union over the orders of the ends
     (:func:`_symmetrise`) gives them to it. Chunk by chunk of the blocks: one chunk of every
     source is read once for all the joins that need it, where block by block each source
-    came back from memory for every x that joins it (n times a level; about 40% of the
-    levels' time on Bud6)."""
+    came back from memory for every x that joins it (n times a level)."""
     k, n, words = levels.shape[1], levels.shape[2], levels.shape[5]
     flat = levels.reshape(levels.shape[0], k, n, -1)
     q = flat[t, d]
@@ -256,8 +255,8 @@ def _dominated(x, v, c, d, cost, arrays) -> bool:
     has v's quadruples among u's (u's join with v along a cost-0 walk), so the join of x
     with u, at cost t - c' >= t - c, brings x all that the join with v would. That join is
     made: c' >= 1 (a cost-0 walk is one node of colour d, which no neighbour of u has),
-    and u is not dominated itself (its neighbours have other colours than d). Skips about
-    a quarter of the walk joins (Bud6: 48,136 of 178,859), the same levels bit for bit."""
+    and u is not dominated itself (its neighbours have other colours than d). Skipping the
+    dominated joins leaves the levels the same bit for bit."""
     node_colour, starts, neighbours = arrays
     for j in range(starts[v], starts[v + 1]):
         u = neighbours[j]
@@ -270,8 +269,8 @@ def _dominated(x, v, c, d, cost, arrays) -> bool:
 def _one_more_move(levels, t) -> None:
     """levels[t][d] = the union over d' of levels[t - 1][d'] (one more move recolours it).
 
-    Colour by colour over flat rows, which the compiler vectorises: a loop over the quadruples
-    with the colours innermost took about 4x longer."""
+    Colour by colour over flat rows, which the compiler vectorises (a loop over the quadruples
+    with the colours innermost does not vectorise)."""
     k = levels.shape[1]
     before = levels[t - 1].reshape(k, -1)
     now = levels[t].reshape(k, -1)

@@ -141,7 +141,7 @@ def kept_levels(
     One check of IDA* asks three bounds of one piece with one cap: the tripod value, then
     the anchored tetrapod bound (:mod:`kamicp.bounds.anchored`), then maybe the tetrapod bound
     (:mod:`kamicp.bounds.tetrapods`); each is built on the same tripod levels. Only the last piece
-    is kept (a check's levels are 1-4 MB on Bud6's 68 regions). No level is started after
+    is kept (a check's levels take megabytes). No level is started after
     ``deadline``; the levels yielded are read-only."""
     kept = BOUND_CACHE.last_levels  # [key, levels computed (copies), their source]
     if not kept or kept[0] != key:

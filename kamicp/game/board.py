@@ -54,7 +54,13 @@ class Board:
             raise InputError(f"pivot {self.pivot} is not a cell of the board", self.source)
 
     def adjacency(self) -> dict:
-        """Each cell's present neighbours, in a fixed order."""
+        """Each cell's present neighbours, in a fixed order.
+
+        Returns
+        -------
+        dict
+            Cell -> list of the cells beside it (holes and off-board cells left out).
+        """
         adj = {cell: [] for cell in self.order}
         if self.geometry == "graph":
             for a, b in self.edges:
@@ -72,6 +78,11 @@ class Board:
 
         Name, par and source are left out: the same puzzle under another name has the
         same digest, so batch results and certificates follow the puzzle, not the file.
+
+        Returns
+        -------
+        str
+            The digest in hexadecimal.
         """
         canon = {
             "geometry": self.geometry,
@@ -85,9 +96,31 @@ class Board:
         return hashlib.sha256(text.encode()).hexdigest()
 
     def with_colours(self, colours: dict) -> Board:
-        """A copy of this board whose cells have the given colours."""
+        """A copy of this board whose cells have the given colours.
+
+        Parameters
+        ----------
+        colours : dict
+            Cell -> palette index, for every cell.
+
+        Returns
+        -------
+        Board
+            The copy.
+        """
         return replace(self, cells=dict(colours))
 
     def with_rules(self, rules: str) -> Board:
-        """A copy of this board played under other rules."""
+        """A copy of this board played under other rules.
+
+        Parameters
+        ----------
+        rules : str
+            "free" or "pivot".
+
+        Returns
+        -------
+        Board
+            The copy.
+        """
         return replace(self, rules=rules)

@@ -30,7 +30,21 @@ GAME_TOKEN = re.compile(r"(\d+)([B-Z])")
 
 
 def format_cell(board: Board, cell) -> str:
-    """The text of ``cell`` in move notation."""
+    """The text of ``cell`` in move notation.
+
+    Parameters
+    ----------
+    board : Board
+        The board the notation is for.
+    cell : tuple or node
+        A cell of ``board``.
+
+    Returns
+    -------
+    str
+        "row,column" on grids, the flat triangle index on KAMI 2 boards, the node's name on
+        graphs.
+    """
     if board.geometry == "graph":
         return str(cell)
     if board.geometry == "kami2":
@@ -52,7 +66,25 @@ def _number(text: str) -> int:
 
 
 def parse_cell(board: Board, text: str):
-    """The cell named by ``text``; raises :class:`IllegalMove` for holes and off-board cells."""
+    """The cell named by ``text``.
+
+    Parameters
+    ----------
+    board : Board
+        The board the notation is for.
+    text : str
+        A cell in move notation (see :func:`format_cell`).
+
+    Returns
+    -------
+    tuple or node
+        The cell.
+
+    Raises
+    ------
+    kamicp.errors.IllegalMove
+        For text that names no cell, a hole or an off-board cell.
+    """
     if board.geometry == "graph":
         for cell in board.cells:
             if str(cell) == text:
@@ -80,21 +112,87 @@ def parse_cell(board: Board, text: str):
 
 
 def count(n: int, noun: str) -> str:
-    """``n`` things in words: count(1, "move") is "1 move", count(4, "move") "4 moves"."""
+    """``n`` things in words: count(1, "move") is "1 move", count(4, "move") "4 moves".
+
+    Parameters
+    ----------
+    n : int
+        How many.
+    noun : str
+        The thing, singular; the plural adds an "s".
+
+    Returns
+    -------
+    str
+        The words.
+
+    Examples
+    --------
+    >>> count(1, "move"), count(4, "region")
+    ('1 move', '4 regions')
+    """
     return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
 
 
 def count_moves(n: int) -> str:
-    """``n`` moves in words: "1 move", "4 moves"."""
+    """``n`` moves in words: "1 move", "4 moves".
+
+    Parameters
+    ----------
+    n : int
+        How many moves.
+
+    Returns
+    -------
+    str
+        The words.
+
+    Examples
+    --------
+    >>> count_moves(2)
+    '2 moves'
+    """
     return count(n, "move")
 
 
 def format_colour(board: Board, colour: int) -> str:
+    """The palette name of colour ``colour``.
+
+    Parameters
+    ----------
+    board : Board
+        The board the notation is for.
+    colour : int
+        A palette index.
+
+    Returns
+    -------
+    str
+        Its name.
+    """
     return board.palette[colour]
 
 
 def parse_colour(board: Board, text: str) -> int:
-    """The palette index of ``text``; raises :class:`IllegalMove` when not in the palette."""
+    """The palette index of ``text`` (case-insensitive where the palette has no exact match).
+
+    Parameters
+    ----------
+    board : Board
+        The board the notation is for.
+    text : str
+        A colour name.
+
+    Returns
+    -------
+    int
+        Its palette index.
+
+    Raises
+    ------
+    kamicp.errors.IllegalMove
+        When ``text`` is not in the palette.
+    """
     if text in board.palette:
         return board.palette.index(text)
     lowered = [p.lower() for p in board.palette]
@@ -104,21 +202,108 @@ def parse_colour(board: Board, text: str) -> int:
 
 
 def format_move(board: Board, g: RegionGraph, move: Move) -> str:
+    """One move in notation: the first cell of its region, a colon, the colour's name.
+
+    Parameters
+    ----------
+    board : Board
+        The board the notation is for.
+    g : RegionGraph
+        Its region graph.
+    move : (int, int)
+        (region, colour).
+
+    Returns
+    -------
+    str
+        The move's text.
+
+    Examples
+    --------
+    >>> from kamicp.game.board import Board
+    >>> from kamicp.game.regions import region_graph
+    >>> board = Board(geometry="square", cells={(0, 0): 0, (0, 1): 1}, palette=("R", "G"))
+    >>> g = region_graph(board)
+    >>> format_move(board, g, (1, 0))
+    '0,1:R'
+    """
     region, colour = move
     return f"{format_cell(board, g.cells[region][0])}:{format_colour(board, colour)}"
 
 
 def format_moves(board: Board, g: RegionGraph, moves: list[Move]) -> str:
-    """Moves in notation, separated by spaces."""
+    """Moves in notation, separated by spaces.
+
+    Parameters
+    ----------
+    board : Board
+        The board the notation is for.
+    g : RegionGraph
+        Its region graph.
+    moves : list of (int, int)
+        The moves.
+
+    Returns
+    -------
+    str
+        The moves' text.
+    """
     return " ".join(format_move(board, g, m) for m in moves)
 
 
 def tokens(text: str) -> list[str]:
+    """The tokens of ``text``, split at white space and semicolons.
+
+    Parameters
+    ----------
+    text : str
+        Moves in notation.
+
+    Returns
+    -------
+    list of str
+        The non-empty tokens.
+
+    Examples
+    --------
+    >>> tokens(" 0,1:R; 0,0:G ")
+    ['0,1:R', '0,0:G']
+    """
     return [t for t in re.split(r"[\s;]+", text.strip()) if t]
 
 
 def parse_move(board: Board, g: RegionGraph, token: str) -> Move:
-    """One move token; raises :class:`IllegalMove` naming the problem."""
+    """One move token: ``WHERE:COLOUR``, ``WHERE`` a cell or ``#region``; on KAMI 2 boards also
+    the game's own form (``219C``).
+
+    Parameters
+    ----------
+    board : Board
+        The board the notation is for.
+    g : RegionGraph
+        Its region graph.
+    token : str
+        The token.
+
+    Returns
+    -------
+    (int, int)
+        (region, colour).
+
+    Raises
+    ------
+    kamicp.errors.IllegalMove
+        Naming what is wrong with the token.
+
+    Examples
+    --------
+    >>> from kamicp.game.board import Board
+    >>> from kamicp.game.regions import region_graph
+    >>> board = Board(geometry="square", cells={(0, 0): 0, (0, 1): 1}, palette=("R", "G"))
+    >>> g = region_graph(board)
+    >>> parse_move(board, g, "0,1:R"), parse_move(board, g, "#0:g")
+    ((1, 0), (0, 1))
+    """
     game = GAME_TOKEN.fullmatch(token)
     if board.geometry == "kami2" and game:
         digit = str(ord(game.group(2)) - ord("B") + 1)
@@ -138,8 +323,29 @@ def parse_move(board: Board, g: RegionGraph, token: str) -> Move:
 def parse_solution(
     board: Board, g: RegionGraph, text: str, final_colour: int | None = None
 ) -> list[Move]:
-    """The moves of ``text`` (:func:`parse_moves`), replayed: :class:`IllegalMove` unless they
-    solve the board (in ``final_colour``, if given)."""
+    """The moves of ``text`` (:func:`parse_moves`), replayed.
+
+    Parameters
+    ----------
+    board : Board
+        The board the notation is for.
+    g : RegionGraph
+        Its region graph.
+    text : str
+        Moves in notation.
+    final_colour : int or None
+        The colour the board must end in, or None for any.
+
+    Returns
+    -------
+    list of (int, int)
+        The moves.
+
+    Raises
+    ------
+    kamicp.errors.IllegalMove
+        Unless the moves are legal and solve the board (in ``final_colour``, if given).
+    """
     moves = parse_moves(board, g, text)
     verify_solution(g, moves, final_colour)
     return moves
@@ -148,7 +354,33 @@ def parse_solution(
 def parse_moves(board: Board, g: RegionGraph, text: str) -> list[Move]:
     """All moves in ``text``; a KAMI 2 solution string like ``219C184F`` is split first.
 
-    Raises :class:`IllegalMove` for a move that cannot be read, naming its number.
+    Parameters
+    ----------
+    board : Board
+        The board the notation is for.
+    g : RegionGraph
+        Its region graph.
+    text : str
+        Moves in notation.
+
+    Returns
+    -------
+    list of (int, int)
+        The moves, not replayed (see :func:`parse_solution`).
+
+    Raises
+    ------
+    kamicp.errors.IllegalMove
+        For no text, or a move that cannot be read (naming its number).
+
+    Examples
+    --------
+    >>> from kamicp.game.board import Board
+    >>> from kamicp.game.regions import region_graph
+    >>> board = Board(geometry="square", cells={(0, 0): 0, (0, 1): 1}, palette=("R", "G"))
+    >>> g = region_graph(board)
+    >>> parse_moves(board, g, "0,1:R 0,0:G")
+    [(1, 0), (0, 1)]
     """
     if text is None:
         raise IllegalMove("no moves given")

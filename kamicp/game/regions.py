@@ -36,11 +36,24 @@ class RegionGraph:
 
     @property
     def n(self) -> int:
+        """The number of regions.
+
+        Returns
+        -------
+        int
+            n, the regions being 0..n-1.
+        """
         return len(self.colour)
 
     @cached_property
     def graph(self) -> nx.Graph:
-        """The region graph as a networkx graph, nodes carrying ``colour``."""
+        """The region graph as a networkx graph, nodes carrying ``colour``.
+
+        Returns
+        -------
+        networkx.Graph
+            Nodes 0..n-1 with attribute ``colour`` (a palette index); computed once.
+        """
         g = nx.Graph()
         for i, c in enumerate(self.colour):
             g.add_node(i, colour=c)
@@ -49,13 +62,33 @@ class RegionGraph:
 
     @cached_property
     def islands(self) -> list[list[int]]:
-        """The connected pieces, each a sorted list of regions, in order of first region."""
+        """The connected pieces, each a sorted list of regions, in order of first region.
+
+        Returns
+        -------
+        list of list of int
+            The pieces; computed once.
+        """
         return sorted(sorted(p) for p in nx.connected_components(self.graph))
 
     def colours_present(self) -> set[int]:
+        """The colours some region has.
+
+        Returns
+        -------
+        set of int
+            Their palette indices.
+        """
         return set(self.colour)
 
     def edges(self) -> list[tuple[int, int]]:
+        """Every edge once, as (smaller region, larger region).
+
+        Returns
+        -------
+        list of (int, int)
+            The edges, by first then second region.
+        """
         return [(i, j) for i in range(self.n) for j in self.adj[i] if i < j]
 
     @classmethod
@@ -161,17 +194,62 @@ class RegionGraph:
 
 
 def distances(g: RegionGraph, source: int, cutoff: int | None = None) -> dict[int, int]:
-    """Hop distances from ``source`` to the regions of its piece (to those within ``cutoff``
-    hops, if given): a breadth-first search, networkx's
-    ``single_source_shortest_path_length``. O(n + m)."""
+    """Hop distances from ``source`` to the regions of its piece.
+
+    A breadth-first search, networkx's ``single_source_shortest_path_length``.
+
+    Parameters
+    ----------
+    g : RegionGraph
+        The puzzle.
+    source : int
+        A region.
+    cutoff : int or None
+        Only the regions within this many hops, if given.
+
+    Returns
+    -------
+    dict
+        Region -> hops from ``source``.
+
+    Notes
+    -----
+    O(n + m).
+
+    Examples
+    --------
+    >>> g = from_edges([0, 1, 0, 2], [(0, 1), (1, 2), (2, 3)])
+    >>> sorted(distances(g, 0).items())
+    [(0, 0), (1, 1), (2, 2), (3, 3)]
+    """
     return nx.single_source_shortest_path_length(g.graph, source, cutoff=cutoff)
 
 
 def region_graph(board: Board) -> RegionGraph:
     """Contract ``board`` into its region graph.
 
-    Complexity: O(cells + cell edges), one union-find pass (networkx components on the
-    subgraph of same-colour edges).
+    Parameters
+    ----------
+    board : Board
+        The puzzle.
+
+    Returns
+    -------
+    RegionGraph
+        One region per one-colour connected group of cells, numbered in the reading order
+        of their first cell.
+
+    Notes
+    -----
+    O(cells + cell edges): networkx components of the subgraph of same-colour edges.
+
+    Examples
+    --------
+    >>> from kamicp.game.board import Board
+    >>> cells = {(0, 0): 0, (0, 1): 0, (1, 0): 1, (1, 1): 0}
+    >>> g = region_graph(Board(geometry="square", cells=cells, palette=("R", "G")))
+    >>> g.colour, g.adj
+    ((0, 1), ((1,), (0,)))
     """
     adjacency = board.adjacency()
     same = nx.Graph()
@@ -213,6 +291,29 @@ def from_edges(
     """A region graph straight from colours and edges (test and model helper).
 
     Adjacent nodes of one colour are contracted, as for any board.
+
+    Parameters
+    ----------
+    colour : list of int
+        Node i's colour.
+    edges : list of (int, int)
+        The edges between nodes.
+    k : int or None
+        The palette size; None for ``max(colour) + 1``.
+    rules : str
+        "free" or "pivot".
+    pivot : int
+        The pivot node (pivot rules).
+
+    Returns
+    -------
+    RegionGraph
+        Its palette is "0", "1", ...
+
+    Examples
+    --------
+    >>> from_edges([0, 0, 1], [(0, 1), (1, 2)]).colour
+    (0, 1)
     """
     k = k if k is not None else max(colour) + 1
     board = Board(
@@ -229,8 +330,24 @@ def from_edges(
 def subgraph(g: RegionGraph, regions: list[int]) -> RegionGraph:
     """The region graph of the given regions alone (e.g. one island), renumbered 0..m-1.
 
-    Region j of the result is ``regions[j]`` of ``g`` (``regions`` must be sorted); the
-    palette is kept so colour indices mean the same. The pivot is mapped when inside, else 0.
+    Parameters
+    ----------
+    g : RegionGraph
+        The puzzle.
+    regions : list of int
+        Sorted regions of ``g``.
+
+    Returns
+    -------
+    RegionGraph
+        Region j is ``regions[j]`` of ``g``; the palette is kept, so colour indices mean the
+        same. The pivot is mapped when inside, else 0.
+
+    Examples
+    --------
+    >>> g = from_edges([0, 1, 0, 2], [(0, 1), (1, 2), (2, 3)])
+    >>> subgraph(g, [2, 3]).colour
+    (0, 2)
     """
     index = {r: j for j, r in enumerate(regions)}
     return RegionGraph(
@@ -248,7 +365,25 @@ def subgraph(g: RegionGraph, regions: list[int]) -> RegionGraph:
 def measures(g: RegionGraph) -> dict:
     """Radius and diameter of the region graph (the largest over its islands).
 
-    Complexity: O(n * (n + m)) through networkx eccentricities.
+    Parameters
+    ----------
+    g : RegionGraph
+        The puzzle.
+
+    Returns
+    -------
+    dict
+        ``{"radius": int, "diameter": int}``.
+
+    Notes
+    -----
+    O(n (n + m)) through networkx eccentricities.
+
+    Examples
+    --------
+    >>> g = from_edges([0, 1, 0, 2], [(0, 1), (1, 2), (2, 3)])
+    >>> measures(g)
+    {'radius': 2, 'diameter': 3}
     """
     radius = diameter = 0
     for piece in g.islands:

@@ -86,7 +86,7 @@ class CpsatHorizon:
         CP-SAT's number of search workers (BENCHMARKS.md, "CP-SAT workers": 1 is best
         on 2 cores).
     **options
-        The model's optional parts (see :func:`build_model`, for measurements), plus
+        The model's optional parts (see :func:`build_model`), plus
         ``seed`` (CP-SAT's random seed) and ``log`` (print CP-SAT's search log).
 
     Examples

@@ -60,7 +60,7 @@ def cnf_for_horizon(
     final_colour : int or None
         The colour the board must end in, or None for any.
     **options
-        Parts of the encoding, as for :class:`SatHorizon`.
+        Parts of the encoding, as for :class:`~kamicp.models.sat.SatHorizon`.
 
     Returns
     -------

@@ -208,7 +208,7 @@ class Search:
         node: R5 and R6 are free-rules restrictions."""
         v, _ = move
         if self.rules != "free":
-            return last_move_context(v, True, 0)  # one key per position, as before R6
+            return last_move_context(v, True, 0)  # one key per position: R6 does not apply
         return last_move_context(v, minus_merged != 0, cur.pos[v])
 
     @staticmethod

@@ -31,13 +31,40 @@ def bfs(
 ) -> SearchOutcome:
     """A shortest solution of ``g`` (ending in ``final_colour`` if given), by BFS.
 
-    - found: ``complete=True``, ``moves`` optimal, ``lower_bound == len(moves)``;
-    - with ``max_moves`` and none that short: ``complete=True``, ``moves=None``,
-      ``lower_bound = max_moves + 1``;
-    - every reachable position explored and none solved: ``complete=True``, ``moves=None``,
-      ``lower_bound =`` :data:`~kamicp.bounds.UNSOLVABLE`;
-    - ``node_limit`` (positions expanded) or ``deadline`` (a ``time.monotonic()`` value)
-      reached: ``complete=False`` and ``lower_bound`` = the depth fully explored + 1.
+    Parameters
+    ----------
+    g : RegionGraph
+        The puzzle.
+    final_colour : int or None
+        The colour the board must end in, or None for any.
+    max_moves : int or None
+        Look for solutions of at most this many moves only.
+    node_limit : int or None
+        Stop after this many positions expanded.
+    deadline : float or None
+        Stop at this ``time.monotonic()`` value.
+
+    Returns
+    -------
+    SearchOutcome
+        - found: ``complete=True``, ``moves`` optimal, ``lower_bound == len(moves)``;
+        - with ``max_moves`` and none that short: ``complete=True``, ``moves=None``,
+          ``lower_bound = max_moves + 1``;
+        - every reachable position explored and none solved: ``complete=True``,
+          ``moves=None``, ``lower_bound =`` :data:`~kamicp.bounds.UNSOLVABLE`;
+        - ``node_limit`` or ``deadline`` reached: ``complete=False`` and ``lower_bound`` =
+          the depth fully explored + 1.
+
+    Notes
+    -----
+    O(reachable positions * legal moves * n) time, O(reachable positions * n) memory.
+
+    Examples
+    --------
+    >>> from kamicp.game.regions import from_edges
+    >>> out = bfs(from_edges([0, 1, 0, 2], [(0, 1), (1, 2), (2, 3)]))
+    >>> len(out.moves), out.lower_bound, out.complete
+    (2, 2, True)
     """
     clock = Deadline(deadline)
     first = rules.start(g)

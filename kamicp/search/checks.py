@@ -49,17 +49,19 @@ __all__ = [
 
 TABLE_LIMIT = 2_000_000  # table and cache entries kept before one is cleared: memory vs. time
 # The walk bound costs milliseconds a state: asked within this many moves of the start, where
-# it beats the cheap bound there (BENCHMARKS.md, "IDA* walk checks": Bud3 refuting 16, 37 s at
-# depth <= 1 against 53 s at the start only and 105 s at 4).
+# it beats the cheap bound there (BENCHMARKS.md, "IDA* walk checks": Bud3 refuting 16, 37.6 s
+# at depth 1 against 53.0 s at the start only).
 WALK_DEPTH = 1
 # Seconds an iteration runs before the tripod checks start: a check costs hundredths of a
-# second with the compiled levels, so checks pay from the start.
+# second with the compiled levels, so checks pay from the start (BENCHMARKS.md, "IDA* tripod
+# check rule": Bud4 refuting 14, 33.8 s against 116.6 s with checks after 30 s).
 TRIPOD_AFTER = 0.0
 # No tripod check on pieces above this many regions: there a check costs tenths of a second
-# and grows about as n^4.
+# and grows about as n^4 (BENCHMARKS.md, "IDA* tripod check rule": 0.2-0.7 s on 150-173 regions).
 CHECK_NODES = 200
 # A check must be expected to save this many times its cost: the expected saving, from the
-# mean time of unchecked states, overestimates what a cut saves.
+# mean time of unchecked states, overestimates what a cut saves (BENCHMARKS.md, "IDA* tripod
+# check rule": Bud3 94 s at 5 against 176 s at 2).
 CHECK_RATIO = 5.0
 # Every state this many moves deep or less gets the tripod check, where checks are cheap
 # (BENCHMARKS.md, "IDA* tripod checks near the start": Bud4 refuting 14, 48.3 s at 0, 22.6 s at 3).

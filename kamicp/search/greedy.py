@@ -63,9 +63,39 @@ def greedy(
 ) -> list[Move] | None:
     """A solution (not necessarily optimal), or None when the board cannot be solved.
 
-    With ``deadline`` (a ``time.monotonic()`` value), :class:`~kamicp.procs.deadline.LimitReached`
-    is raised once it
-    has passed (checked before every move of every beam): a wide beam can take minutes.
+    Pivot rules flood from the pivot; free rules take, piece by piece, the best of floods
+    from central nodes and a beam of merging moves anywhere (:func:`piece_options`).
+
+    Parameters
+    ----------
+    g : RegionGraph
+        The puzzle.
+    final_colour : int or None
+        The colour the board must end in, or None for any.
+    width : int
+        The beam width.
+    deadline : float or None
+        A ``time.monotonic()`` value, checked before every move of every beam: a wide beam
+        can take minutes.
+
+    Returns
+    -------
+    list of (int, int) or None
+        The moves, or None if the board cannot be solved (in ``final_colour``).
+
+    Raises
+    ------
+    kamicp.procs.deadline.LimitReached
+        Once ``deadline`` has passed.
+
+    Examples
+    --------
+    >>> from kamicp.game import rules
+    >>> from kamicp.game.regions import from_edges
+    >>> g = from_edges([0, 1, 0, 2, 0], [(i, i + 1) for i in range(4)])
+    >>> moves = greedy(g)
+    >>> rules.verify_solution(g, moves); len(moves)
+    2
     """
     if not solvable(g, None, final_colour):
         return None
@@ -96,8 +126,28 @@ def greedy(
 
 
 def layer_score(cur: Current, v: int) -> int:
-    """The layered bound of flooding the piece from ``v``: max over d of d + the number of
-    colours beyond distance d."""
+    """The layered bound of flooding the piece from ``v``.
+
+    Parameters
+    ----------
+    cur : Current
+        The state.
+    v : int
+        The node flooded from.
+
+    Returns
+    -------
+    int
+        The maximum over d of d + the number of colours beyond distance d.
+
+    Examples
+    --------
+    >>> from kamicp.bounds import contract
+    >>> from kamicp.game.regions import from_edges
+    >>> cur = contract(from_edges([0, 1, 0, 2, 0], [(i, i + 1) for i in range(4)]))
+    >>> layer_score(cur, 2)  # three colours beyond distance 0
+    3
+    """
     layers = pivot_layers(cur, v)
     best = 0
     beyond: set[int] = set()
@@ -116,8 +166,36 @@ def flood(
 ) -> Option:
     """Flood the piece holding node ``v`` from ``v`` by a beam search of ``width``.
 
-    Returns the moves and the colour the piece ends in (``prefer`` if a finish in that
-    colour is found at the same length).
+    Parameters
+    ----------
+    cur : Current
+        The state.
+    v : int
+        The node every move recolours.
+    width : int
+        The beam width; states scored by :func:`layer_score`, then the most merged.
+    prefer : int or None
+        The colour to end in, where a finish in it is found at the same length.
+    deadline : float or None
+        A ``time.monotonic()`` value, checked before every move.
+
+    Returns
+    -------
+    (list of (int, int), int)
+        The moves, and the colour the piece ends in.
+
+    Raises
+    ------
+    kamicp.procs.deadline.LimitReached
+        Once ``deadline`` has passed.
+
+    Examples
+    --------
+    >>> from kamicp.bounds import contract
+    >>> from kamicp.game.regions import from_edges
+    >>> cur = contract(from_edges([0, 1, 0, 2, 0], [(i, i + 1) for i in range(4)]))
+    >>> flood(cur, 2)
+    ([(2, 1), (2, 2), (2, 0)], 0)
     """
     front: list[tuple[Current, list[Move]]] = [(cur, [])]
     while True:
@@ -153,6 +231,29 @@ def free_beam(
     left, ``final`` being the colour it should end in, if any), then the fewest regions.
     The width is cut so that at most ``FREE_BUDGET * width / WIDTH`` children are scored
     per move.
+
+    Parameters
+    ----------
+    cur : Current
+        The state.
+    i : int
+        The piece.
+    width : int
+        The beam width, before the cut.
+    final : int or None
+        The colour the piece should end in, if any.
+    deadline : float or None
+        A ``time.monotonic()`` value, checked before every move.
+
+    Returns
+    -------
+    (list of (int, int), int)
+        The moves, and the colour the piece ends in.
+
+    Raises
+    ------
+    kamicp.procs.deadline.LimitReached
+        Once ``deadline`` has passed.
     """
     size = len(cur.islands[i])
     width = max(1, min(width, FREE_BUDGET * width // (WIDTH * max(1, size * (cur.k - 1)))))
@@ -182,7 +283,34 @@ def free_beam(
 
 
 def central_nodes(cur: Current, i: int, limit: int = CENTRES) -> list[int]:
-    """Up to ``limit`` nodes of piece ``i`` of least eccentricity (one BFS per node)."""
+    """Up to ``limit`` nodes of piece ``i`` of least eccentricity.
+
+    Parameters
+    ----------
+    cur : Current
+        The state.
+    i : int
+        The piece.
+    limit : int
+        How many nodes at most.
+
+    Returns
+    -------
+    list of int
+        The nodes, least eccentric first.
+
+    Notes
+    -----
+    One BFS per node of the piece: O(n (n + m)).
+
+    Examples
+    --------
+    >>> from kamicp.bounds import contract
+    >>> from kamicp.game.regions import from_edges
+    >>> cur = contract(from_edges([0, 1, 0, 2, 0], [(i, i + 1) for i in range(4)]))
+    >>> central_nodes(cur, 0, 1)
+    [2]
+    """
     piece = cur.islands[i]
     ecc = {}
     for v in piece:
@@ -209,8 +337,32 @@ def piece_options(
     final: int | None = None,
     deadline: float | None = None,
 ) -> list[Option]:
-    """Candidate ways to finish piece ``i`` (free rules), preferably in colour ``final``:
-    floods from central nodes and the free-move beam."""
+    """Candidate ways to finish piece ``i`` (free rules), preferably in colour ``final``.
+
+    Parameters
+    ----------
+    cur : Current
+        The state.
+    i : int
+        The piece.
+    width : int
+        The beams' width.
+    final : int or None
+        The colour the piece should end in, if any.
+    deadline : float or None
+        A ``time.monotonic()`` value, checked before every move.
+
+    Returns
+    -------
+    list of (list of (int, int), int)
+        Floods from :func:`central_nodes`, then :func:`free_beam`: each the moves and the
+        colour the piece ends in.
+
+    Raises
+    ------
+    kamicp.procs.deadline.LimitReached
+        Once ``deadline`` has passed.
+    """
     piece = cur.islands[i]
     if len(piece) == 1:
         return [([], cur.pos[piece[0]])]

@@ -426,7 +426,7 @@ class Ida(CheckPolicy, Rentals, Search):
         """The rest of :meth:`dfs`: search the children of a state that no check cut."""
         began = time.monotonic()
         # Children in the order of their own bounds; the table's bounds (learnt in failed
-        # iterations) only cut off, since ordering by them was found to hurt. Children
+        # iterations) only cut off: ordering by them hurts. Children
         # certainly over budget may be left out; ``best`` starts at their floor.
         entries, best = self.within(cur, first, after, budget)
         for entry in entries:

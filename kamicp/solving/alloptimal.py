@@ -30,7 +30,32 @@ Letter = tuple[frozenset, int]
 
 
 def letters(g: RegionGraph, moves: list[rules.Move]) -> list[Letter]:
-    """Each move as (set of starting regions it recolours, new colour)."""
+    """Each move as (set of starting regions it recolours, new colour).
+
+    Parameters
+    ----------
+    g : RegionGraph
+        The puzzle.
+    moves : list of (int, int)
+        Legal moves from the start.
+
+    Returns
+    -------
+    list of (frozenset of int, int)
+        One letter per move.
+
+    Raises
+    ------
+    kamicp.errors.IllegalMove
+        At the first illegal move.
+
+    Examples
+    --------
+    >>> from kamicp.game.regions import from_edges
+    >>> g = from_edges([0, 1, 0, 2, 0], [(i, i + 1) for i in range(4)])
+    >>> letters(g, [(1, 0), (0, 2)])
+    [(frozenset({1}), 0), (frozenset({0, 1, 2}), 2)]
+    """
     pos, out = rules.start(g), []
     for region, colour in moves:
         out.append((frozenset(rules.current_region(g, pos, region)), colour))
@@ -39,14 +64,52 @@ def letters(g: RegionGraph, moves: list[rules.Move]) -> list[Letter]:
 
 
 def independent(g: RegionGraph, a: Letter, b: Letter) -> bool:
-    """True when the two moves touch disjoint, non-adjacent sets of regions."""
+    """True when the two moves touch disjoint, non-adjacent sets of regions (so they commute).
+
+    Parameters
+    ----------
+    g : RegionGraph
+        The puzzle.
+    a, b : (frozenset of int, int)
+        Two letters (see :func:`letters`).
+
+    Returns
+    -------
+    bool
+        Whether they are independent.
+    """
     if a[0] & b[0]:
         return False
     return not any(s in b[0] for r in a[0] for s in g.adj[r])
 
 
 def foata(g: RegionGraph, moves: list[rules.Move]) -> tuple:
-    """The Foata normal form of ``moves``: a canonical key for its commutation class."""
+    """The Foata normal form of ``moves``: a canonical key for its commutation class.
+
+    Parameters
+    ----------
+    g : RegionGraph
+        The puzzle.
+    moves : list of (int, int)
+        Legal moves from the start.
+
+    Returns
+    -------
+    tuple
+        Layers of letters, each layer sorted; two move sequences that differ only in the
+        order of independent moves have the same key.
+
+    Notes
+    -----
+    O(m^2) independence tests for m moves.
+
+    Examples
+    --------
+    >>> from kamicp.game.regions import from_edges
+    >>> g = from_edges([0, 1, 0, 2, 0], [(i, i + 1) for i in range(4)])
+    >>> foata(g, [(1, 0), (3, 0)]) == foata(g, [(3, 0), (1, 0)])
+    True
+    """
     word = letters(g, moves)
     level = []
     for i, a in enumerate(word):
@@ -61,7 +124,34 @@ def foata(g: RegionGraph, moves: list[rules.Move]) -> tuple:
 def all_optimal(
     g: RegionGraph, optimum: int, cap: int | None = 100, final_colour: int | None = None
 ) -> list[list[rules.Move]]:
-    """Up to ``cap`` optimal solutions (length ``optimum``), one per commutation class."""
+    """Up to ``cap`` optimal solutions (length ``optimum``), one per commutation class.
+
+    A depth-first search cut by the admissible lower bound, remembering the (position,
+    moves left) pairs that have no solution.
+
+    Parameters
+    ----------
+    g : RegionGraph
+        The puzzle.
+    optimum : int
+        The proved optimum.
+    cap : int or None
+        How many solutions at most (None: all).
+    final_colour : int or None
+        The colour the board must end in, or None for any.
+
+    Returns
+    -------
+    list of list of (int, int)
+        The solutions, one per class of :func:`foata`.
+
+    Examples
+    --------
+    >>> from kamicp.game.regions import from_edges
+    >>> g = from_edges([0, 1, 0, 2, 0], [(i, i + 1) for i in range(4)])
+    >>> all_optimal(g, 2)
+    [[(1, 0), (3, 0)]]
+    """
     found: dict[tuple, list[rules.Move]] = {}
     dead: set[tuple] = set()  # (position, moves left) known to have no solution
 
@@ -95,8 +185,27 @@ def optimal_first_moves(
 ) -> list[tuple[rules.Move, str]]:
     """Each legal first move and whether an optimal finish remains after it.
 
-    The answer per move is ``yes`` (a solution of ``optimum - 1`` moves from there),
-    ``no`` (proved impossible) or ``unknown`` (time limit).
+    Parameters
+    ----------
+    g : RegionGraph
+        The puzzle.
+    optimum : int
+        The proved optimum.
+    solver : str
+        The solver asked after each move.
+    time_limit : float or None
+        Seconds for each move's solve.
+
+    Returns
+    -------
+    list of ((int, int), str)
+        Each first move with ``"yes"`` (a solution of ``optimum - 1`` moves from there),
+        ``"no"`` (proved impossible) or ``"unknown"`` (time limit).
+
+    Raises
+    ------
+    KeyboardInterrupt
+        When a solve was interrupted: Ctrl-C stops the whole question.
     """
     out = []
     start = rules.start(g)

@@ -36,7 +36,31 @@ GRACE = 15.0
 
 
 def solve_row(board, solver: str, time_limit: float | None) -> dict:
-    """Solve one puzzle; the JSON line of the batch output (everything but the location)."""
+    """Solve one puzzle; the JSON line of the batch output (everything but the location).
+
+    Parameters
+    ----------
+    board : Board
+        The puzzle.
+    solver : str
+        The solver.
+    time_limit : float or None
+        Seconds for the solve.
+
+    Returns
+    -------
+    dict
+        ``status``, ``moves``, ``lower_bound``, ``upper_bound``, ``solution`` (move tokens,
+        or None), ``solver``, ``seconds`` and ``proof``.
+
+    Examples
+    --------
+    >>> from kamicp.game.board import Board
+    >>> board = Board(geometry="square", cells={(0, 0): 0, (0, 1): 1}, palette=("R", "G"))
+    >>> row = solve_row(board, "bfs", 10.0)
+    >>> row["status"], row["solution"]
+    ('optimal', ['0,0:G'])
+    """
     g = region_graph(board)
     r = solve(g, solver, SolveOptions(time_limit=time_limit))
     return {
@@ -56,8 +80,25 @@ def solve_row(board, solver: str, time_limit: float | None) -> dict:
 def done_digests(out_path: str, solver: str) -> set[str]:
     """Digests already solved to a final status in ``out_path`` (torn lines are ignored).
 
-    A file that is not a batch's (a line that is not a row nor the start of one, or not a
-    regular file: a directory, /dev/zero) is refused, since rows would be appended to it."""
+    Parameters
+    ----------
+    out_path : str
+        The batch's output file (it may not exist yet).
+    solver : str
+        Only rows of this solver count.
+
+    Returns
+    -------
+    set of str
+        The board digests (:meth:`kamicp.game.board.Board.digest`) of the rows "optimal"
+        or "infeasible".
+
+    Raises
+    ------
+    kamicp.errors.InputError
+        For a file that is not a batch's (a line that is not a row nor the start of one, or
+        not a regular file: a directory, /dev/zero), since rows would be appended to it.
+    """
     done: set[str] = set()
     if not os.path.exists(out_path):
         return done
@@ -107,8 +148,36 @@ def batch(
 ) -> tuple[list[dict], int, bool]:
     """Solve every puzzle under ``paths``, appending JSON lines to ``out_path``.
 
-    Returns the rows written by this run, the number of puzzles skipped as already done,
-    and whether Ctrl-C or SIGTERM stopped the run.
+    Puzzles whose digest already has a final row for ``solver`` are skipped, so a stopped
+    run resumes where it stopped.
+
+    Parameters
+    ----------
+    paths : list of str
+        Files and folders of puzzles.
+    out_path : str
+        The JSON-lines file, appended to.
+    solver : str
+        The solver.
+    time_limit : float or None
+        Seconds for each puzzle.
+    jobs : int
+        Puzzles solved at once (local processes, or Ray tasks).
+    ray_address : str or None
+        Run on this Ray cluster instead of locally.
+    progress : file or None
+        Where the progress bar goes; None for none.
+
+    Returns
+    -------
+    (list of dict, int, bool)
+        The rows written by this run, the number of puzzles skipped as already done, and
+        whether Ctrl-C or SIGTERM stopped the run.
+
+    Raises
+    ------
+    kamicp.errors.InputError
+        For a file that cannot be read as puzzles, or an ``out_path`` that is not a batch's.
     """
     todo = formats.puzzles(paths)
     done = done_digests(out_path, solver)
@@ -204,6 +273,13 @@ class Progress:
         self.tty = bool(stream) and stream.isatty()
 
     def update(self, status: str) -> None:
+        """Count one puzzle finished and redraw the bar.
+
+        Parameters
+        ----------
+        status : str
+            The puzzle's status, counted by kind on the bar.
+        """
         self.done += 1
         self.new += 1
         self.counts[status] += 1

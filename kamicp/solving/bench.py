@@ -30,9 +30,31 @@ GRACE = 15.0  # seconds past the time limit before a child is killed
 def solve_row(board, solver: str, time_limit: float, options: dict | None = None) -> dict:
     """Solve one puzzle; the fields of a bench row (run in a child process).
 
-    ``options`` are fields of :class:`kamicp.solving.options.SolveOptions` (``probe``,
-    ``strategy``, ``workers``, ``known``, ``tetrapod_depth``, ``beam_width``), so every
-    option the bench command takes reaches the solver.
+    Parameters
+    ----------
+    board : Board
+        The puzzle.
+    solver : str
+        The solver.
+    time_limit : float
+        Seconds for the solve.
+    options : dict or None
+        Fields of :class:`kamicp.solving.options.SolveOptions` (``probe``, ``strategy``,
+        ``workers``, ``known``, ``tetrapod_depth``, ``beam_width``), so every option the
+        bench command takes reaches the solver.
+
+    Returns
+    -------
+    dict
+        ``status``, ``moves``, ``lower``, ``upper``, ``seconds`` and ``proof`` of the result.
+
+    Examples
+    --------
+    >>> from kamicp.game.board import Board
+    >>> board = Board(geometry="square", cells={(0, 0): 0, (0, 1): 1}, palette=("R", "G"))
+    >>> row = solve_row(board, "bfs", 10.0)
+    >>> row["status"], row["moves"]
+    ('optimal', 1)
     """
     asked = SolveOptions(time_limit=time_limit, **(options or {}))
     r = solve(region_graph(board), solver, asked)
@@ -58,7 +80,25 @@ def _stored_solution(board) -> list | None:
 
 
 def run_one(board, solver: str, time_limit: float, options: dict | None = None) -> dict:
-    """Solve ``board`` with ``solver`` in a child process, killed ``GRACE`` s after the limit."""
+    """Solve ``board`` with ``solver`` in a child process, killed ``GRACE`` s after the limit.
+
+    Parameters
+    ----------
+    board : Board
+        The puzzle.
+    solver : str
+        The solver.
+    time_limit : float
+        Seconds for the solve.
+    options : dict or None
+        As for :func:`solve_row`.
+
+    Returns
+    -------
+    dict
+        The row of :func:`solve_row`, as the child returned it (see
+        :func:`kamicp.procs.isolate.run_isolated` for a child that fails or is killed).
+    """
     args = (board, solver, time_limit, options)
     # The child is forked: without this it would inherit the tripod values the "lb" column
     # computed, and its time would leave out their cost (seconds on big boards).
@@ -86,6 +126,27 @@ def _preload(solvers: list[str]) -> None:
 
 
 def describe_board(board) -> dict:
+    """The columns of a bench row that describe the puzzle.
+
+    Parameters
+    ----------
+    board : Board
+        The puzzle.
+
+    Returns
+    -------
+    dict
+        ``puzzle``, ``regions``, ``colours``, ``islands``, ``rules``, ``lower_bound`` (the
+        admissible bound at the start), ``par`` and ``optimum`` (as the file lists them).
+
+    Examples
+    --------
+    >>> from kamicp.game.board import Board
+    >>> board = Board(geometry="square", cells={(0, 0): 0, (0, 1): 1}, palette=("R", "G"))
+    >>> row = describe_board(board)
+    >>> row["regions"], row["colours"], row["lower_bound"]
+    (2, 2, 1)
+    """
     g = region_graph(board)
     return {
         "puzzle": board.name or board.source,
@@ -136,14 +197,40 @@ def bench(
 ) -> int:
     """Run every solver on every puzzle; print the table, totals and medians.
 
-    ``known="file"``: each solver starts from the solution stored in the puzzle's file, where
-    there is one (see ``kamicp solve --known-solution``). ``tetrapod_depth`` goes to the
-    ``idastar`` and ``portfolio`` rows only (see ``kamicp solve --tetrapod-depth``);
-    ``beam_width`` to every row (``kamicp solve --beam-width``).
+    Parameters
+    ----------
+    paths : list of str
+        Files and folders of puzzles; every file is read before the first solve.
+    solvers : list of str
+        The solvers, one column each; each (puzzle, solver) runs in a child process
+        (:func:`run_one`).
+    time_limit : float
+        Seconds for each run.
+    rules : str or None
+        Play every puzzle under these rules ("free" or "pivot") instead of its own.
+    csv_path, json_path : str or None
+        Write the rows there too.
+    markdown : bool
+        Print the table as Markdown.
+    out : file or None
+        Where to print; None for the standard output at the time of the call.
+    probe, strategy, workers, known, tetrapod_depth, beam_width
+        As for ``kamicp solve``. ``known="file"``: each solver starts from the solution
+        stored in the puzzle's file, where there is one (``--known-solution``);
+        ``tetrapod_depth`` goes to the ``idastar`` and ``portfolio`` rows only,
+        ``beam_width`` to every row.
 
-    Returns 1 when two solvers disagree on a proved optimum or a proved optimum differs from
-    the one the file lists (``Board.optimum``), else 3 if Ctrl-C stopped the run (the rows
-    finished are still printed, summed up and written), else 0.
+    Returns
+    -------
+    int
+        1 when two solvers disagree on a proved optimum or a proved optimum differs from
+        the one the file lists (``Board.optimum``), else 3 if Ctrl-C or SIGTERM stopped the
+        run (the rows finished are still printed, summed up and written), else 0.
+
+    Raises
+    ------
+    kamicp.errors.InputError
+        For a file that cannot be read as puzzles (before any run).
     """
     out = sys.stdout if out is None else out  # now, not at import: it may be redirected
     _preload(solvers)

@@ -20,13 +20,44 @@ __all__ = ["CrossCheck", "cross_check", "cross_check_board"]
 
 @dataclass
 class CrossCheck:
+    """One puzzle's cross-check: each solver's result, and every disagreement found."""
+
     puzzle: str
     results: dict = field(default_factory=dict)  # solver -> Result
     problems: list[str] = field(default_factory=list)
 
 
 def cross_check_board(board, solvers: list[str], time_limit: float | None = None) -> CrossCheck:
-    """Run ``solvers`` on ``board`` and list every disagreement between them."""
+    """Run ``solvers`` on ``board`` and list every disagreement between them.
+
+    Parameters
+    ----------
+    board : Board
+        The puzzle.
+    solvers : list of str
+        The solvers to compare.
+    time_limit : float or None
+        Seconds for each solver.
+
+    Returns
+    -------
+    CrossCheck
+        Each solver's result, and the problems: an invalid solution, optima that differ, a
+        solution below another's optimum, a lower bound above it, an optimum other than the
+        file's.
+
+    Raises
+    ------
+    KeyboardInterrupt
+        When a solve was interrupted: Ctrl-C stops the whole check.
+
+    Examples
+    --------
+    >>> from kamicp.game.board import Board
+    >>> board = Board(geometry="square", cells={(0, 0): 0, (0, 1): 1}, palette=("R", "G"))
+    >>> cross_check_board(board, ["bfs", "astar"]).problems
+    []
+    """
     g = region_graph(board)
     check = CrossCheck(board.name or str(board.source))
     for s in solvers:
@@ -58,7 +89,29 @@ def cross_check_board(board, solvers: list[str], time_limit: float | None = None
 
 
 def cross_check(paths: list[str], solvers: list[str], time_limit: float | None = None):
-    """Yield a :class:`CrossCheck` per puzzle under ``paths`` (every file read before the
-    first check: a bad file is an :class:`~kamicp.errors.InputError` before any solve)."""
+    """A :class:`CrossCheck` per puzzle under ``paths``.
+
+    Every file is read before the first check, so that a bad file is an error before any
+    solve.
+
+    Parameters
+    ----------
+    paths : list of str
+        Files and folders of puzzles.
+    solvers : list of str
+        The solvers to compare.
+    time_limit : float or None
+        Seconds for each solver.
+
+    Returns
+    -------
+    iterator of CrossCheck
+        One per puzzle, checked as it is asked for (:func:`cross_check_board`).
+
+    Raises
+    ------
+    kamicp.errors.InputError
+        For a file that cannot be read as puzzles.
+    """
     boards = [board for _, _, board in formats.puzzles(paths)]
     return (cross_check_board(board, solvers, time_limit) for board in boards)

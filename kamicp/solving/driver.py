@@ -40,7 +40,7 @@ __all__ = ["DEEP_GAP", "DEEP_SPLIT_AFTER", "DEEP_WORKERS", "Portfolio", "drive",
 
 # A free-rule board whose start bound is at least this far above its colour bound is
 # "deep": there the portfolio gives IDA* both of its processes, as ``idastar --workers 2``,
-# and SAT none (BENCHMARKS.md, "Deep boards"). SAT won only where the gap was at most 3.
+# and SAT none (BENCHMARKS.md, "Deep boards": SAT wins only where the gap is at most 3).
 DEEP_GAP = 6
 DEEP_WORKERS = 2  # the portfolio's two processes
 # ...and splits IDA*'s iterations over them at once, not after a second on one core: a deep
@@ -201,7 +201,7 @@ def _start_beam(g, final_colour, width, known, lower, deadline) -> list | None:
     (at least :data:`UPPER_WIDTH`, the width every exact search starts from), run within
     ``deadline`` (half the time limit) and taken as ``known`` where it is shorter. A better
     first solution saves the search its costliest horizon when it is optimal, and is the
-    upper bound a stopped run reports (Threegrid6: 16 at width 32, 15 at width 512)."""
+    upper bound a stopped run reports (BENCHMARKS.md, "Wide greedy beams")."""
     moves = greedy_solution(g, final_colour, max(width, UPPER_WIDTH), lower, deadline)
     if moves is None or (known is not None and len(known) <= len(moves)):
         return known
@@ -211,8 +211,9 @@ def _start_beam(g, final_colour, width, known, lower, deadline) -> list | None:
 
 def _tetrapods(g, final_colour, lower, known, max_moves, deadline) -> None:
     """The tetrapod bound (Bound 7) of the start, where it can matter: below a solution at
-    hand (the quick beam's or ``known``) and up to ``max_moves``. It costs seconds (Bud5,
-    78 regions: 13 s), so it is not asked where the tripods already meet that solution;
+    hand (the quick beam's or ``known``) and up to ``max_moves``. It costs seconds
+    (BENCHMARKS.md, "Start bounds: tripods and tetrapods"), so it is not asked where the
+    tripods already meet that solution;
     once computed, every later lower bound of this solve (and of forked backends) has it."""
     quick = greedy_solution(g, final_colour, WIDTH)
     lengths = [len(m) for m in (quick, known) if m is not None]

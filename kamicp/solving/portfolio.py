@@ -2,11 +2,11 @@
 
 Each process runs the whole search of :func:`kamicp.solving.driver.drive` with its own backend (so
 the SAT solver keeps its learnt clauses from horizon to horizon). IDA* is in because it
-proves the deep KAMI 2 levels the models do not (Threed5, Threegrid2, Bud2: 11-37 s against
-time-outs of SAT at 60 s), SAT because it proves the wide ones and every Flood-It board.
-CP-SAT is left out by default: on 2 cores a third process only time-slices, and CP-SAT was
-3.3x slower than SAT (median, KAMI 2 levels needing over 0.5 s) and proved 10 of 21
-Flood-It boards to SAT's 21 (BENCHMARKS.md); ``backends`` puts it back. The first
+proves the deep KAMI 2 levels the models do not (Threed5, Threegrid2, Bud2), SAT because it
+proves the wide ones and every Flood-It board. CP-SAT is left out by default: on 2 cores a
+third process only time-slices, and CP-SAT is slower than SAT (BENCHMARKS.md, "CP-SAT on the
+story set": a median ratio of 3.3 on the KAMI 2 levels needing over 0.5 s); ``backends``
+puts it back. The first
 process to finish with a proved status (optimal or infeasible) wins and the others are
 stopped. While they run, the backends also report every lower bound they prove (IDA*: each
 threshold it passes; SAT: each refuted horizon) and every solution they find; as soon as one
@@ -89,7 +89,7 @@ def solve_portfolio(
         # Not daemons: a backend may start a process of its own (``sat`` runs contained).
         # One backend asks the costly tetrapod bound (seconds) while the other starts: sat,
         # which rarely proves the deep levels where it pays, while idastar finds their
-        # solutions (Bud3 with idastar asking it: 43.2 s, 13 s of them the tetrapods)
+        # solutions
         tetrapods = backend == "sat" or "sat" not in backends and backend == backends[0]
         own = replace(options, tetrapods=tetrapods)
         children[Child(ctx, _backend, (g, backend, own))] = backend

@@ -29,8 +29,9 @@ from kamicp.search.greedy import WIDTH, greedy
 
 __all__ = ["UPPER_WIDTH", "beam", "finish", "greedy_solution", "never", "unknown"]
 
-# Beam width of the exact searches' first solution: par or better on 7 of the 8 hardest
-# KAMI 2 levels, width 4 on 3 (README, "Solvers").
+# Beam width of the exact searches' first solution: a better first solution against the beam's
+# time (BENCHMARKS.md, "Wide greedy beams": par or better on 7 of the 8 hardest KAMI 2 levels,
+# width 4 on 3).
 UPPER_WIDTH = 32
 
 
@@ -45,8 +46,8 @@ def greedy_solution(
     (``UPPER_WIDTH``), tried only when the quick one (``WIDTH``) does not already meet
     ``lower``, a proved lower bound (most small levels: there the wide beam only costs);
     ``--solver greedy`` and an interrupted run use the quick one alone. The quick beam
-    always finishes (under a second on 170 regions); a wide one stopped by ``deadline``
-    gives nothing (``--solver greedy --beam-width 512`` on Threegrid6 runs 50 s)."""
+    always finishes; a wide one stopped by ``deadline`` gives nothing (its time grows about
+    as its width: BENCHMARKS.md, "Wide greedy beams")."""
     moves = beam(g, final_colour, WIDTH)
     if width > WIDTH and moves is not None and (lower is None or len(moves) > lower):
         try:
@@ -68,7 +69,7 @@ def beam(
 ) -> list | None:
     """``greedy(g, final_colour, width)``, computed once per graph: one solve asks the quick
     beam up to three times (the tetrapods' cap, the search's first solution, the answer of
-    a run stopped early), 0.3-0.7 s each on the largest KAMI 2 levels."""
+    a run stopped early)."""
     per_graph = _BEAMS.setdefault(g, {})
     if (final_colour, width) not in per_graph:
         per_graph[(final_colour, width)] = greedy(g, final_colour, width, deadline)

@@ -99,8 +99,8 @@ def processes_in(folder: Path) -> list[int]:
 
 @pytest.mark.skipif(not Path("/proc/self/cwd").exists(), reason="needs Linux /proc")
 def test_sigterm_stops_the_running_puzzles_and_keeps_the_finished_rows(tmp_path):
-    # Before, SIGTERM killed the batch (exit -15) and left its running job behind (a process
-    # group of its own) until the job's time limit; the summary was never printed.
+    # SIGTERM must not kill the batch outright (exit -15), leaving its running job (a process
+    # group of its own) behind until the job's time limit and the summary unprinted.
     from tests.seed import long_board
 
     folder = tmp_path / "in"

@@ -148,7 +148,7 @@ def test_ctrl_c_keeps_the_rows_finished(tmp_path, monkeypatch):
 
 def test_sigterm_stops_a_bench_with_the_rows_finished(tmp_path):
     # as Ctrl-C: the running job is stopped, the rows finished are printed and summed up,
-    # exit 3 (before, SIGTERM killed the bench and left its running job behind)
+    # exit 3; SIGTERM must neither kill the bench outright nor leave its running job behind
     import re
     import signal
     import subprocess

@@ -37,7 +37,7 @@ def test_kami2_level_optimum_equals_par(level, solver):
 @pytest.mark.slow
 @needs_kami2
 def test_threegrid6_is_solvable_below_par_with_a_wide_beam():
-    # width 512 (about 50 s) finds 15 moves, one below the designer's par 16; width 32, 16
+    # width 512 finds 15 moves, one below the designer's par 16 (width 32: 16); a slow beam
     board = formats.load(str(KAMI2 / "Threegrid6.puz"))[0]
     g = region_graph(board)
     r = solve(g, "greedy", SolveOptions(beam_width=512))
