@@ -17,7 +17,7 @@ from kamicp.cli.args import (
 )
 from kamicp.cli.output import ensure_output_file
 from kamicp.errors import KamicpError
-from kamicp.solving.bench import bench
+from kamicp.solving.bench import BenchOptions, bench
 from kamicp.solving.horizons import DEFAULT_STRATEGY, STRATEGIES
 from kamicp.solving.solve import DEFAULT_SOLVER, TETRAPOD_DEPTH_SOLVERS
 
@@ -91,18 +91,17 @@ def run_bench(args: argparse.Namespace) -> int:
     for out in (args.csv, args.json):
         if out is not None:
             ensure_output_file(out, formats.iter_paths(args.paths))
-    return bench(
-        args.paths,
-        solvers,
+    options = BenchOptions(
         time_limit=args.time_limit,
         rules=args.rules,
-        csv_path=args.csv,
-        json_path=args.json,
-        markdown=args.markdown,
         probe=args.probe,
         strategy=args.strategy,
         workers=args.workers,
         known=args.known_solution,
         tetrapod_depth=args.tetrapod_depth,
         beam_width=args.beam_width,
+        csv_path=args.csv,
+        json_path=args.json,
+        markdown=args.markdown,
     )
+    return bench(args.paths, solvers, options)

@@ -12,6 +12,7 @@ import csv
 import json
 import statistics
 import sys
+from dataclasses import dataclass
 
 from kamicp import bounds, formats
 from kamicp.errors import IllegalMove, KamicpError
@@ -22,7 +23,15 @@ from kamicp.procs.isolate import run_isolated
 from kamicp.solving.horizons import DEFAULT_STRATEGY
 from kamicp.solving.solve import TETRAPOD_DEPTH_SOLVERS, SolveOptions, solve
 
-__all__ = ["BACKEND_MODULES", "GRACE", "bench", "describe_board", "run_one", "solve_row"]
+__all__ = [
+    "BACKEND_MODULES",
+    "GRACE",
+    "BenchOptions",
+    "bench",
+    "describe_board",
+    "run_one",
+    "solve_row",
+]
 
 GRACE = 15.0  # seconds past the time limit before a child is killed
 
@@ -179,21 +188,46 @@ def _proved(row: dict) -> str:
     return f">={lower}" if upper is None else f"{lower}-{upper}"
 
 
+@dataclass(frozen=True)
+class BenchOptions:
+    """How :func:`bench` runs each puzzle and where it writes the rows.
+
+    Parameters
+    ----------
+    time_limit : float
+        Seconds for each run.
+    rules : str or None
+        Play every puzzle under these rules ("free" or "pivot") instead of its own.
+    probe, strategy, workers, tetrapod_depth, beam_width
+        As for ``kamicp solve``; ``tetrapod_depth`` goes to the ``idastar`` and
+        ``portfolio`` rows only, ``beam_width`` to every row.
+    known : str or None
+        ``"file"``: each solver starts from the solution stored in the puzzle's file, where
+        there is one (``--known-solution``).
+    csv_path, json_path : str or None
+        Write the rows there too.
+    markdown : bool
+        Print the table as Markdown.
+    """
+
+    time_limit: float = 60.0
+    rules: str | None = None
+    probe: float = 0.0
+    strategy: str = DEFAULT_STRATEGY
+    workers: int = 1
+    known: str | None = None
+    tetrapod_depth: int | None = None
+    beam_width: int | None = None
+    csv_path: str | None = None
+    json_path: str | None = None
+    markdown: bool = False
+
+
 def bench(
     paths: list[str],
     solvers: list[str],
-    time_limit: float = 60.0,
-    rules: str | None = None,
-    csv_path: str | None = None,
-    json_path: str | None = None,
-    markdown: bool = False,
+    options: BenchOptions | None = None,
     out=None,
-    probe: float = 0.0,
-    strategy: str = DEFAULT_STRATEGY,
-    workers: int = 1,
-    known: str | None = None,
-    tetrapod_depth: int | None = None,
-    beam_width: int | None = None,
 ) -> int:
     """Run every solver on every puzzle; print the table, totals and medians.
 
@@ -204,21 +238,10 @@ def bench(
     solvers : list of str
         The solvers, one column each; each (puzzle, solver) runs in a child process
         (:func:`run_one`).
-    time_limit : float
-        Seconds for each run.
-    rules : str or None
-        Play every puzzle under these rules ("free" or "pivot") instead of its own.
-    csv_path, json_path : str or None
-        Write the rows there too.
-    markdown : bool
-        Print the table as Markdown.
+    options : BenchOptions or None
+        The time limit, the solvers' options and the outputs; the defaults when None.
     out : file or None
         Where to print; None for the standard output at the time of the call.
-    probe, strategy, workers, known, tetrapod_depth, beam_width
-        As for ``kamicp solve``. ``known="file"``: each solver starts from the solution
-        stored in the puzzle's file, where there is one (``--known-solution``);
-        ``tetrapod_depth`` goes to the ``idastar`` and ``portfolio`` rows only,
-        ``beam_width`` to every row.
 
     Returns
     -------
@@ -233,42 +256,43 @@ def bench(
         For a file that cannot be read as puzzles (before any run).
     """
     out = sys.stdout if out is None else out  # now, not at import: it may be redirected
+    o = options or BenchOptions()
     _preload(solvers)
-    options = {"probe": probe, "strategy": strategy, "workers": workers}
-    if beam_width is not None:
-        options["beam_width"] = beam_width
+    common = {"probe": o.probe, "strategy": o.strategy, "workers": o.workers}
+    if o.beam_width is not None:
+        common["beam_width"] = o.beam_width
     rows = []
-    sep = " | " if markdown else "  "
+    sep = " | " if o.markdown else "  "
     head = ["puzzle", "regions", "colours", "lb", "par", "listed"] + solvers
     # every file read first: a bad one ends the run before any puzzle is solved, not after
     # an hour of rows with no summary and no --csv/--json written
     boards = [board for _, _, board in formats.puzzles(paths)]
-    _print_row(out, head, sep, markdown, header=True)
+    _print_row(out, head, sep, o.markdown, header=True)
     interrupted = False
     try:
         with noting_interrupts():  # SIGTERM is taken as Ctrl-C, here as in solve
             for board in boards:
-                if rules:
-                    board = board.with_rules(rules)
+                if o.rules:
+                    board = board.with_rules(o.rules)
                 row = describe_board(board)
-                given = {"known": _stored_solution(board)} if known == "file" else {}
+                given = {"known": _stored_solution(board)} if o.known == "file" else {}
                 for solver in solvers:
                     deep = solver in TETRAPOD_DEPTH_SOLVERS
-                    extra = {"tetrapod_depth": tetrapod_depth} if deep else {}
-                    job = {**options, **given, **extra}
-                    row[solver] = run_one(board, solver, time_limit, job)
+                    extra = {"tetrapod_depth": o.tetrapod_depth} if deep else {}
+                    job = {**common, **given, **extra}
+                    row[solver] = run_one(board, solver, o.time_limit, job)
                 row["disagreement"] = _disagreement(row, solvers)
                 rows.append(row)
-                _print_bench_row(out, row, solvers, sep, markdown)
+                _print_bench_row(out, row, solvers, sep, o.markdown)
     except KeyboardInterrupt:  # the running job was stopped (run_isolated); keep the rest
         interrupted = True
         done = notation.count(len(rows), "puzzle")
         print(f"\ninterrupted: {done} finished, the one running was stopped", file=out)
     _print_summary(out, rows, solvers)
-    if csv_path:
-        _write_csv(csv_path, rows, solvers)
-    if json_path:
-        with open(json_path, "w") as f:
+    if o.csv_path:
+        _write_csv(o.csv_path, rows, solvers)
+    if o.json_path:
+        with open(o.json_path, "w") as f:
             json.dump(rows, f, indent=1)
     if any(r["disagreement"] for r in rows):
         return 1

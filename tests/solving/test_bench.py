@@ -11,6 +11,7 @@ import pytest
 from kamicp import formats
 from kamicp.errors import InputError
 from kamicp.solving import bench
+from kamicp.solving.bench import BenchOptions
 from kamicp.solving.options import SolveOptions
 from tests.formats.helpers import ROOT
 
@@ -44,11 +45,13 @@ def test_tetrapod_depth_reaches_the_idastar_and_portfolio_rows_only_and_beam_wid
 
     monkeypatch.setattr(bench, "run_one", spy)
     first = str(ROOT_PUZZLES / "square" / "first.txt")
-    bench.bench([first], ["sat", "idastar", "portfolio"], out=io.StringIO(), tetrapod_depth=2)
+    bench.bench(
+        [first], ["sat", "idastar", "portfolio"], BenchOptions(tetrapod_depth=2), io.StringIO()
+    )
     assert seen["idastar"]["tetrapod_depth"] == seen["portfolio"]["tetrapod_depth"] == 2
     assert "tetrapod_depth" not in seen["sat"]
     assert all("beam_width" not in options for options in seen.values())
-    bench.bench([first], ["sat", "greedy", "portfolio"], out=io.StringIO(), beam_width=64)
+    bench.bench([first], ["sat", "greedy", "portfolio"], BenchOptions(beam_width=64), io.StringIO())
     assert seen["sat"]["beam_width"] == seen["greedy"]["beam_width"] == 64
     assert seen["portfolio"]["beam_width"] == 64
 
@@ -59,11 +62,8 @@ def test_bench_table_csv_and_json(tmp_path):
     code = bench.bench(
         [str(ROOT_PUZZLES / "square" / "first.txt")],
         ["sat", "idastar"],
-        time_limit=30,
-        csv_path=str(csv_path),
-        json_path=str(json_path),
-        out=out,
-        workers=1,
+        BenchOptions(time_limit=30, csv_path=str(csv_path), json_path=str(json_path), workers=1),
+        out,
     )
     assert code == 0
     assert "first" in out.getvalue()
@@ -86,7 +86,7 @@ def test_a_bad_file_ends_the_bench_before_any_puzzle_is_solved(tmp_path, monkeyp
     monkeypatch.setattr(bench, "run_one", lambda *args: ran.append(args))
     out, json_path = io.StringIO(), tmp_path / "rows.json"
     with pytest.raises(InputError, match=r"b\.txt:4: ragged row"):
-        bench.bench([str(tmp_path)], ["greedy"], out=out, json_path=str(json_path))
+        bench.bench([str(tmp_path)], ["greedy"], BenchOptions(json_path=str(json_path)), out)
     assert ran == [] and out.getvalue() == "" and not json_path.exists()
 
 
@@ -95,7 +95,7 @@ def test_a_result_short_of_the_optimum_shows_the_bounds_it_proved(tmp_path):
     out, csv_path = io.StringIO(), tmp_path / "rows.csv"
     holes = str(ROOT_PUZZLES / "square" / "holes.txt")
     first = str(ROOT_PUZZLES / "square" / "first.txt")
-    bench.bench([holes, first], ["greedy"], time_limit=10, out=out, csv_path=str(csv_path))
+    bench.bench([holes, first], ["greedy"], BenchOptions(10, csv_path=str(csv_path)), out)
     lines = out.getvalue().splitlines()
     assert "feas 5 (4-5) " in next(line for line in lines if line.startswith("square holes"))
     assert "(" not in next(line for line in lines if line.startswith("first"))  # an optimum
@@ -119,7 +119,7 @@ def test_an_unsolvable_board_has_an_infinite_lower_bound(tmp_path):
     spec = {"name": "never", "rules": "pivot", "pivot": "a", "nodes": nodes, "edges": edges}
     board.write_text(json.dumps(spec))
     out = io.StringIO()
-    bench.bench([str(board)], ["sat"], time_limit=10, out=out)
+    bench.bench([str(board)], ["sat"], BenchOptions(time_limit=10), out)
     row = next(line for line in out.getvalue().splitlines() if line.startswith("never"))
     assert row.split()[3] == "inf" and "inf" in row.split()[-3]
 
@@ -138,7 +138,7 @@ def test_ctrl_c_keeps_the_rows_finished(tmp_path, monkeypatch):
     out, csv_path = io.StringIO(), tmp_path / "rows.csv"
     square = ROOT_PUZZLES / "square"
     paths = [str(square / "first.txt"), str(square / "holes.txt")]
-    code = bench.bench(paths, ["greedy"], time_limit=10, out=out, csv_path=str(csv_path))
+    code = bench.bench(paths, ["greedy"], BenchOptions(10, csv_path=str(csv_path)), out)
     assert code == 3
     assert "interrupted: 1 puzzle finished, the one running was stopped" in out.getvalue()
     assert "greedy: " in out.getvalue()  # the summary
