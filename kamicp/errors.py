@@ -2,6 +2,14 @@
 
 from __future__ import annotations
 
+__all__ = [
+    "IllegalMove",
+    "InputError",
+    "InternalError",
+    "KamicpError",
+    "WorkerLost",
+]
+
 
 class KamicpError(Exception):
     """Any error the command line reports as one line with exit code 2."""

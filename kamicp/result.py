@@ -15,6 +15,17 @@ from typing import Protocol
 
 from kamicp.game.rules import Move
 
+__all__ = [
+    "SAT",
+    "STATUSES",
+    "UNKNOWN",
+    "UNSAT",
+    "Decision",
+    "HorizonSolver",
+    "Result",
+    "SearchOutcome",
+]
+
 SAT, UNSAT, UNKNOWN = "sat", "unsat", "unknown"
 STATUSES = ("optimal", "feasible", "infeasible", "unknown")
 

@@ -136,3 +136,18 @@ def test_the_layout_checks_see_the_package():
     known = modules()
     assert "kamicp.game.rules" in known and len(known) > 40
     assert import_graph().number_of_edges() > 100
+
+
+def test_every_module_says_what_it_offers():
+    import importlib
+
+    missing, unknown = [], []
+    for name, path in modules().items():
+        if path.name in ("__init__.py", "__main__.py"):
+            continue
+        module = importlib.import_module(name)
+        if not hasattr(module, "__all__"):
+            missing.append(name)
+        else:
+            unknown += [f"{name}.{n}" for n in module.__all__ if not hasattr(module, n)]
+    assert missing == [] and unknown == []

@@ -13,6 +13,11 @@ from dataclasses import dataclass, field, replace
 from kamicp.errors import InputError
 from kamicp.game import geometry
 
+__all__ = [
+    "RULES",
+    "Board",
+]
+
 RULES = ("free", "pivot")
 
 

@@ -16,6 +16,21 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+__all__ = [
+    "GEOMETRIES",
+    "GRID_GEOMETRIES",
+    "NEIGHBOURS",
+    "Cell",
+    "hex_neighbours",
+    "kami2_cell",
+    "kami2_index",
+    "kami2_neighbours",
+    "neighbours",
+    "points_right",
+    "square_neighbours",
+    "triangle_neighbours",
+]
+
 GEOMETRIES = ("square", "triangle", "hex", "kami2", "graph")
 GRID_GEOMETRIES = ("square", "triangle", "hex")
 

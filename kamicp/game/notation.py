@@ -26,6 +26,21 @@ from kamicp.game.board import Board
 from kamicp.game.regions import RegionGraph
 from kamicp.game.rules import Move, verify_solution
 
+__all__ = [
+    "count",
+    "count_moves",
+    "format_cell",
+    "format_colour",
+    "format_move",
+    "format_moves",
+    "parse_cell",
+    "parse_colour",
+    "parse_move",
+    "parse_moves",
+    "parse_solution",
+    "tokens",
+]
+
 GAME_TOKEN = re.compile(r"(\d+)([B-Z])")
 
 

@@ -15,6 +15,15 @@ import networkx as nx
 from kamicp.errors import InputError
 from kamicp.game.board import Board
 
+__all__ = [
+    "RegionGraph",
+    "distances",
+    "from_edges",
+    "measures",
+    "region_graph",
+    "subgraph",
+]
+
 
 @dataclass(frozen=True, eq=False)
 class RegionGraph:

@@ -20,6 +20,20 @@ from collections.abc import Iterable, Iterator
 from kamicp.errors import IllegalMove
 from kamicp.game.regions import RegionGraph
 
+__all__ = [
+    "Move",
+    "Position",
+    "apply",
+    "check_move",
+    "current_region",
+    "current_regions",
+    "is_solved",
+    "legal_moves",
+    "replay",
+    "start",
+    "verify_solution",
+]
+
 Position = tuple[int, ...]
 Move = tuple[int, int]
 
