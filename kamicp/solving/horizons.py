@@ -34,6 +34,7 @@ from kamicp.game.regions import RegionGraph, subgraph
 from kamicp.procs.deadline import Deadline, LimitReached
 from kamicp.procs.progress import listening, say, tell
 from kamicp.result import SAT, UNSAT, Decision, HorizonSolver, Result
+from kamicp.search import idastar
 from kamicp.solving.upper_bound import greedy_solution, never, unknown
 
 __all__ = ["DEFAULT_STRATEGY", "STRATEGIES", "Horizons", "exact", "horizon_factory"]
@@ -120,13 +121,11 @@ class Horizons:
         IDA* with admissible bounds is exhaustive below its threshold, so the lower bound
         it reports when stopped is proved (see encodings/bounds.md).
         """
-        from kamicp.search.idastar import idastar
-
         left = clock.left()
         budget = seconds if left is None else min(seconds, left / 4)
         if budget <= 0 or self.upper == self.lower:
             return
-        out = idastar(
+        out = idastar.idastar(
             self.g,
             final_colour=self.final_colour,
             deadline=time.monotonic() + budget,

@@ -15,6 +15,7 @@ from kamicp.game.rules import Move
 from kamicp.procs.deadline import Deadline
 from kamicp.procs.progress import say, tell
 from kamicp.result import Result, SearchOutcome
+from kamicp.search import astar, bfs, idastar
 from kamicp.search.greedy import WIDTH
 from kamicp.solving.options import SolveOptions
 from kamicp.solving.upper_bound import finish, greedy_solution, never
@@ -126,16 +127,11 @@ def solve_reference(
 def _search(g, solver, max_moves, final_colour, node_limit, clock, options=None) -> SearchOutcome:
     """Run a reference search; ``options`` (``workers``, ``tetrapod_depth``, ``journal``)
     go to IDA*."""
-    # imported when a search is asked, not at start-up: kamicp.search.astar loads Numba's
-    # typed containers
-    from kamicp.search.astar import astar
-    from kamicp.search.bfs import bfs
-    from kamicp.search.idastar import IdaOptions, idastar
-
-    search = {"bfs": bfs, "astar": astar, "idastar": idastar}[solver]
+    # looked up on the modules at each call, where a test may stand in for one
+    search = {"bfs": bfs.bfs, "astar": astar.astar, "idastar": idastar.idastar}[solver]
     extra = {}
     if solver == "idastar":  # every threshold it passes is a proved lower bound
-        extra["options"] = IdaOptions(
+        extra["options"] = idastar.IdaOptions(
             on_bound=lambda lower: tell(lower, None),
             on_status=lambda text: say(f"{solver}: {text}"),
             **(options or {}),  # processes (kamicp.search.parallel), deep checks
