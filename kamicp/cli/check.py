@@ -7,10 +7,10 @@ import argparse
 import sys
 
 from kamicp import formats
+from kamicp.api import check
 from kamicp.cli.args import add_puzzle_args, load_boards
-from kamicp.errors import IllegalMove, KamicpError
-from kamicp.game import notation, rules
-from kamicp.game.regions import region_graph
+from kamicp.errors import KamicpError
+from kamicp.game import notation
 
 __all__ = ["HELP", "add_check", "run_check"]
 
@@ -54,20 +54,17 @@ def run_check(args: argparse.Namespace) -> int:
             raise KamicpError("standard input can give the puzzle or the moves, not both")
         text = sys.stdin.read()
     (board,) = load_boards(args)[:1]
-    g = region_graph(board)
-    try:
-        moves = notation.parse_moves(board, g, text)
-        end = rules.replay(g, moves)
-    except IllegalMove as err:
-        print(f"illegal: {err}")
+    verdict = check(board, text)
+    if not verdict.legal:
+        print(f"illegal: {verdict.problem}")
         return 1
-    if not rules.is_solved(end):
-        left = len(set(end))
-        print(f"not solved: after {notation.count_moves(len(moves))} {left} colours remain")
+    done = notation.count_moves(verdict.moves)
+    if not verdict.solved:
+        print(f"not solved: after {done} {verdict.colours_left} colours remain")
         return 1
-    verdict = f"solved in {notation.count_moves(len(moves))}"
-    if board.par is not None:
-        diff = len(moves) - board.par
-        verdict += f" (par {board.par}: {'at par' if diff == 0 else f'{diff:+d}'})"
-    print(verdict)
+    line = f"solved in {done}"
+    if verdict.par_difference is not None:
+        diff = verdict.par_difference
+        line += f" (par {board.par}: {'at par' if diff == 0 else f'{diff:+d}'})"
+    print(line)
     return 0
