@@ -1,0 +1,413 @@
+"""A compiled A* for pivot rules (Flood-It): the flooded set as a bitset, a consistent bound.
+
+The search runs over flooded sets (:mod:`kamicp.search.bitboard`): a position is the set of
+starting regions the pivot has flooded, a move floods the border's regions of one colour.
+Its ideas are the published ones of the fast exact Flood-It solvers (ColorFill by M. Henke;
+aaronpuchert/floodit): A* with an admissible bound, colour-eliminating moves played at once,
+bitsets. Here:
+
+- the bound is the layered bound of :func:`kamicp.bounds.pivot_layer_bound`, which is
+  consistent, so each flooded set is expanded once (``encodings/bounds.md``, "Pivot rules");
+- where a move removes a colour from the board, it is the only child
+  (``encodings/bounds.md``, "Colour-eliminating moves");
+- only moves to the border's colours are children (any other move floods nothing); the move
+  to the final colour, where one is required, is added when the piece is flooded;
+- open positions sit in buckets by f = g + h and g; the deepest of the least f is expanded
+  first (last in first out within a bucket), so a solution of length f is met early; a hash table of node numbers keeps one node
+  per flooded set, the one with the fewest moves;
+- children whose f reaches the best solution's length are dropped, so a solution at hand
+  (the greedy beam's) bounds the memory.
+
+The compiled loop runs in slices of expansions; between slices Python checks the deadline,
+the node and memory budgets and Ctrl-C, and grows the arrays. A stopped search still proves
+the least f left open (some position of every optimal solution is open with its optimal g).
+
+Examples
+--------
+>>> from kamicp.game.regions import from_edges
+>>> g = from_edges([0, 1, 2, 1, 0, 2, 1], [(i, i + 1) for i in range(6)], rules="pivot")
+>>> out = pivot_astar(g)
+>>> out.complete, out.moves
+(True, [(0, 1), (0, 2), (0, 1), (0, 0), (0, 2), (0, 1)])
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+
+import numpy as np
+from numba import njit
+
+from kamicp import bounds
+from kamicp.game.regions import RegionGraph
+from kamicp.game.rules import Move
+from kamicp.procs.deadline import Deadline
+from kamicp.result import SearchOutcome
+from kamicp.search.bitboard import (
+    BitBoard,
+    bit_board,
+    border,
+    border_into,
+    eliminated,
+    greedy_colours,
+    layer_bound,
+    layer_bound_into,
+    lowest_bit,
+    sweep_bound,
+)
+
+__all__ = ["FIRST_SLICE", "MEMORY", "SLICE_SECONDS", "node_bytes", "pivot_astar"]
+
+# Between two slices of the compiled loop Python checks the time, the budgets and Ctrl-C;
+# a slice aims at this many seconds, so a limit is met within about a tenth of a second.
+SLICE_SECONDS = 0.05
+FIRST_SLICE = 2_000  # expansions in the first slice, about a millisecond on 14x14 boards
+# Bytes the search's arrays may take by default: the hardest floodit-99 board fits.
+MEMORY = 2 * 2**30
+
+# what a slice returns
+_DONE, _SLICE, _GROW = 0, 1, 2
+# the counters shared with the compiled loop
+_NODES, _LOW, _BEST, _BEST_NODE, _BEST_COLOUR, _EXPANDED, _USED = range(7)
+
+
+def node_bytes(words: int) -> int:
+    """Bytes a stored position takes: its flooded set, g, parent, move, bucket link, stale
+    flag, and two slots of the hash table (kept at most half full)."""
+    return 8 * words + 4 + 8 + 1 + 8 + 1 + 2 * 8
+
+
+def pivot_astar(
+    g: RegionGraph,
+    final_colour: int | None = None,
+    max_moves: int | None = None,
+    node_limit: int | None = None,
+    deadline: float | None = None,
+    memory: int | None = None,
+    on_bound: Callable[[int], None] | None = None,
+) -> SearchOutcome:
+    """An optimal solution of a pivot-rule board by compiled A*, or what was proved when a
+    limit stopped it.
+
+    Parameters
+    ----------
+    g : RegionGraph
+        A pivot-rule board.
+    final_colour : int or None
+        The colour the board must end in; None for any.
+    max_moves : int or None
+        Only solutions of at most this many moves are sought.
+    node_limit : int or None
+        Expansions at most.
+    deadline : float or None
+        A ``time.monotonic()`` time at which to stop.
+    memory : int or None
+        Bytes the stored positions may take (default :data:`MEMORY`).
+    on_bound : callable or None
+        Called with each new proved lower bound.
+
+    Returns
+    -------
+    SearchOutcome
+        ``complete``: ``moves`` is optimal, or (None) no solution has at most ``max_moves``
+        moves. ``lower_bound`` is proved in every case; ``nodes`` counts expansions.
+
+    Raises
+    ------
+    ValueError
+        A board under free rules, or a palette of more than 64 colours.
+
+    Notes
+    -----
+    Time and memory exponential in the worst case; each flooded set is stored once. A
+    slice of the loop costs O(expansions x k x n x words) word operations.
+    """
+    if g.rules != "pivot":
+        raise ValueError("the compiled A* is for pivot rules")
+    if not bounds.solvable(g, None, final_colour):
+        return SearchOutcome(None, bounds.UNSOLVABLE, True, 0)
+    board = bit_board(g)
+    final = _final(g, board, final_colour)
+    best = (board.n + 1) if max_moves is None else max_moves + 1
+    root = board.start()
+    if board.n == 1:
+        moves = [] if final < 0 or final == board.colours[0] else [(g.pivot, final)]
+        if len(moves) < best:
+            return SearchOutcome(moves, len(moves), True, 0)
+        return SearchOutcome(None, len(moves), True, 0)
+    h0 = int(layer_bound(root, border(root, board.neighbours), *_shape(board), final))
+    if h0 >= best:
+        return SearchOutcome(None, h0, True, 0)
+    # a quick solution: A* then looks only below it, and stores nothing at or above it
+    colours = np.empty(board.n + 1, dtype=np.int64)
+    length = greedy_colours(root, board.neighbours, board.colour_masks, final, colours)
+    quick = [(g.pivot, int(c)) for c in colours[:length]]
+    if h0 >= length:
+        return SearchOutcome(quick, length, True, 0)
+    run = _Run(board, final, min(best, length), memory or MEMORY)
+    if length < best:
+        run.quick = quick
+    run.add_root(root, h0)
+    clock = Deadline(deadline)
+    slice_size = FIRST_SLICE
+    told = h0
+    if on_bound is not None:
+        on_bound(h0)
+    while True:
+        if node_limit is not None:
+            slice_size = max(1, min(slice_size, node_limit - int(run.stats[_EXPANDED])))
+        began = time.monotonic()
+        status = run.step(slice_size)
+        took = time.monotonic() - began
+        low = int(min(run.stats[_LOW], run.stats[_BEST]))
+        if on_bound is not None and low > told:
+            told = low
+            on_bound(low)
+        if status == _DONE:
+            return run.outcome(g, True, best)
+        if status == _GROW and not run.grow():
+            return run.outcome(g, False, best)
+        if clock.expired():
+            return run.outcome(g, False, best)
+        if node_limit is not None and run.stats[_EXPANDED] >= node_limit:
+            return run.outcome(g, False, best)
+        if status == _SLICE and took > 0:
+            slice_size = max(1, int(slice_size * min(4.0, SLICE_SECONDS / took)))
+
+
+def _shape(board: BitBoard) -> tuple[np.ndarray, np.ndarray]:
+    """The arrays every compiled step takes."""
+    return board.neighbours, board.colour_masks
+
+
+def _final(g: RegionGraph, board: BitBoard, final_colour: int | None) -> int:
+    """The colour the piece must end in: the one asked for, or that of the other pieces
+    (they never change under pivot rules); -1 for any."""
+    if final_colour is not None:
+        return final_colour
+    inside = set(board.regions)
+    others = {g.colour[v] for v in range(g.n) if v not in inside}
+    return others.pop() if others else -1
+
+
+class _Run:
+    """The arrays of one search, grown between slices."""
+
+    def __init__(self, board: BitBoard, final: int, best: int, memory: int) -> None:
+        self.board, self.final, self.memory = board, final, memory
+        size = 1024
+        self.store = np.zeros((size, board.words), dtype=np.uint64)
+        self.gval = np.zeros(size, dtype=np.int32)
+        self.parent = np.full(size, -1, dtype=np.int64)
+        self.move = np.zeros(size, dtype=np.int8)
+        self.link = np.full(size, -1, dtype=np.int64)
+        self.stale = np.zeros(size, dtype=np.bool_)
+        self.table = np.full(4 * size, -1, dtype=np.int64)
+        self.heads = np.full((best + 1, best + 1), -1, dtype=np.int64)
+        self.stats = np.zeros(7, dtype=np.int64)
+        self.stats[_BEST] = best
+        self.stats[_BEST_NODE] = -1
+        self.full = board.full()
+        self.quick: list[Move] | None = None  # a solution no longer than the search's bound
+
+    def add_root(self, root: np.ndarray, h0: int) -> None:
+        """Open the start with f = its bound."""
+        _insert(self.table, self.store, root, 0)
+        self.store[0] = root
+        self.stats[_NODES] = 1
+        self.stats[_USED] = 1
+        self.stats[_LOW] = h0
+        self.heads[h0, 0] = 0
+
+    def step(self, budget: int) -> int:
+        """One slice of at most ``budget`` expansions."""
+        nodes = (self.store, self.gval, self.parent, self.move, self.link, self.stale)
+        board = (self.board.neighbours, self.board.colour_masks, self.full)
+        return _expand(board, nodes, self.table, self.heads, self.stats, self.final, budget)
+
+    def grow(self) -> bool:
+        """Double the node arrays or the table; False when the memory budget forbids it."""
+        size = self.store.shape[0]
+        if self.stats[_NODES] + self.board.colour_masks.shape[0] > size:
+            if 2 * size * node_bytes(self.board.words) > self.memory:
+                return False
+            self.store = np.concatenate([self.store, np.zeros_like(self.store)])
+            self.gval = np.concatenate([self.gval, np.zeros_like(self.gval)])
+            self.parent = np.concatenate([self.parent, np.full_like(self.parent, -1)])
+            self.move = np.concatenate([self.move, np.zeros_like(self.move)])
+            self.link = np.concatenate([self.link, np.full_like(self.link, -1)])
+            self.stale = np.concatenate([self.stale, np.zeros_like(self.stale)])
+        if 2 * (self.stats[_USED] + self.board.colour_masks.shape[0]) > self.table.shape[0]:
+            table = np.full(2 * self.table.shape[0], -1, dtype=np.int64)
+            _rehash(self.table, table, self.store)
+            self.table = table
+        return True
+
+    def outcome(self, g: RegionGraph, complete: bool, best: int) -> SearchOutcome:
+        """What the search proved: the best solution found, and the least open f."""
+        expanded = int(self.stats[_EXPANDED])
+        node = int(self.stats[_BEST_NODE])
+        if node < 0 and self.quick is not None:
+            # nothing shorter than the quick solution: it is optimal if the search completed
+            length = len(self.quick)
+            lower = length if complete else int(min(self.stats[_LOW], length))
+            return SearchOutcome(self.quick, lower, complete, expanded)
+        if node < 0:
+            lower = best if complete else int(min(self.stats[_LOW], best))
+            return SearchOutcome(None, lower, complete, expanded)
+        colours = [int(self.stats[_BEST_COLOUR])]
+        while node > 0:
+            colours.append(int(self.move[node]))
+            node = int(self.parent[node])
+        colours.reverse()
+        if self.final >= 0 and colours[-1] != self.final:
+            colours.append(self.final)
+        moves: list[Move] = [(g.pivot, c) for c in colours]
+        lower = len(moves) if complete else int(min(self.stats[_LOW], len(moves)))
+        return SearchOutcome(moves, lower, complete, expanded)
+
+
+@njit(cache=True)
+def _hash(row) -> int:
+    """A hash of a flooded set (multiply and fold each word in)."""
+    h = np.uint64(0)
+    for w in range(row.shape[0]):
+        h = (h ^ row[w]) * np.uint64(0x9E3779B97F4A7C15)
+        h ^= h >> np.uint64(29)
+    return int(h >> np.uint64(1))
+
+
+@njit(cache=True)
+def _slot(table, store, row) -> int:
+    """The table slot of ``row``: where it is, or the empty slot where it goes."""
+    mask = table.shape[0] - 1
+    slot = _hash(row) & mask
+    while table[slot] >= 0:
+        node = table[slot]
+        same = True
+        for w in range(row.shape[0]):
+            if store[node, w] != row[w]:
+                same = False
+                break
+        if same:
+            return slot
+        slot = (slot + 1) & mask
+    return slot
+
+
+@njit(cache=True)
+def _insert(table, store, row, node) -> None:
+    """Point the slot of ``row`` at ``node``."""
+    table[_slot(table, store, row)] = node
+
+
+@njit(cache=True)
+def _rehash(old, new, store) -> None:
+    """Move every entry of the table ``old`` into the larger ``new``."""
+    for slot in range(old.shape[0]):
+        node = old[slot]
+        if node >= 0:
+            new[_slot(new, store, store[node])] = node
+
+
+@njit(cache=True)
+def _expand(board, nodes, table, heads, stats, final, budget) -> int:
+    """Expand up to ``budget`` positions in order of f; say why it stopped."""
+    neighbours, colour_masks, full = board
+    store, gval, parent, move, link, stale = nodes
+    k = colour_masks.shape[0]
+    words = full.shape[0]
+    # work arrays, allocated once a slice
+    edge = np.empty(words, dtype=np.uint64)
+    child = np.empty(words, dtype=np.uint64)
+    child_edge = np.empty(words, dtype=np.uint64)
+    scratch = np.empty((3, words), dtype=np.uint64)
+    layers = np.empty(neighbours.shape[0] + 1, dtype=np.uint64)
+    done = 0
+    while done < budget:
+        if stats[_NODES] + k > store.shape[0] or 2 * (stats[_USED] + k) > table.shape[0]:
+            return _GROW
+        f = stats[_LOW]
+        deep = -1
+        while f < stats[_BEST]:
+            for depth_open in range(f, -1, -1):
+                if heads[f, depth_open] >= 0:
+                    deep = depth_open
+                    break
+            if deep >= 0:
+                break
+            f += 1
+        stats[_LOW] = f
+        if f >= stats[_BEST]:
+            return _DONE
+        node = heads[f, deep]
+        heads[f, deep] = link[node]
+        if stale[node]:
+            continue
+        done += 1
+        stats[_EXPANDED] += 1
+        flooded = store[node]
+        border_into(flooded, neighbours, edge)
+        depth = gval[node] + 1
+        only = eliminated(flooded, edge, colour_masks, final)
+        for c in range(k):
+            if only >= 0 and c != only:
+                continue
+            grabbed = False
+            complete = True
+            for w in range(words):
+                grab = edge[w] & colour_masks[c, w]
+                if grab:
+                    grabbed = True
+                child[w] = flooded[w] | grab
+                if child[w] != full[w]:
+                    complete = False
+            if not grabbed:
+                continue
+            if complete:
+                cost = depth + (1 if final >= 0 and c != final else 0)
+                if cost < stats[_BEST]:
+                    stats[_BEST] = cost
+                    stats[_BEST_NODE] = node
+                    stats[_BEST_COLOUR] = c
+                continue
+            slot = _slot(table, store, child)
+            before = table[slot]
+            if before >= 0 and gval[before] <= depth:
+                continue
+            # the child's border: the parent's, less what it flooded, plus what that touches
+            for w in range(words):
+                child_edge[w] = edge[w] & ~colour_masks[c, w]
+            for w in range(words):
+                x = edge[w] & colour_masks[c, w]
+                while x:
+                    low = x & (~x + np.uint64(1))
+                    i = 64 * w + lowest_bit(low)
+                    x ^= low
+                    for u in range(words):
+                        child_edge[u] |= neighbours[i, u]
+            for w in range(words):
+                child_edge[w] &= ~child[w]
+            h = sweep_bound(child, child_edge, neighbours, colour_masks, final, scratch)
+            fc = max(f, depth + h)  # the parent's f still bounds the child (pathmax)
+            if fc >= stats[_BEST]:
+                continue
+            new = stats[_NODES]
+            stats[_NODES] += 1
+            store[new] = child
+            gval[new] = depth
+            parent[new] = node
+            move[new] = c
+            stale[new] = False
+            if before >= 0:
+                stale[before] = True
+            else:
+                stats[_USED] += 1
+            table[slot] = new
+            link[new] = heads[fc, depth]
+            heads[fc, depth] = new
+            if fc < stats[_LOW]:
+                stats[_LOW] = fc
+    return _SLICE
+
