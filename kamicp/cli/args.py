@@ -136,7 +136,8 @@ def add_puzzle_args(p: argparse.ArgumentParser, format_flag: str = "--format") -
         The name of the input-format option (``export`` takes ``--format`` for its output).
     """
     p.add_argument(
-        "file", help="puzzle file (grid text, flood text, .puz, JSON, floodit-99; - reads stdin)"
+        "file",
+        help="puzzle file (grid text, flood text, .puz, JSON, floodit-99, digit lines; - reads stdin)",
     )
     p.add_argument(
         format_flag,
