@@ -12,7 +12,7 @@ from kamicp import formats
 from kamicp.errors import IllegalMove, KamicpError
 from kamicp.game import notation
 from kamicp.game.board import Board
-from kamicp.solving.solve import SOLVERS
+from kamicp.solving.options import SOLVERS
 
 __all__ = [
     "COUNT",

@@ -18,7 +18,6 @@ from collections.abc import Callable
 from kamicp.game import notation
 from kamicp.game.board import Board
 from kamicp.procs.interruptible import noting_interrupts
-from kamicp.procs.pool import Throttle, start_pool
 
 __all__ = ["AHEAD", "show", "solve_all"]
 
@@ -134,6 +133,9 @@ def _job(job: tuple) -> object:
 def _side_by_side(puzzles, answer, request, jobs, emit) -> bool:
     """Answer the puzzles in ``jobs`` worker processes, printing in order as answers come;
     True when Ctrl-C or SIGTERM stopped the run."""
+    # here, not at start-up: multiprocessing and the executor only serve --jobs
+    from kamicp.procs.pool import Throttle, start_pool
+
     workers = min(jobs, len(puzzles))
     pool, processes = start_pool(workers, _quiet)
     throttle = Throttle(pool, AHEAD * workers, processes)

@@ -30,16 +30,13 @@ from kamicp.game import notation
 from kamicp.game.board import Board
 from kamicp.game.regions import RegionGraph, region_graph
 from kamicp.procs.progress import PROGRESS_EVERY, Progress, Seen, watched
-from kamicp.proof.certificate import certificate_path_ok, write_certificate
 from kamicp.result import Result
 from kamicp.search.journal import ensure_journal
 from kamicp.solving.alloptimal import all_optimal
-from kamicp.solving.horizons import DEFAULT_STRATEGY, STRATEGIES
-from kamicp.solving.options import SolveOptions
+from kamicp.solving.options import DEFAULT_STRATEGY, STRATEGIES, SolveOptions
 from kamicp.solving.solve import DEFAULT_SOLVER, SOLVERS, TETRAPOD_DEPTH_SOLVERS, solve
 
 __all__ = [
-    "HELP",
     "Answer",
     "Request",
     "add_solve",
@@ -49,8 +46,6 @@ __all__ = [
     "result_json",
     "run_solve",
 ]
-
-HELP = "Solve puzzles; prints the moves and optimal / feasible / infeasible / unknown."
 
 
 def add_solve(p: argparse.ArgumentParser) -> None:
@@ -445,6 +440,9 @@ def run_solve(args: argparse.Namespace) -> int:
         ensure_not_input(args.journal, [*args.files, args.known_solution or ""])
         ensure_journal(args.journal)
     if args.certificate:
+        # here, not at start-up: only a solve asked for a certificate needs the proof modules
+        from kamicp.proof.certificate import certificate_path_ok
+
         ensure_not_input(args.certificate, args.files)
         certificate_path_ok(args.certificate)
     every = None
@@ -476,6 +474,9 @@ def run_solve(args: argparse.Namespace) -> int:
     done = answer(where, board, request)
     data, text = done.data, done.text
     if args.certificate:
+        # here, not at start-up: only a solve asked for a certificate needs the proof modules
+        from kamicp.proof.certificate import write_certificate
+
         manifest = write_certificate(
             board,
             args.files[0],
