@@ -12,7 +12,7 @@ from kamicp import formats
 from kamicp.errors import IllegalMove, KamicpError
 from kamicp.game import notation
 from kamicp.game.board import Board
-from kamicp.solving.solve import SOLVERS
+from kamicp.solving.options import SOLVERS
 
 __all__ = [
     "COUNT",
@@ -27,7 +27,9 @@ __all__ = [
     "add_puzzle_args",
     "add_workers",
     "final_colour",
+    "jobs_option",
     "load_boards",
+    "load_puzzles",
     "solver_list",
 ]
 
@@ -125,7 +127,9 @@ def PATH(text: str) -> str:
     return text
 
 
-def add_puzzle_args(p: argparse.ArgumentParser, format_flag: str = "--format") -> None:
+def add_puzzle_args(
+    p: argparse.ArgumentParser, format_flag: str = "--format", many: bool = False
+) -> None:
     """Add the puzzle file and the options that say how to read it.
 
     Parameters
@@ -134,10 +138,17 @@ def add_puzzle_args(p: argparse.ArgumentParser, format_flag: str = "--format") -
         A command's parser.
     format_flag : str
         The name of the input-format option (``export`` takes ``--format`` for its output).
+    many : bool
+        Take one or more files and folders (``files``, read by :func:`load_puzzles`)
+        instead of one file (``file``).
     """
-    p.add_argument(
-        "file", help="puzzle file (grid text, flood text, .puz, JSON, floodit-99; - reads stdin)"
-    )
+    kinds = "grid text, flood text, .puz, JSON, floodit-99, digit lines; - reads stdin"
+    if many:
+        p.add_argument(
+            "files", nargs="+", metavar="FILE", help=f"puzzle files or folders ({kinds})"
+        )
+    else:
+        p.add_argument("file", help=f"puzzle file ({kinds})")
     p.add_argument(
         format_flag,
         dest="format",
@@ -164,6 +175,19 @@ def add_workers(p: argparse.ArgumentParser) -> None:
         default=1,
         help="CP-SAT workers, or idastar processes (default 1; the portfolio: 1 a backend)",
     )
+
+
+def jobs_option(p: argparse.ArgumentParser, text: str) -> None:
+    """Add ``--jobs``: how many puzzles run side by side.
+
+    Parameters
+    ----------
+    p : argparse.ArgumentParser
+        A command's parser.
+    text : str
+        The option's help.
+    """
+    p.add_argument("--jobs", type=PROCESSES, default=1, metavar="N", help=text)
 
 
 def load_boards(args: argparse.Namespace) -> list[Board]:
@@ -194,6 +218,42 @@ def load_boards(args: argparse.Namespace) -> list[Board]:
     if args.rules:
         boards = [b.with_rules(args.rules) for b in boards]
     return boards
+
+
+def load_puzzles(args: argparse.Namespace) -> list[tuple[str, int, Board]]:
+    """The puzzles of the files and folders that :func:`add_puzzle_args` (``many``) picks.
+
+    Every file is read before the first puzzle is solved, so a bad one is an error before a
+    long run starts.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        Parsed arguments with ``files``, ``format``, ``index`` and ``rules``.
+
+    Returns
+    -------
+    list of tuple of (str, int, Board)
+        Each puzzle's file (as messages show it), its 1-based index in the file, and the
+        board (under ``--rules`` if given), in the order given, folders sorted.
+
+    Raises
+    ------
+    KamicpError
+        If a file cannot be read, ``--index`` is given with several files or a folder, or
+        it is past the file's last puzzle.
+    """
+    paths = []
+    for path in args.files:
+        paths += [path] if path == formats.STDIN else formats.iter_paths([path])
+    if args.index is not None and (len(paths) != 1 or paths[0] != args.files[0]):
+        raise KamicpError("--index picks a puzzle of one file: give one file, not several")
+    found = []
+    for path in paths:
+        one = argparse.Namespace(**{**vars(args), "file": path})
+        first = 1 if args.index is None else args.index
+        found += [(formats.shown(path), i, b) for i, b in enumerate(load_boards(one), first)]
+    return found
 
 
 def final_colour(args: argparse.Namespace, board: Board) -> int | None:

@@ -14,9 +14,7 @@ from kamicp.game import notation
 from kamicp.solving.batch import batch
 from kamicp.solving.solve import DEFAULT_SOLVER, SOLVERS
 
-__all__ = ["HELP", "add_batch", "run_batch"]
-
-HELP = "Solve every puzzle of files and folders into a resumable JSON-lines file."
+__all__ = ["add_batch", "run_batch"]
 
 
 def add_batch(p: argparse.ArgumentParser) -> None:

@@ -13,17 +13,16 @@ from kamicp.cli.args import (
     SECONDS,
     SECONDS_OR_NONE,
     add_workers,
+    jobs_option,
     solver_list,
 )
 from kamicp.cli.output import ensure_output_file
 from kamicp.errors import KamicpError
 from kamicp.solving.bench import BenchOptions, bench
-from kamicp.solving.horizons import DEFAULT_STRATEGY, STRATEGIES
+from kamicp.solving.options import DEFAULT_STRATEGY, STRATEGIES
 from kamicp.solving.solve import DEFAULT_SOLVER, TETRAPOD_DEPTH_SOLVERS
 
-__all__ = ["HELP", "add_bench", "run_bench"]
-
-HELP = "Run solvers side by side on files and folders; print a table with totals and medians."
+__all__ = ["add_bench", "run_bench"]
 
 
 def add_bench(p: argparse.ArgumentParser) -> None:
@@ -48,6 +47,11 @@ def add_bench(p: argparse.ArgumentParser) -> None:
     p.add_argument("--probe", type=SECONDS_OR_NONE, default=0.0, metavar="S", help="as for solve")
     p.add_argument("--strategy", choices=STRATEGIES, default=DEFAULT_STRATEGY, help="as for solve")
     add_workers(p)
+    jobs_option(
+        p,
+        "runs side by side, each in a child process (default 1: one after another; runs side "
+        "by side share the cores, so their times are not those of runs alone)",
+    )
     p.add_argument(
         "--tetrapod-depth",
         type=DEPTH,
@@ -103,5 +107,6 @@ def run_bench(args: argparse.Namespace) -> int:
         csv_path=args.csv,
         json_path=args.json,
         markdown=args.markdown,
+        jobs=args.jobs,
     )
     return bench(args.paths, solvers, options)

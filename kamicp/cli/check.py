@@ -12,9 +12,7 @@ from kamicp.cli.args import add_puzzle_args, load_boards
 from kamicp.errors import KamicpError
 from kamicp.game import notation
 
-__all__ = ["HELP", "add_check", "run_check"]
-
-HELP = "Replay a move sequence: illegal moves, whether the board ends solved, count vs par."
+__all__ = ["add_check", "run_check"]
 
 
 def add_check(p: argparse.ArgumentParser) -> None:

@@ -8,9 +8,7 @@ import argparse
 from kamicp.cli.args import SECONDS, solver_list
 from kamicp.solving.crosscheck import cross_check
 
-__all__ = ["HELP", "add_cross_check", "run_cross_check"]
-
-HELP = "Run several solvers, replay every solution, report each disagreement (exit 1 if any)."
+__all__ = ["add_cross_check", "run_cross_check"]
 
 
 def add_cross_check(p: argparse.ArgumentParser) -> None:

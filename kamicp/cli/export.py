@@ -12,9 +12,7 @@ from kamicp.errors import KamicpError
 from kamicp.game.regions import region_graph
 from kamicp.models.export import export_cpsat, export_dimacs
 
-__all__ = ["HELP", "add_export", "run_export"]
-
-HELP = "Write the model of one horizon (DIMACS CNF or CP-SAT proto) for other solvers."
+__all__ = ["add_export", "run_export"]
 
 
 def add_export(p: argparse.ArgumentParser) -> None:

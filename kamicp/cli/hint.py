@@ -16,9 +16,7 @@ from kamicp.game.regions import region_graph
 from kamicp.solving.hint import hint
 from kamicp.solving.solve import DEFAULT_SOLVER, SOLVERS
 
-__all__ = ["HELP", "add_hint", "run_hint"]
-
-HELP = "The next move of an optimal continuation and the proved number of moves left."
+__all__ = ["add_hint", "run_hint"]
 
 
 def add_hint(p: argparse.ArgumentParser) -> None:

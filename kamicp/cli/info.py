@@ -16,9 +16,7 @@ from kamicp.solving.alloptimal import optimal_first_moves
 from kamicp.solving.options import SolveOptions
 from kamicp.solving.solve import solve
 
-__all__ = ["HELP", "add_info", "first_moves", "info", "run_info"]
-
-HELP = "Describe a puzzle: geometry, rules, cells, regions, colours, islands, par, bounds."
+__all__ = ["add_info", "first_moves", "info", "run_info"]
 
 
 def add_info(p: argparse.ArgumentParser) -> None:

@@ -9,47 +9,60 @@ the file and line, never a traceback.
 from __future__ import annotations
 
 import argparse
+import importlib
 import os
 import sys
-from collections.abc import Callable
+from collections.abc import Collection
 
-# Every subcommand module is imported here, at start-up: the parser needs each one's options
-# for --help. The heavy dependencies (ortools, pysat, PIL) load only inside the kamicp
-# modules that use them, so this costs little beyond the bounds every solve needs.
 from kamicp import __version__
-from kamicp.cli import (
-    batch,
-    bench,
-    check,
-    cross_check,
-    export,
-    hint,
-    info,
-    render,
-    show,
-    solve,
-    verify,
-)
 from kamicp.errors import InternalError, KamicpError
 
-__all__ = ["COMMANDS", "INTERNAL_ERROR", "build_parser", "main"]
+__all__ = ["COMMANDS", "INTERNAL_ERROR", "build_parser", "command_of", "main"]
 
 INTERNAL_ERROR = 70  # a bug in kamicp (sysexits' EX_SOFTWARE); bad input is 2
 
-# Each command's name, one-line help, and the function that adds its options.
-COMMANDS: dict[str, tuple[str, Callable[[argparse.ArgumentParser], None]]] = {
-    "info": (info.HELP, info.add_info),
-    "solve": (solve.HELP, solve.add_solve),
-    "check": (check.HELP, check.add_check),
-    "show": (show.HELP, show.add_show),
-    "render": (render.HELP, render.add_render),
-    "bench": (bench.HELP, bench.add_bench),
-    "batch": (batch.HELP, batch.add_batch),
-    "hint": (hint.HELP, hint.add_hint),
-    "cross-check": (cross_check.HELP, cross_check.add_cross_check),
-    "export": (export.HELP, export.add_export),
-    "verify": (verify.HELP, verify.add_verify),
+# Each command's one-line help. Its options come from ``kamicp.cli.<name>`` (``-`` as ``_``),
+# whose ``add_<name>`` adds them; that module is imported only when its command runs, since
+# each pulls in what the command needs (the bounds and Numba, networkx, PIL) and the parser
+# needs the other commands' names alone.
+COMMANDS: dict[str, str] = {
+    "info": "Describe a puzzle: geometry, rules, cells, regions, colours, islands, par, bounds.",
+    "solve": "Solve puzzles; prints the moves and optimal / feasible / infeasible / unknown.",
+    "check": "Replay a move sequence: illegal moves, whether the board ends solved, count vs par.",
+    "show": "Draw the board in the terminal in colour, in its true geometry.",
+    "render": "Draw the board (and one frame per move of a solution) as SVG, PNG or animated GIF.",
+    "bench": "Run solvers side by side on files and folders; print a table with totals, medians.",
+    "batch": "Solve every puzzle of files and folders into a resumable JSON-lines file.",
+    "hint": "The next move of an optimal continuation and the proved number of moves left.",
+    "cross-check": "Run several solvers, replay every solution, report each disagreement "
+    "(exit 1 if any).",
+    "export": "Write the model of one horizon (DIMACS CNF or CP-SAT proto) for other solvers.",
+    "verify": "Check a certificate written by ``solve --certificate``: each step reported.",
 }
+
+
+def command_of(argv: list[str]) -> str | None:
+    """The command named in ``argv``: its first word that is no option.
+
+    The ``kamicp`` command's own options (``--help``, ``--version``) take no value, so the
+    first other word is the command.
+
+    Parameters
+    ----------
+    argv : list of str
+        The arguments after the program's name.
+
+    Returns
+    -------
+    str or None
+        The command (perhaps not one of :data:`COMMANDS`: argparse then says so), or None.
+
+    Examples
+    --------
+    >>> command_of(["--version"]), command_of(["solve", "a.txt"])
+    (None, 'solve')
+    """
+    return next((word for word in argv if not word.startswith("-")), None)
 
 
 class _Parser(argparse.ArgumentParser):
@@ -59,8 +72,14 @@ class _Parser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: {message} (see {self.prog} --help)\n")
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The parser of the ``kamicp`` command and all its subcommands.
+def build_parser(commands: Collection[str] | None = None) -> argparse.ArgumentParser:
+    """The parser of the ``kamicp`` command and its subcommands.
+
+    Parameters
+    ----------
+    commands : collection of str, optional
+        The commands whose options are added (their modules imported); None for all. Every
+        command is listed in ``--help`` either way.
 
     Returns
     -------
@@ -79,8 +98,12 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"kamicp {__version__}")
     sub = parser.add_subparsers(metavar="COMMAND")
-    for name, (text, adder) in COMMANDS.items():
-        adder(sub.add_parser(name, help=text, description=text))
+    for name, text in COMMANDS.items():
+        p = sub.add_parser(name, help=text, description=text)
+        if commands is None or name in commands:
+            module = name.replace("-", "_")
+            adder = getattr(importlib.import_module(f"kamicp.cli.{module}"), f"add_{module}")
+            adder(p)
     return parser
 
 
@@ -103,7 +126,9 @@ def main(argv: list[str] | None = None) -> int:
     SystemExit
         From argparse: for ``--help``, ``--version`` and bad arguments (code 2).
     """
-    parser = build_parser()
+    argv = sys.argv[1:] if argv is None else argv
+    command = command_of(argv)
+    parser = build_parser([command] if command else [])
     args = parser.parse_args(argv)
     if not hasattr(args, "run"):
         parser.print_help()

@@ -15,9 +15,7 @@ from kamicp.solving.options import SolveOptions
 from kamicp.solving.solve import solve
 from kamicp.view.render import render
 
-__all__ = ["HELP", "add_render", "run_render"]
-
-HELP = "Draw the board (and one frame per move of a solution) as SVG, PNG or animated GIF."
+__all__ = ["add_render", "run_render"]
 
 
 def add_render(p: argparse.ArgumentParser) -> None:

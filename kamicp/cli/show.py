@@ -7,9 +7,7 @@ import argparse
 from kamicp.cli.args import add_puzzle_args, load_boards
 from kamicp.view.show import show
 
-__all__ = ["HELP", "add_show", "run_show"]
-
-HELP = "Draw the board in the terminal in colour, in its true geometry."
+__all__ = ["add_show", "run_show"]
 
 
 def add_show(p: argparse.ArgumentParser) -> None:

@@ -1,11 +1,13 @@
-"""``kamicp solve``: solve each puzzle of a file and print its answer (moves, status, bounds,
-proof), as text or JSON, with every optimal solution or a certificate on request."""
+"""``kamicp solve``: solve each puzzle of files and folders and print its answer (moves,
+status, bounds, proof), as text or JSON, with every optimal solution or a certificate on
+request. Several puzzles run in this one process, or side by side (:mod:`kamicp.cli.many`)."""
 
 from __future__ import annotations
 
 import argparse
 import json
 import sys
+from dataclasses import dataclass, replace
 
 from kamicp import formats
 from kamicp.bounds import UNSOLVABLE
@@ -18,26 +20,32 @@ from kamicp.cli.args import (
     SECONDS_OR_NONE,
     add_puzzle_args,
     add_workers,
-    final_colour,
-    load_boards,
+    jobs_option,
+    load_puzzles,
 )
+from kamicp.cli.many import solve_all
 from kamicp.cli.output import EXIT_CODES, ensure_not_input
 from kamicp.errors import IllegalMove, KamicpError
 from kamicp.game import notation
 from kamicp.game.board import Board
 from kamicp.game.regions import RegionGraph, region_graph
 from kamicp.procs.progress import PROGRESS_EVERY, Progress, Seen, watched
-from kamicp.proof.certificate import certificate_path_ok, write_certificate
 from kamicp.result import Result
 from kamicp.search.journal import ensure_journal
 from kamicp.solving.alloptimal import all_optimal
-from kamicp.solving.horizons import DEFAULT_STRATEGY, STRATEGIES
-from kamicp.solving.options import SolveOptions
+from kamicp.solving.options import DEFAULT_STRATEGY, STRATEGIES, SolveOptions
 from kamicp.solving.solve import DEFAULT_SOLVER, SOLVERS, TETRAPOD_DEPTH_SOLVERS, solve
 
-__all__ = ["HELP", "add_solve", "describe", "known_solution", "result_json", "run_solve"]
-
-HELP = "Solve a puzzle; prints the moves and optimal / feasible / infeasible / unknown."
+__all__ = [
+    "Answer",
+    "Request",
+    "add_solve",
+    "answer",
+    "describe",
+    "known_solution",
+    "result_json",
+    "run_solve",
+]
 
 
 def add_solve(p: argparse.ArgumentParser) -> None:
@@ -48,8 +56,9 @@ def add_solve(p: argparse.ArgumentParser) -> None:
     p : argparse.ArgumentParser
         The command's parser.
     """
-    add_puzzle_args(p)
+    add_puzzle_args(p, many=True)
     p.add_argument("--solver", default=DEFAULT_SOLVER, choices=SOLVERS)
+    jobs_option(p, "puzzles solved side by side, each in a worker process (default 1)")
     p.add_argument(
         "--beam-width",
         type=POSITIVE,
@@ -103,7 +112,12 @@ def add_solve(p: argparse.ArgumentParser) -> None:
         help="a solution you have (or 'file': the one stored in the puzzle file); replayed, "
         "then used as the first upper bound: the solver beats it or proves it optimal",
     )
-    p.add_argument("--json", action="store_true", help="print one JSON object per puzzle")
+    p.add_argument(
+        "--json",
+        action="store_true",
+        help="print one JSON object per puzzle (one a line, with its file and index when "
+        "there are several)",
+    )
     p.add_argument(
         "--progress",
         action="store_true",
@@ -260,6 +274,137 @@ def describe(board: Board, g: RegionGraph, result: Result) -> str:
     return "\n".join(lines)
 
 
+@dataclass(frozen=True)
+class Request:
+    """What ``solve`` asks of every puzzle it is given.
+
+    Parameters
+    ----------
+    solver : str
+        The solver.
+    options : SolveOptions
+        The solve's options; ``final_colour`` and ``known`` are set per board.
+    final_colour : str or None
+        ``--final-colour``, the colour's symbol, read in each board's palette.
+    known_solution : str or None
+        ``--known-solution``: moves, or ``file`` for the one each puzzle file holds.
+    several : bool
+        Many puzzles are asked: ``file`` then skips a puzzle whose file holds no solution
+        (a plain solve) instead of refusing it.
+    all_optimal : bool
+        List every distinct optimal solution, at most ``cap``.
+    cap : int
+        ``--cap``.
+    progress : float or None
+        Seconds between progress status lines on standard error; None for no progress.
+    """
+
+    solver: str
+    options: SolveOptions
+    final_colour: str | None = None
+    known_solution: str | None = None
+    several: bool = False
+    all_optimal: bool = False
+    cap: int = 100
+    progress: float | None = None
+
+
+@dataclass(frozen=True)
+class Answer:
+    """One puzzle's answer: the JSON object and the text ``solve`` prints, and the result.
+
+    Parameters
+    ----------
+    data : dict
+        What ``--json`` prints (:func:`result_json`, and the optimal solutions if asked).
+    text : str
+        What ``solve`` prints otherwise (:func:`describe`, and the optimal solutions).
+    result : Result
+        The solver's answer.
+    final_colour : int or None
+        The colour index the board had to end in.
+    """
+
+    data: dict
+    text: str
+    result: Result
+    final_colour: int | None = None
+
+    @property
+    def code(self) -> int:
+        """The exit code of this answer (:data:`~kamicp.cli.output.EXIT_CODES`)."""
+        return EXIT_CODES[self.result.status]
+
+
+def answer(where: str, board: Board, request: Request) -> Answer:
+    """Solve one puzzle as ``solve`` is asked to, and describe the answer.
+
+    Parameters
+    ----------
+    where : str
+        The puzzle's file as messages show it.
+    board : Board
+        The puzzle.
+    request : Request
+        What is asked.
+
+    Returns
+    -------
+    Answer
+        The JSON object, the text and the result.
+
+    Raises
+    ------
+    KamicpError
+        One line naming the file, if ``--final-colour`` is not in the board's palette or
+        ``--known-solution`` does not solve it.
+    """
+    g = region_graph(board)
+    final = None
+    if request.final_colour is not None:
+        try:
+            final = notation.parse_colour(board, request.final_colour)
+        except IllegalMove as err:
+            raise KamicpError(f"{where}: --final-colour: {err}") from None
+    given = request.known_solution
+    if given == "file" and request.several and not board.solution:
+        given = None
+    known = known_solution(where, board, g, given, final)
+    watch = Seen()  # prints nothing
+    if request.progress is not None:
+        watch = Progress(sys.stderr, board.name or where, request.progress)
+    with watched(watch):
+        options = replace(request.options, final_colour=final, known=known)
+        result = solve(g, request.solver, options)
+    data = result_json(board, g, result)
+    text = describe(board, g, result)
+    if request.all_optimal and result.status == "optimal" and not result.interrupted:
+        every = all_optimal(g, result.moves, cap=request.cap, final_colour=final)
+        data["all_optimal"] = [notation.format_moves(board, g, m) for m in every]
+        more = " (cap reached: there may be more)" if len(every) >= request.cap else ""
+        text += f"\noptimal solutions, commuting moves counted once: {len(every)}{more}"
+        text += "".join(f"\n  {notation.format_moves(board, g, m)}" for m in every)
+    return Answer(data, text, result, final)
+
+
+def _refuse_for_several(args: argparse.Namespace, count: int) -> None:
+    """Refuse the options that hold for one puzzle only, when ``count`` puzzles are given."""
+    several = f"{count} puzzles given"
+    if args.certificate:
+        if len(args.files) == 1:
+            problem = f"{args.files[0]}: --certificate needs one puzzle: pick it with --index"
+            raise KamicpError(problem)
+        raise KamicpError(f"--certificate needs one puzzle, not {several}")
+    if args.journal:
+        raise KamicpError(f"--journal keeps the bounds of one board, not {several}")
+    if args.known_solution not in (None, "file"):
+        raise KamicpError(
+            f"--known-solution: moves fit one puzzle, not {several} ('file' fits each)"
+        )
+    if args.jobs > 1 and (args.progress or args.progress_every is not None):
+        raise KamicpError("--progress: the lines of puzzles side by side would mix; use --jobs 1")
+
+
 def run_solve(args: argparse.Namespace) -> int:
     """Solve each puzzle the arguments pick and print its answer.
 
@@ -271,13 +416,14 @@ def run_solve(args: argparse.Namespace) -> int:
     Returns
     -------
     int
-        The exit code of the worst answer (:data:`~kamicp.cli.output.EXIT_CODES`).
+        The exit code of the worst answer (:data:`~kamicp.cli.output.EXIT_CODES`); 3 if
+        Ctrl-C or SIGTERM left a puzzle unanswered.
 
     Raises
     ------
     KamicpError
-        If an option does not fit the solver, an output cannot be written, or the input
-        is bad.
+        If an option does not fit the solver or the number of puzzles, an output cannot be
+        written, or the input is bad.
     """
     # the options that only IDA* (alone or as the portfolio's backend) takes
     for option, given in (("--tetrapod-depth", args.tetrapod_depth), ("--journal", args.journal)):
@@ -285,72 +431,64 @@ def run_solve(args: argparse.Namespace) -> int:
             raise KamicpError(
                 f"{option}: only with --solver idastar or portfolio, not {args.solver}"
             )
-    if args.journal:
-        ensure_not_input(args.journal, [args.file, args.known_solution or ""])
-        ensure_journal(args.journal)
-    if args.certificate and args.file == formats.STDIN:
+    if args.certificate and formats.STDIN in args.files:
         raise KamicpError("--certificate: needs a puzzle file to copy, not standard input")
-    boards = load_boards(args)
+    puzzles = load_puzzles(args)
+    if len(puzzles) > 1:
+        _refuse_for_several(args, len(puzzles))
+    if args.journal:
+        ensure_not_input(args.journal, [*args.files, args.known_solution or ""])
+        ensure_journal(args.journal)
     if args.certificate:
-        ensure_not_input(args.certificate, [args.file])
+        # here, not at start-up: only a solve asked for a certificate needs the proof modules
+        from kamicp.proof.certificate import certificate_path_ok
+
+        ensure_not_input(args.certificate, args.files)
         certificate_path_ok(args.certificate)
-        if len(boards) > 1:
-            raise KamicpError(
-                f"{formats.shown(args.file)}: --certificate needs one puzzle: pick it with --index"
-            )
-    code = 0
-    for number, board in enumerate(boards):
-        g = region_graph(board)
-        final = final_colour(args, board)
-        known = known_solution(formats.shown(args.file), board, g, args.known_solution, final)
-        name = board.name or args.file
-        watch = Seen()  # prints nothing
-        if args.progress or args.progress_every is not None:
-            every = PROGRESS_EVERY if args.progress_every is None else args.progress_every
-            watch = Progress(sys.stderr, name, every)
-        with watched(watch):
-            options = SolveOptions(
-                max_moves=args.max_moves,
-                time_limit=args.time_limit,
-                final_colour=final,
-                workers=args.workers,
-                node_limit=args.node_limit,
-                probe=args.probe,
-                strategy=args.strategy,
-                known=known,
-                tetrapod_depth=args.tetrapod_depth,
-                beam_width=args.beam_width,
-                journal=args.journal,
-            )
-            result = solve(g, args.solver, options)
-        data = result_json(board, g, result)
-        text = describe(board, g, result)
-        if args.all_optimal and result.status == "optimal" and not result.interrupted:
-            every = all_optimal(g, result.moves, cap=args.cap, final_colour=final)
-            data["all_optimal"] = [notation.format_moves(board, g, m) for m in every]
-            more = " (cap reached: there may be more)" if len(every) >= args.cap else ""
-            text += f"\noptimal solutions, commuting moves counted once: {len(every)}{more}"
-            text += "".join(f"\n  {notation.format_moves(board, g, m)}" for m in every)
-        if args.certificate:
-            manifest = write_certificate(
-                board,
-                args.file,
-                result,
-                args.certificate,
-                index=args.index or 1,
-                final_colour=final,
-                time_limit=args.time_limit,
-            )
-            data["certificate"] = args.certificate
-            text += (
-                f"\ncertificate: {args.certificate} "
-                f"(lower bound: {manifest['lower_bound']['kind']})"
-            )
-        if args.json:
-            print(json.dumps(data), flush=True)
-        else:
-            print(("\n" if number else "") + text, flush=True)
-        code = max(code, EXIT_CODES[result.status])
-        if result.interrupted:
-            break  # Ctrl-C: no further puzzle of the file
-    return code
+    every = None
+    if args.progress or args.progress_every is not None:
+        every = PROGRESS_EVERY if args.progress_every is None else args.progress_every
+    request = Request(
+        solver=args.solver,
+        options=SolveOptions(
+            max_moves=args.max_moves,
+            time_limit=args.time_limit,
+            workers=args.workers,
+            node_limit=args.node_limit,
+            probe=args.probe,
+            strategy=args.strategy,
+            tetrapod_depth=args.tetrapod_depth,
+            beam_width=args.beam_width,
+            journal=args.journal,
+        ),
+        final_colour=args.final_colour,
+        known_solution=args.known_solution,
+        several=len(puzzles) > 1,
+        all_optimal=args.all_optimal,
+        cap=args.cap,
+        progress=every,
+    )
+    if len(puzzles) > 1:
+        return solve_all(puzzles, answer, request, args.jobs, args.json)
+    [(where, index, board)] = puzzles
+    done = answer(where, board, request)
+    data, text = done.data, done.text
+    if args.certificate:
+        # here, not at start-up: only a solve asked for a certificate needs the proof modules
+        from kamicp.proof.certificate import write_certificate
+
+        manifest = write_certificate(
+            board,
+            args.files[0],
+            done.result,
+            args.certificate,
+            index=index,
+            final_colour=done.final_colour,
+            time_limit=args.time_limit,
+        )
+        data["certificate"] = args.certificate
+        text += (
+            f"\ncertificate: {args.certificate} (lower bound: {manifest['lower_bound']['kind']})"
+        )
+    print(json.dumps(data) if args.json else text, flush=True)
+    return done.code

@@ -8,9 +8,7 @@ import argparse
 from kamicp.cli.args import SECONDS
 from kamicp.proof.certificate import verify
 
-__all__ = ["HELP", "add_verify", "run_verify"]
-
-HELP = "Check a certificate written by ``solve --certificate``: each step reported."
+__all__ = ["add_verify", "run_verify"]
 
 
 def add_verify(p: argparse.ArgumentParser) -> None:

@@ -1,7 +1,8 @@
 """Puzzle files: reading, writing and detecting each format kamicp knows.
 
 One module per format (:mod:`~kamicp.formats.grid`, :mod:`~kamicp.formats.flood`,
-:mod:`~kamicp.formats.puz`, :mod:`~kamicp.formats.graph`, :mod:`~kamicp.formats.floodit99`),
+:mod:`~kamicp.formats.puz`, :mod:`~kamicp.formats.graph`, :mod:`~kamicp.formats.floodit99`,
+:mod:`~kamicp.formats.digits`),
 files and folders in :mod:`~kamicp.formats.files`, and the formats by name in
 :mod:`~kamicp.formats.registry`. Code outside this package imports from here.
 """

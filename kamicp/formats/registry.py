@@ -1,11 +1,12 @@
-"""The five puzzle formats by name: detecting a text's format, reading and writing any of them.
+"""The six puzzle formats by name: detecting a text's format, reading and writing any of them.
 
 The formats (the name is the ``fmt`` argument) are ``'grid'`` (:mod:`~kamicp.formats.grid`),
 ``'flood'`` (:mod:`~kamicp.formats.flood`), ``'puz'`` (:mod:`~kamicp.formats.puz`),
-``'json'`` (:mod:`~kamicp.formats.graph`) and ``'floodit99'``
-(:mod:`~kamicp.formats.floodit99`). Every reader returns :class:`~kamicp.game.board.Board`
-objects and never guesses silently: an unknown key, a ragged row, an edge to an unknown node,
-a self-loop, a pivot on a hole, a colour out of range, an empty board or a wrong count raises
+``'json'`` (:mod:`~kamicp.formats.graph`), ``'floodit99'``
+(:mod:`~kamicp.formats.floodit99`) and ``'digits'`` (:mod:`~kamicp.formats.digits`). Every
+reader returns :class:`~kamicp.game.board.Board` objects and never guesses silently: an
+unknown key, a ragged row, an edge to an unknown node, a self-loop, a pivot on a hole, a
+colour out of range, an empty board or a wrong count raises
 :class:`~kamicp.errors.InputError` naming the file and the line (the command line turns it
 into one message and exit code 2). All readers and writers run in time linear in the size of
 the text.
@@ -13,7 +14,9 @@ the text.
 Detection (:func:`detect`): JSON when the text starts with ``{`` or ``[``; ``flood`` when the
 first line is ``W by H -> N``; ``puz`` when it starts with ``NN|``; ``floodit99`` when the
 first content line is three integers, the last a single integer, and all between integers
-(no valid grid looks like that: its first row would have 3 cells, its last 1); else grid.
+(no valid grid looks like that: its first row would have 3 cells, its last 1); ``digits``
+when every line is one square board of digits and no grid reading fits well
+(:func:`~kamicp.formats.digits.looks_like_digits`); else grid.
 
 A proved optimum the file records (an ``optimum`` key, the floodit-99 optimum) is kept in
 ``Board.optimum``; the writers put it back where the format has a place for it.
@@ -30,6 +33,7 @@ True
 from __future__ import annotations
 
 from kamicp.errors import InputError
+from kamicp.formats.digits import looks_like_digits, read_digits, write_digits
 from kamicp.formats.files import iter_paths, read_text, shown
 from kamicp.formats.flood import FLOOD_HEADER, read_flood, write_flood
 from kamicp.formats.floodit99 import INTEGER, read_floodit99, write_floodit99
@@ -40,7 +44,7 @@ from kamicp.game.board import Board
 
 __all__ = ["FORMATS", "READERS", "WRITERS", "detect", "dump", "load", "parse", "puzzles"]
 
-FORMATS = ("grid", "flood", "puz", "json", "floodit99")
+FORMATS = ("grid", "flood", "puz", "json", "floodit99", "digits")
 
 
 READERS = {
@@ -49,6 +53,7 @@ READERS = {
     "puz": read_puz,
     "json": read_json,
     "floodit99": read_floodit99,
+    "digits": read_digits,
 }
 
 WRITERS = {
@@ -57,6 +62,7 @@ WRITERS = {
     "puz": write_puz,
     "json": write_json,
     "floodit99": write_floodit99,
+    "digits": write_digits,
 }
 
 
@@ -142,6 +148,8 @@ def detect(text: str) -> str:
     --------
     >>> detect("01|Default|0|0|1|20|1r|1||0|"), detect("1 1 2\\n1\\n0\\n")
     ('puz', 'floodit99')
+    >>> detect("0120 2\\n"), detect("0120\\n1201\\n")
+    ('digits', 'grid')
     """
     text = text.removeprefix("\ufeff")
     stripped = text.lstrip()
@@ -163,6 +171,8 @@ def detect(text: str) -> str:
         and all(INTEGER.fullmatch(tok) for line in content for tok in line.split())
     ):
         return "floodit99"
+    if looks_like_digits(content):
+        return "digits"
     return "grid"
 
 
@@ -204,7 +214,7 @@ def dump(board: Board, fmt: str) -> str:
     -------
     str
         The text. ``Board.optimum`` is written where the format has a place for it (grid
-        text, JSON, floodit-99).
+        text, JSON, floodit-99, digits).
 
     Raises
     ------

@@ -29,7 +29,7 @@ from kamicp.procs.interruptible import noting_interrupts
 from kamicp.procs.isolate import Jobs, run_isolated
 from kamicp.solving.solve import SolveOptions, solve
 
-__all__ = ["FINAL", "GRACE", "Progress", "batch", "done_digests", "solve_row"]
+__all__ = ["FINAL", "GRACE", "Progress", "batch", "done_digests", "side_by_side", "solve_row"]
 
 FINAL = ("optimal", "infeasible")
 GRACE = 15.0
@@ -207,21 +207,42 @@ def batch(
 
 def _run_local(pending, solver, time_limit, jobs, _address):
     timeout = (time_limit or 1e9) + GRACE
+    calls = [(task, solve_row, (task[2], solver, time_limit)) for task in pending]
+    yield from side_by_side(calls, timeout, jobs, "forkserver")
+
+
+def side_by_side(calls: list[tuple], timeout: float, jobs: int, context: str):
+    """Run each call in a child process of its own, ``jobs`` at once, as each ends.
+
+    Parameters
+    ----------
+    calls : list of tuple of (object, callable, tuple)
+        A tag, a module-level function returning a dict, and its arguments.
+    timeout : float
+        Seconds before a child is killed (:func:`kamicp.procs.isolate.run_isolated`).
+    jobs : int
+        Children at once.
+    context : str
+        How children start: ``"fork"`` (they inherit what this process loaded) or
+        ``"forkserver"``.
+
+    Yields
+    ------
+    tuple of (object, dict)
+        A call's tag and its answer, in the order the calls end.
+    """
     running = Jobs()
     pool = ThreadPoolExecutor(max_workers=max(1, jobs))
     try:
         futures = {
-            pool.submit(
-                run_isolated, solve_row, (board, solver, time_limit), timeout, jobs=running
-            ): task
-            for task in pending
-            for board in [task[2]]
+            pool.submit(run_isolated, function, args, timeout, context, running): tag
+            for tag, function, args in calls
         }
         for future in as_completed(futures):
             yield futures[future], future.result()
     finally:
         # At the end nothing is left to stop; when stopped early (Ctrl-C, SIGTERM), no
-        # queued puzzle starts and the running ones are killed, so their threads end now.
+        # queued call starts and the running ones are killed, so their threads end now.
         pool.shutdown(wait=False, cancel_futures=True)
         running.stop()
         pool.shutdown(wait=True)

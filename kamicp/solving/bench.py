@@ -2,12 +2,16 @@
 
 Each (puzzle, solver) run happens in a child process with the time limit passed to the
 solver and a hard stop a little later, so one runaway run cannot hold up the table, and the
-child's peak memory is measured on its own. The machine is noisy: compare solvers within one
-run, by ratios and medians.
+child's peak memory is measured on its own. The children are forked from this process, so
+the imports and the compiled bounds are loaded once for the whole run; with ``jobs`` above 1
+that many run side by side (started by a fork server, which is safe from several threads),
+and the rows are still printed in puzzle order. The machine is noisy: compare solvers within
+one run, by ratios and medians, and mind that runs side by side share the cores.
 """
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import json
 import statistics
@@ -20,7 +24,8 @@ from kamicp.game import notation
 from kamicp.game.regions import region_graph
 from kamicp.procs.interruptible import noting_interrupts
 from kamicp.procs.isolate import run_isolated
-from kamicp.solving.horizons import DEFAULT_STRATEGY
+from kamicp.solving.batch import side_by_side
+from kamicp.solving.options import DEFAULT_STRATEGY
 from kamicp.solving.solve import TETRAPOD_DEPTH_SOLVERS, SolveOptions, solve
 
 __all__ = [
@@ -208,6 +213,8 @@ class BenchOptions:
         Write the rows there too.
     markdown : bool
         Print the table as Markdown.
+    jobs : int
+        Runs side by side, each in a child process (1: one after another).
     """
 
     time_limit: float = 60.0
@@ -221,6 +228,7 @@ class BenchOptions:
     csv_path: str | None = None
     json_path: str | None = None
     markdown: bool = False
+    jobs: int = 1
 
 
 def bench(
@@ -269,25 +277,30 @@ def bench(
     boards = [board for _, _, board in formats.puzzles(paths)]
     _print_row(out, head, sep, o.markdown, header=True)
     interrupted = False
+    if o.rules:
+        boards = [board.with_rules(o.rules) for board in boards]
+
+    def finish(row: dict) -> None:
+        row["disagreement"] = _disagreement(row, solvers)
+        rows.append(row)
+        _print_bench_row(out, row, solvers, sep, o.markdown)
+
     try:
         with noting_interrupts():  # SIGTERM is taken as Ctrl-C, here as in solve
-            for board in boards:
-                if o.rules:
-                    board = board.with_rules(o.rules)
-                row = describe_board(board)
-                given = {"known": _stored_solution(board)} if o.known == "file" else {}
-                for solver in solvers:
-                    deep = solver in TETRAPOD_DEPTH_SOLVERS
-                    extra = {"tetrapod_depth": o.tetrapod_depth} if deep else {}
-                    job = {**common, **given, **extra}
-                    row[solver] = run_one(board, solver, o.time_limit, job)
-                row["disagreement"] = _disagreement(row, solvers)
-                rows.append(row)
-                _print_bench_row(out, row, solvers, sep, o.markdown)
-    except KeyboardInterrupt:  # the running job was stopped (run_isolated); keep the rest
+            if o.jobs > 1:
+                _side_by_side(boards, solvers, o, common, finish)
+            else:
+                for board in boards:
+                    row = describe_board(board)
+                    for solver in solvers:
+                        job = _job(board, solver, o, common)
+                        row[solver] = run_one(board, solver, o.time_limit, job)
+                    finish(row)
+    except KeyboardInterrupt:  # the running jobs were stopped (run_isolated); keep the rest
         interrupted = True
         done = notation.count(len(rows), "puzzle")
-        print(f"\ninterrupted: {done} finished, the one running was stopped", file=out)
+        running = "the one running was" if o.jobs == 1 else "the ones running were"
+        print(f"\ninterrupted: {done} finished, {running} stopped", file=out)
     _print_summary(out, rows, solvers)
     if o.csv_path:
         _write_csv(o.csv_path, rows, solvers)
@@ -297,6 +310,35 @@ def bench(
     if any(r["disagreement"] for r in rows):
         return 1
     return 3 if interrupted else 0
+
+
+def _job(board, solver: str, o: BenchOptions, common: dict) -> dict:
+    """The options of one run: the common ones, the stored solution, the tetrapod depth."""
+    job = dict(common)
+    if o.known == "file":
+        job["known"] = _stored_solution(board)
+    if solver in TETRAPOD_DEPTH_SOLVERS:
+        job["tetrapod_depth"] = o.tetrapod_depth
+    return job
+
+
+def _side_by_side(boards, solvers: list[str], o: BenchOptions, common: dict, finish) -> None:
+    """Every run in ``o.jobs`` child processes at once; each row handed to ``finish`` in
+    puzzle order once all its solvers have answered."""
+    described = [describe_board(board) for board in boards]
+    calls = [
+        ((i, solver), solve_row, (board, solver, o.time_limit, _job(board, solver, o, common)))
+        for i, board in enumerate(boards)
+        for solver in solvers
+    ]
+    following = 0  # the next row to hand over
+    runs = side_by_side(calls, o.time_limit + GRACE, o.jobs, "forkserver")
+    with contextlib.closing(runs):  # closed on Ctrl-C: the running children are killed
+        for (i, solver), answer in runs:
+            described[i][solver] = answer
+            while following < len(boards) and all(s in described[following] for s in solvers):
+                finish(described[following])
+                following += 1
 
 
 def _print_bench_row(out, row: dict, solvers: list[str], sep: str, markdown: bool) -> None:

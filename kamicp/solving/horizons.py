@@ -35,12 +35,10 @@ from kamicp.procs.deadline import Deadline, LimitReached
 from kamicp.procs.progress import listening, say, tell
 from kamicp.result import SAT, UNSAT, Decision, HorizonSolver, Result
 from kamicp.search import idastar
+from kamicp.solving.options import DEFAULT_STRATEGY, STRATEGIES
 from kamicp.solving.upper_bound import greedy_solution, never, unknown
 
 __all__ = ["DEFAULT_STRATEGY", "STRATEGIES", "Horizons", "exact", "horizon_factory"]
-
-STRATEGIES = ("bisect", "up", "down")
-DEFAULT_STRATEGY = "bisect"  # measured fastest: see BENCHMARKS.md, "Horizon strategies"
 
 
 def horizon_factory(solver: str, workers: int = 1) -> Callable[..., HorizonSolver]:

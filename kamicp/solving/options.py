@@ -1,6 +1,8 @@
 """What a solve is asked, apart from the board and the solver: one frozen :class:`SolveOptions`.
 
-Also the names of the solvers :func:`kamicp.solving.solve.solve` takes, by kind.
+Also the names of the solvers :func:`kamicp.solving.solve.solve` takes, by kind, and of the
+horizon strategies (:mod:`kamicp.solving.horizons`). This module imports nothing heavy, so
+that the command line can offer these names without loading the solvers.
 
 Examples
 --------
@@ -15,15 +17,18 @@ Examples
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from kamicp.game.rules import Move
-from kamicp.solving.horizons import DEFAULT_STRATEGY
+if TYPE_CHECKING:  # an annotation only: the rules engine loads networkx
+    from kamicp.game.rules import Move
 
 __all__ = [
     "DEFAULT_SOLVER",
+    "DEFAULT_STRATEGY",
     "EXACT_SOLVERS",
     "REFERENCE_SOLVERS",
     "SOLVERS",
+    "STRATEGIES",
     "TETRAPOD_DEPTH_SOLVERS",
     "SolveOptions",
 ]
@@ -35,6 +40,8 @@ TETRAPOD_DEPTH_SOLVERS = ("idastar", "portfolio")  # the portfolio passes it to 
 # The portfolio proves the most, at the cost of a second process (BENCHMARKS.md, "KAMI 2 story
 # set": 111 of the 115 levels at 60 s, where sat alone proves 102 and idastar 106).
 DEFAULT_SOLVER = "portfolio"
+STRATEGIES = ("bisect", "up", "down")  # the horizons asked, see kamicp.solving.horizons
+DEFAULT_STRATEGY = "bisect"  # measured fastest: see BENCHMARKS.md, "Horizon strategies"
 
 
 @dataclass(frozen=True)
@@ -58,7 +65,7 @@ class SolveOptions:
         Seconds of a first IDA* run for the exact models (at most a quarter of the time
         limit), see :meth:`kamicp.solving.horizons.Horizons.probe`.
     strategy : str
-        The horizons the exact models are asked (:data:`kamicp.solving.horizons.STRATEGIES`).
+        The horizons the exact models are asked (:data:`STRATEGIES`).
     known : list of moves or None
         A solution the caller already has (a designer's, say): replayed, and the first
         upper bound, so what is left is to beat it or to prove nothing shorter exists.

@@ -207,3 +207,46 @@ def test_running_out_of_memory_is_not_called_a_bug(capsys, monkeypatch):
     code, _, err = run(capsys, "solve", ARTICLE, "--solver", "idastar")
     assert code == 70 and "bug" not in err
     assert err.startswith("kamicp: idastar ran out of memory; proved before it: ")
+
+
+HEAVY = ("ortools", "pysat", "networkx", "numba", "numpy", "PIL", "kamicp.bounds")
+
+
+@pytest.mark.parametrize(
+    ("argv", "loaded"),
+    [
+        (["--help"], ()),
+        (["--version"], ()),
+        (["show", "--help"], ("networkx",)),  # the board's regions, not the solvers
+        (["solve", str(ROOT / "puzzles/square/first.txt"), "--solver", "bfs"], ("numba",)),
+    ],
+)
+def test_start_up_imports_only_what_the_command_needs(argv, loaded):
+    # a fresh interpreter: the command line imports a command's module only when it runs,
+    # and the model libraries only when a solve asks for them
+    code = (
+        "import sys\nfrom kamicp.cli.main import main\n"
+        f"try:\n    main({argv!r})\nexcept SystemExit:\n    pass\n"
+        f"print(sorted(m for m in {HEAVY!r} if m in sys.modules), file=sys.stderr)"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True
+    )
+    modules = json.loads(done.stderr.strip().splitlines()[-1].replace("'", '"'))
+    assert "ortools" not in modules and "pysat" not in modules
+    assert set(loaded) <= set(modules)
+    if not loaded:
+        assert modules == []
+    if argv[0] == "show":
+        assert "numba" not in modules and "kamicp.bounds" not in modules
+
+
+def test_the_parser_of_every_command_builds(capsys):
+    from kamicp.cli.main import COMMANDS, build_parser
+
+    parser = build_parser()  # every command's module, as the docs build it
+    for name in COMMANDS:
+        with pytest.raises(SystemExit) as done:
+            parser.parse_args([name, "--help"])
+        assert done.value.code == 0
+        assert capsys.readouterr().out.startswith(f"usage: kamicp {name}")
