@@ -6,9 +6,10 @@ Under pivot rules a position is the set of starting regions the pivot has floode
 starting regions never share a colour, so nothing beyond the border joins. Sets of regions
 are rows of 64-bit words, bit ``i`` of word ``i // 64`` for region ``i``.
 
-The compiled steps here (Numba) are the border, the layered lower bound of
-:func:`kamicp.bounds.pivot_layer_bound` (``encodings/bounds.md``, "Pivot rules") and the
-colour-eliminating move; :mod:`kamicp.search.pivot_astar` searches with them.
+The compiled steps here (Numba) are the border, the layered bound of
+:func:`kamicp.bounds.pivot_layer_bound` (``encodings/bounds.md``, Bound 4), the sweep bound
+(Bound 9), the colour-eliminating move (R7) and a greedy solution;
+:mod:`kamicp.search.pivot_astar` searches with them.
 
 Examples
 --------
@@ -132,16 +133,23 @@ def bit_board(g: RegionGraph) -> BitBoard:
     index = {v: i for i, v in enumerate(piece)}
     n = len(piece)
     words = (n + 63) // 64
-    neighbours = np.zeros((n, words), dtype=np.uint64)
-    colour_masks = np.zeros((g.k, words), dtype=np.uint64)
-    colours = np.zeros(n, dtype=np.int64)
-    for i, v in enumerate(piece):
-        colours[i] = g.colour[v]
-        colour_masks[g.colour[v], i // 64] |= _ONE << np.uint64(i % 64)
-        for u in g.adj[v]:
-            j = index[u]
-            neighbours[i, j // 64] |= _ONE << np.uint64(j % 64)
+    colours = np.array([g.colour[v] for v in piece], dtype=np.int64)
+    rows = np.zeros((n, words * 64), dtype=bool)
+    ends = [(i, index[u]) for i, v in enumerate(piece) for u in g.adj[v]]
+    if ends:
+        at = np.array(ends, dtype=np.int64)
+        rows[at[:, 0], at[:, 1]] = True
+    masks = np.zeros((g.k, words * 64), dtype=bool)
+    masks[colours, np.arange(n)] = True
+    neighbours = _packed(rows, words)
+    colour_masks = _packed(masks, words)
     return BitBoard(neighbours, colour_masks, colours, index[g.pivot], tuple(piece))
+
+
+def _packed(rows: np.ndarray, words: int) -> np.ndarray:
+    """Boolean rows of ``words * 64`` columns as rows of 64-bit words, bit j of word j // 64."""
+    octets = np.packbits(rows, axis=-1, bitorder="little")
+    return np.ascontiguousarray(octets).view("<u8").astype(np.uint64).reshape(len(rows), words)
 
 
 @njit(cache=True)
@@ -202,9 +210,8 @@ def layer_bound(flooded, edge, neighbours, colour_masks, final) -> int:
     """The layered bound of a position: the largest d + |colours at distance > d from the
     flood, with the final colour| over 0 <= d < eccentricity (``final`` < 0: any colour).
 
-    ``edge`` is the border of ``flooded``. Proved in ``encodings/bounds.md`` ("Pivot rules");
-    it is consistent (a move lowers it by at most one), so A* expands each position once.
-    A flooded piece has bound 0 here: the caller adds the move to the final colour.
+    ``edge`` is the border of ``flooded``. Proved in ``encodings/bounds.md`` ("Bound 4: pivot
+    layers"). A flooded piece has bound 0 here: the caller adds the move to the final colour.
     O(n x words + eccentricity x k x words).
     """
     words = flooded.shape[0]
@@ -258,8 +265,9 @@ def layer_bound_into(flooded, edge, neighbours, colour_masks, final, scratch, la
 def sweep_bound(flooded, edge, neighbours, colour_masks, final, scratch) -> int:
     """The moves of a relaxed flood from a position: each step plays a colour-eliminating
     move where there is one, and floods the whole border otherwise; a lower bound on the
-    moves that flood the piece (``encodings/bounds.md``, "Pivot rules: the sweep bound";
-    the rule of ColorFill and aaronpuchert/floodit). ``scratch``: shape (3, words).
+    moves that flood the piece, raised by the colours left at each step (``encodings/bounds.md``,
+    "Bound 9: pivot sweep"; the sweep is ColorFill's and aaronpuchert/floodit's heuristic).
+    ``scratch``: shape (3, words).
     O(steps x (k + n) x words)."""
     words = flooded.shape[0]
     k = colour_masks.shape[0]
@@ -285,6 +293,8 @@ def sweep_bound(flooded, edge, neighbours, colour_masks, final, scratch) -> int:
         steps += 1
         colour = -1
         for c in range(k):
+            if c == final:  # the lemma holds for the other colours only
+                continue
             present = False
             inside = True
             for w in range(words):
@@ -369,7 +379,8 @@ def greedy_colours(flooded, neighbours, colour_masks, final, out) -> int:
 def eliminated(flooded, edge, colour_masks, final) -> int:
     """A colour whose every unflooded region is on the border (a move to it removes the
     colour from the board), other than ``final``; -1 if none. Such a move starts an optimal
-    continuation (``encodings/bounds.md``, "Colour-eliminating moves"). O(k x words)."""
+    continuation (``encodings/bounds.md``, "R7. Pivot rules: colour-eliminating moves").
+    O(k x words)."""
     for c in range(colour_masks.shape[0]):
         if c == final:
             continue

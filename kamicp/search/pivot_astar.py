@@ -1,4 +1,4 @@
-"""A compiled A* for pivot rules (Flood-It): the flooded set as a bitset, a consistent bound.
+"""A compiled A* for pivot rules (Flood-It): the flooded set as a bitset, a sweep bound.
 
 The search runs over flooded sets (:mod:`kamicp.search.bitboard`): a position is the set of
 starting regions the pivot has flooded, a move floods the border's regions of one colour.
@@ -6,17 +6,20 @@ Its ideas are the published ones of the fast exact Flood-It solvers (ColorFill b
 aaronpuchert/floodit): A* with an admissible bound, colour-eliminating moves played at once,
 bitsets. Here:
 
-- the bound is the layered bound of :func:`kamicp.bounds.pivot_layer_bound`, which is
-  consistent, so each flooded set is expanded once (``encodings/bounds.md``, "Pivot rules");
-- where a move removes a colour from the board, it is the only child
-  (``encodings/bounds.md``, "Colour-eliminating moves");
+- a child's bound is the sweep bound (:func:`~kamicp.search.bitboard.sweep_bound`,
+  ``encodings/bounds.md`` Bound 9), the start's also the layered bound (Bound 4); a child's
+  f is at least its parent's (pathmax), and a flooded set reached again with fewer moves is
+  opened again, so the search is exact with a bound that is admissible but not consistent
+  (``encodings/bounds.md``, "Search correctness");
+- where a move removes a colour from the board, it is the only child (R7);
+- a position is its flooded set alone (R8);
 - only moves to the border's colours are children (any other move floods nothing); the move
   to the final colour, where one is required, is added when the piece is flooded;
 - open positions sit in buckets by f = g + h and g; the deepest of the least f is expanded
-  first (last in first out within a bucket), so a solution of length f is met early; a hash table of node numbers keeps one node
-  per flooded set, the one with the fewest moves;
-- children whose f reaches the best solution's length are dropped, so a solution at hand
-  (the greedy beam's) bounds the memory.
+  first (last in first out within a bucket), so a solution of length f is met early;
+- a hash table of node numbers keeps one node per flooded set, the one with the fewest moves;
+- a greedy solution comes first, and children whose f reaches the best solution's length
+  are dropped, so the memory holds only positions that can still beat it.
 
 The compiled loop runs in slices of expansions; between slices Python checks the deadline,
 the node and memory budgets and Ctrl-C, and grows the arrays. A stopped search still proves
@@ -51,18 +54,20 @@ from kamicp.search.bitboard import (
     border_into,
     eliminated,
     greedy_colours,
-    layer_bound,
     layer_bound_into,
     lowest_bit,
     sweep_bound,
 )
 
-__all__ = ["FIRST_SLICE", "MEMORY", "SLICE_SECONDS", "node_bytes", "pivot_astar"]
+__all__ = ["FIRST_NODES", "FIRST_SLICE", "MEMORY", "SLICE_SECONDS", "node_bytes", "pivot_astar"]
 
 # Between two slices of the compiled loop Python checks the time, the budgets and Ctrl-C;
 # a slice aims at this many seconds, so a limit is met within about a tenth of a second.
 SLICE_SECONDS = 0.05
 FIRST_SLICE = 2_000  # expansions in the first slice, about a millisecond on 14x14 boards
+# Positions the arrays hold before they first grow: the median 14x14 six-colour board
+# stores about 8,000, and doubling from 1,024 took a tenth of its time.
+FIRST_NODES = 16_384
 # Bytes the search's arrays may take by default: the hardest floodit-99 board fits.
 MEMORY = 2 * 2**30
 
@@ -136,12 +141,12 @@ def pivot_astar(
         if len(moves) < best:
             return SearchOutcome(moves, len(moves), True, 0)
         return SearchOutcome(None, len(moves), True, 0)
-    h0 = int(layer_bound(root, border(root, board.neighbours), *_shape(board), final))
+    # the start's bound, and a quick solution: A* then looks only below it, and stores
+    # nothing at or above it
+    colours = np.empty(board.n + 1, dtype=np.int64)
+    h0, length = _open(root, board.neighbours, board.colour_masks, final, colours)
     if h0 >= best:
         return SearchOutcome(None, h0, True, 0)
-    # a quick solution: A* then looks only below it, and stores nothing at or above it
-    colours = np.empty(board.n + 1, dtype=np.int64)
-    length = greedy_colours(root, board.neighbours, board.colour_masks, final, colours)
     quick = [(g.pivot, int(c)) for c in colours[:length]]
     if h0 >= length:
         return SearchOutcome(quick, length, True, 0)
@@ -176,11 +181,6 @@ def pivot_astar(
             slice_size = max(1, int(slice_size * min(4.0, SLICE_SECONDS / took)))
 
 
-def _shape(board: BitBoard) -> tuple[np.ndarray, np.ndarray]:
-    """The arrays every compiled step takes."""
-    return board.neighbours, board.colour_masks
-
-
 def _final(g: RegionGraph, board: BitBoard, final_colour: int | None) -> int:
     """The colour the piece must end in: the one asked for, or that of the other pieces
     (they never change under pivot rules); -1 for any."""
@@ -196,7 +196,7 @@ class _Run:
 
     def __init__(self, board: BitBoard, final: int, best: int, memory: int) -> None:
         self.board, self.final, self.memory = board, final, memory
-        size = 1024
+        size = FIRST_NODES
         self.store = np.zeros((size, board.words), dtype=np.uint64)
         self.gval = np.zeros(size, dtype=np.int32)
         self.parent = np.full(size, -1, dtype=np.int64)
@@ -212,11 +212,9 @@ class _Run:
         self.quick: list[Move] | None = None  # a solution no longer than the search's bound
 
     def add_root(self, root: np.ndarray, h0: int) -> None:
-        """Open the start with f = its bound."""
-        _insert(self.table, self.store, root, 0)
+        """Open the start with f = its bound (the first slice puts it in the table)."""
         self.store[0] = root
         self.stats[_NODES] = 1
-        self.stats[_USED] = 1
         self.stats[_LOW] = h0
         self.heads[h0, 0] = 0
 
@@ -297,9 +295,15 @@ def _slot(table, store, row) -> int:
 
 
 @njit(cache=True)
-def _insert(table, store, row, node) -> None:
-    """Point the slot of ``row`` at ``node``."""
-    table[_slot(table, store, row)] = node
+def _open(root, neighbours, colour_masks, final, colours):
+    """The start's bound and a greedy solution (written to ``colours``): (bound, length).
+    One compiled call, as each loads its compiled code on first use."""
+    edge = border(root, neighbours)
+    scratch = np.empty((3, root.shape[0]), dtype=np.uint64)
+    layers = np.empty(neighbours.shape[0] + 1, dtype=np.uint64)
+    bound = layer_bound_into(root, edge, neighbours, colour_masks, final, scratch, layers)
+    bound = max(bound, sweep_bound(root, edge, neighbours, colour_masks, final, scratch))
+    return bound, greedy_colours(root, neighbours, colour_masks, final, colours)
 
 
 @njit(cache=True)
@@ -323,7 +327,9 @@ def _expand(board, nodes, table, heads, stats, final, budget) -> int:
     child = np.empty(words, dtype=np.uint64)
     child_edge = np.empty(words, dtype=np.uint64)
     scratch = np.empty((3, words), dtype=np.uint64)
-    layers = np.empty(neighbours.shape[0] + 1, dtype=np.uint64)
+    if stats[_USED] == 0:  # the start, stored by the caller
+        table[_slot(table, store, store[0])] = 0
+        stats[_USED] = 1
     done = 0
     while done < budget:
         if stats[_NODES] + k > store.shape[0] or 2 * (stats[_USED] + k) > table.shape[0]:
@@ -410,4 +416,3 @@ def _expand(board, nodes, table, heads, stats, final, budget) -> int:
             if fc < stats[_LOW]:
                 stats[_LOW] = fc
     return _SLICE
-

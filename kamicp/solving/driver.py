@@ -32,11 +32,19 @@ from kamicp.procs.progress import Seen, tell, watched
 from kamicp.result import Result
 from kamicp.search.greedy import WIDTH
 from kamicp.solving.contained import CONTAINED, exact_run, run_contained
-from kamicp.solving.options import REFERENCE_SOLVERS, SOLVERS, SolveOptions
+from kamicp.solving.options import PIVOT_SOLVERS, REFERENCE_SOLVERS, SOLVERS, SolveOptions
 from kamicp.solving.reference import solve_reference
 from kamicp.solving.upper_bound import UPPER_WIDTH, greedy_solution, unknown
 
-__all__ = ["DEEP_GAP", "DEEP_SPLIT_AFTER", "DEEP_WORKERS", "Portfolio", "drive", "is_deep"]
+__all__ = [
+    "DEEP_GAP",
+    "DEEP_SPLIT_AFTER",
+    "DEEP_WORKERS",
+    "PIVOT_NODES",
+    "Portfolio",
+    "drive",
+    "is_deep",
+]
 
 # A free-rule board whose start bound is at least this far above its colour bound is
 # "deep": there the portfolio gives IDA* both of its processes, as ``idastar --workers 2``,
@@ -46,6 +54,11 @@ DEEP_WORKERS = 2  # the portfolio's two processes
 # ...and splits IDA*'s iterations over them at once, not after a second on one core: a deep
 # board's proof runs long (BENCHMARKS.md, "Deep boards")
 DEEP_SPLIT_AFTER = 0.0
+
+# The portfolio on a pivot-rule board first runs the compiled A* in this process for at most
+# this many expansions (seconds on 20x20 boards), and starts its two processes only where
+# that does not settle it (BENCHMARKS.md, "Pivot rules: the compiled A*").
+PIVOT_NODES = 500_000
 
 # The portfolio as the driver runs it: (board, the backends' options, the start bound) -> answer
 Portfolio = Callable[[RegionGraph, SolveOptions, int], Result]
@@ -87,6 +100,8 @@ def drive(
     o = SolveOptions() if options is None else options
     if solver not in SOLVERS or (solver == "portfolio" and portfolio is None):
         raise ValueError(f"unknown solver {solver!r} (one of {', '.join(SOLVERS)})")
+    if solver in PIVOT_SOLVERS and g.rules != "pivot":
+        raise KamicpError(f"{solver} solves pivot-rule boards only (this board has free rules)")
     clock = Deadline.after(o.time_limit)
     max_moves, final_colour, known = o.max_moves, o.final_colour, o.known
     if known is not None:
@@ -155,6 +170,13 @@ def _dispatch(g, solver, o, clock, known, lower, deep, portfolio) -> Result:
         if deep:
             search["split_after"] = DEEP_SPLIT_AFTER
         return solve_reference(g, solver, o, clock, known, search)
+    if solver == "portfolio" and g.rules == "pivot":
+        first = _pivot_first(g, o, clock, known)
+        if first.status in ("optimal", "infeasible") or clock.expired():
+            return first
+        lower = max(lower, first.lower_bound)
+        if first.solution is not None and (known is None or len(first.solution) < len(known)):
+            known = first.solution
     if solver == "portfolio":
         backends = SolveOptions(
             max_moves=o.max_moves,
@@ -171,6 +193,13 @@ def _dispatch(g, solver, o, clock, known, lower, deep, portfolio) -> Result:
     if solver in CONTAINED and o.time_limit is not None and not progress.contained_parent:
         return run_contained(g, solver, job)
     return exact_run(g, solver, job)
+
+
+def _pivot_first(g, o, clock, known) -> Result:
+    """The portfolio's first step on a pivot-rule board: the compiled A* for at most
+    :data:`PIVOT_NODES` expansions (fewer with ``node_limit``)."""
+    budget = PIVOT_NODES if o.node_limit is None else min(PIVOT_NODES, o.node_limit)
+    return solve_reference(g, "pivot-astar", replace(o, node_limit=budget), clock, known)
 
 
 def _bug(err: Exception, solver: str, seen: Seen) -> str:

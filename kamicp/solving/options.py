@@ -26,6 +26,7 @@ __all__ = [
     "DEFAULT_SOLVER",
     "DEFAULT_STRATEGY",
     "EXACT_SOLVERS",
+    "PIVOT_SOLVERS",
     "REFERENCE_SOLVERS",
     "SOLVERS",
     "STRATEGIES",
@@ -33,12 +34,14 @@ __all__ = [
     "SolveOptions",
 ]
 
-REFERENCE_SOLVERS = ("bfs", "astar", "idastar", "greedy")
+REFERENCE_SOLVERS = ("bfs", "astar", "idastar", "greedy", "pivot-astar")
+PIVOT_SOLVERS = ("pivot-astar",)  # pivot rules only
 EXACT_SOLVERS = ("cpsat", "sat", "portfolio")
 SOLVERS = EXACT_SOLVERS + REFERENCE_SOLVERS
 TETRAPOD_DEPTH_SOLVERS = ("idastar", "portfolio")  # the portfolio passes it to its idastar
 # The portfolio proves the most, at the cost of a second process (BENCHMARKS.md, "KAMI 2 story
-# set": 111 of the 115 levels at 60 s, where sat alone proves 102 and idastar 106).
+# set": 111 of the 115 levels at 60 s, where sat alone proves 102 and idastar 106); on pivot
+# rules it starts with the compiled A* (kamicp.solving.driver.PIVOT_NODES).
 DEFAULT_SOLVER = "portfolio"
 STRATEGIES = ("bisect", "up", "down")  # the horizons asked, see kamicp.solving.horizons
 DEFAULT_STRATEGY = "bisect"  # measured fastest: see BENCHMARKS.md, "Horizon strategies"

@@ -1,4 +1,5 @@
-"""The reference searches as solvers: BFS, A*, IDA* below the beam's solution, and greedy.
+"""The searches as solvers: BFS, A*, IDA* below the beam's solution, greedy, and the compiled
+A* of pivot rules.
 
 Each search starts from the beam's solution (:mod:`kamicp.solving.upper_bound`) where it
 has none: it is then asked for one move fewer, so a complete search without a solution
@@ -15,7 +16,7 @@ from kamicp.game.rules import Move
 from kamicp.procs.deadline import Deadline
 from kamicp.procs.progress import say, tell
 from kamicp.result import Result, SearchOutcome
-from kamicp.search import astar, bfs, idastar
+from kamicp.search import astar, bfs, idastar, pivot_astar
 from kamicp.search.greedy import WIDTH
 from kamicp.solving.options import SolveOptions
 from kamicp.solving.upper_bound import finish, greedy_solution, never
@@ -31,7 +32,7 @@ def solve_reference(
     known: list[Move] | None = None,
     search: dict | None = None,
 ) -> Result:
-    """Solve ``g`` with a reference search (``bfs``, ``astar``, ``idastar``) or ``greedy``.
+    """Solve ``g`` with a search (``bfs``, ``astar``, ``idastar``, ``pivot-astar``) or ``greedy``.
 
     Parameters
     ----------
@@ -128,8 +129,15 @@ def _search(g, solver, max_moves, final_colour, node_limit, clock, options=None)
     """Run a reference search; ``options`` (``workers``, ``tetrapod_depth``, ``journal``)
     go to IDA*."""
     # looked up on the modules at each call, where a test may stand in for one
-    search = {"bfs": bfs.bfs, "astar": astar.astar, "idastar": idastar.idastar}[solver]
+    search = {
+        "bfs": bfs.bfs,
+        "astar": astar.astar,
+        "idastar": idastar.idastar,
+        "pivot-astar": pivot_astar.pivot_astar,
+    }[solver]
     extra = {}
+    if solver == "pivot-astar":  # the least f left open is a proved lower bound
+        extra["on_bound"] = lambda lower: tell(lower, None)
     if solver == "idastar":  # every threshold it passes is a proved lower bound
         extra["options"] = idastar.IdaOptions(
             on_bound=lambda lower: tell(lower, None),

@@ -1,0 +1,99 @@
+"""Flood-It boards made here, and timings of kamicp on them (BENCHMARKS.md, "Pivot rules: the
+compiled A*"): seeded sets written in the digit format, then solved in one process.
+
+    python bench/pivot_boards.py write OUT
+    python bench/pivot_boards.py run OUT/random-14x14-6.txt [--solver portfolio] [--limit 60]
+    python bench/pivot_boards.py run ../shared/data/floodit-99 --limit 300
+
+``write`` makes, each from its own seed:
+
+- ``random-14x14-6.txt``: 1,000 boards of 14x14 cells, six colours, each cell drawn uniformly
+  (the boards of the Flood-It benchmarks the public exact solvers quote);
+- ``random-16x16-6.txt``: 100 boards of 16x16 cells, six colours, the same way;
+- ``tatham-12x12-6.txt``: 100 boards the size of Simon Tatham's *flood* default (12x12, six
+  colours), cells uniform as that game draws them.
+
+``run`` loads every puzzle of the files and folders given and solves them one after the
+other in this process, each answer replayed by the driver; it prints one Markdown row per
+set: boards, proved optimal, equal to a listed optimum, total and median seconds, the
+slowest board, and the peak memory of the process. Start-up is paid once, as with
+``kamicp solve FILE...``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import resource
+import statistics
+import time
+from pathlib import Path
+
+from kamicp.formats import puzzles
+from kamicp.game.regions import region_graph
+from kamicp.solving.options import SolveOptions
+from kamicp.solving.solve import solve
+
+SETS = {  # name: (side, colours, boards, seed)
+    "random-14x14-6": (14, 6, 1000, 14),
+    "random-16x16-6": (16, 6, 100, 16),
+    "tatham-12x12-6": (12, 6, 100, 12),
+}
+
+
+def board_line(rng: random.Random, side: int, colours: int) -> str:
+    """One board of the digit format: side * side cells, each a uniform digit 1..colours."""
+    return "".join(str(rng.randrange(colours) + 1) for _ in range(side * side))
+
+
+def write(out: Path) -> None:
+    """Write every set of :data:`SETS` under ``out``."""
+    out.mkdir(parents=True, exist_ok=True)
+    for name, (side, colours, count, seed) in SETS.items():
+        rng = random.Random(seed)
+        lines = [board_line(rng, side, colours) for _ in range(count)]
+        path = out / f"{name}.txt"
+        header = f"# {count} boards {side}x{side}, {colours} colours, seed {seed}\n"
+        path.write_text(header + "\n".join(lines) + "\n")
+        print(f"wrote {path}")
+
+
+def run(paths: list[str], solver: str, limit: float) -> None:
+    """Solve every puzzle under ``paths`` in this process and print one row per path."""
+    print("| set | boards | proved | = listed | total s | median s | slowest s | peak MB |")
+    print("|---|---|---|---|---|---|---|---|")
+    for path in paths:
+        boards = [board for _, _, board in puzzles([path])]
+        seconds, proved, listed = [], 0, 0
+        for board in boards:
+            began = time.perf_counter()
+            result = solve(region_graph(board), solver, SolveOptions(time_limit=limit))
+            seconds.append(time.perf_counter() - began)
+            proved += result.status == "optimal"
+            listed += board.optimum is not None and result.moves == board.optimum
+        peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024
+        print(
+            f"| {Path(path).name} | {len(boards)} | {proved} | {listed} | {sum(seconds):.1f} "
+            f"| {statistics.median(seconds):.3f} | {max(seconds):.2f} | {peak} |",
+            flush=True,
+        )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    sub = parser.add_subparsers(dest="command", required=True)
+    w = sub.add_parser("write", help="write the seeded sets")
+    w.add_argument("out", type=Path)
+    r = sub.add_parser("run", help="solve every puzzle in one process")
+    r.add_argument("paths", nargs="+")
+    r.add_argument("--solver", default="portfolio")
+    r.add_argument("--limit", type=float, default=60.0, help="seconds per board")
+    args = parser.parse_args()
+    if args.command == "write":
+        write(args.out)
+    else:
+        run(args.paths, args.solver, args.limit)
+
+
+if __name__ == "__main__":
+    main()
