@@ -215,7 +215,7 @@ def _tetrapods(g, final_colour, lower, known, max_moves, deadline) -> None:
     (BENCHMARKS.md, "Start bounds: tripods and tetrapods"), so it is not asked where the
     tripods already meet that solution;
     once computed, every later lower bound of this solve (and of forked backends) has it."""
-    quick = greedy_solution(g, final_colour, WIDTH)
+    quick = greedy_solution(g, final_colour, WIDTH, deadline=deadline)
     lengths = [len(m) for m in (quick, known) if m is not None]
     if not lengths or lower >= min(lengths):
         return
