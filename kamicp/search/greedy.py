@@ -419,7 +419,7 @@ def sweep(
     >>> g = from_edges([0, 1, 0, 2, 0], [(i, i + 1) for i in range(4)])
     >>> moves = sweep(g)
     >>> rules.verify_solution(g, moves); len(moves)
-    2
+    3
     """
     if not solvable(g, None, final_colour):
         return None

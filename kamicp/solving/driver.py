@@ -36,7 +36,15 @@ from kamicp.solving.options import REFERENCE_SOLVERS, SOLVERS, SolveOptions
 from kamicp.solving.reference import solve_reference
 from kamicp.solving.upper_bound import UPPER_WIDTH, greedy_solution, unknown
 
-__all__ = ["DEEP_GAP", "DEEP_SPLIT_AFTER", "DEEP_WORKERS", "Portfolio", "drive", "is_deep"]
+__all__ = [
+    "DEEP_GAP",
+    "DEEP_SPLIT_AFTER",
+    "DEEP_WORKERS",
+    "MODEL_CELLS",
+    "Portfolio",
+    "drive",
+    "is_deep",
+]
 
 # A free-rule board whose start bound is at least this far above its colour bound is
 # "deep": there the portfolio gives IDA* both of its processes, as ``idastar --workers 2``,
@@ -46,6 +54,14 @@ DEEP_WORKERS = 2  # the portfolio's two processes
 # ...and splits IDA*'s iterations over them at once, not after a second on one core: a deep
 # board's proof runs long (BENCHMARKS.md, "Deep boards")
 DEEP_SPLIT_AFTER = 0.0
+
+# Boards whose time-indexed model at the first solution's length (regions x moves x colours)
+# exceeds this are answered with their bounds and that solution, not handed to the exact
+# models, the searches or the portfolio, which outlast any time limit there: memory and time
+# against an answer (BENCHMARKS.md, "Big boards": on a 150x150 board, 4.6 million, IDA*'s
+# first split ran 30 s past a 1 s limit; a 500x500 board's CP-SAT model was still being
+# built after 60 s).
+MODEL_CELLS = 1_000_000
 
 # The portfolio as the driver runs it: (board, the backends' options, the start bound) -> answer
 Portfolio = Callable[[RegionGraph, SolveOptions, int], Result]
@@ -149,6 +165,8 @@ def drive(
 def _dispatch(g, solver, o, clock, known, lower, deep, portfolio) -> Result:
     """Run ``solver`` (``idastar`` on both processes where the portfolio's board is
     ``deep``) from the start's bound ``lower`` and the solution ``known``."""
+    if solver != "greedy" and _too_large(g, known, o.final_colour):
+        return unknown(g, o.final_colour, "board too large for an exact answer: bounds only")
     if solver in REFERENCE_SOLVERS:
         workers = DEEP_WORKERS if deep else o.workers
         search = {"workers": workers, "tetrapod_depth": o.tetrapod_depth, "journal": o.journal}
@@ -171,6 +189,12 @@ def _dispatch(g, solver, o, clock, known, lower, deep, portfolio) -> Result:
     if solver in CONTAINED and o.time_limit is not None and not progress.contained_parent:
         return run_contained(g, solver, job)
     return exact_run(g, solver, job)
+
+
+def _too_large(g: RegionGraph, known: list | None, final_colour: int | None) -> bool:
+    """Would the exact models' time-indexed model of ``g`` exceed :data:`MODEL_CELLS`?"""
+    moves = known if known is not None else greedy_solution(g, final_colour, WIDTH)
+    return moves is not None and g.n * len(moves) * g.k > MODEL_CELLS
 
 
 def _bug(err: Exception, solver: str, seen: Seen) -> str:
