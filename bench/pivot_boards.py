@@ -58,8 +58,9 @@ def write(out: Path) -> None:
         print(f"wrote {path}")
 
 
-def run(paths: list[str], solver: str, limit: float) -> None:
-    """Solve every puzzle under ``paths`` in this process and print one row per path."""
+def run(paths: list[str], solver: str, limit: float, each: bool = False) -> None:
+    """Solve every puzzle under ``paths`` in this process and print one row per path (and
+    with ``each``, a line per board: name, status, moves, listed optimum, seconds, proof)."""
     print("| set | boards | proved | = listed | total s | median s | slowest s | peak MB |")
     print("|---|---|---|---|---|---|---|---|")
     for path in paths:
@@ -71,6 +72,12 @@ def run(paths: list[str], solver: str, limit: float) -> None:
             seconds.append(time.perf_counter() - began)
             proved += result.status == "optimal"
             listed += board.optimum is not None and result.moves == board.optimum
+            if each:
+                print(
+                    f"  {board.name} {result.status} {result.moves} (listed {board.optimum}) "
+                    f"{seconds[-1]:.2f} s: {result.proof}",
+                    flush=True,
+                )
         peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024
         print(
             f"| {Path(path).name} | {len(boards)} | {proved} | {listed} | {sum(seconds):.1f} "
@@ -88,11 +95,12 @@ def main() -> None:
     r.add_argument("paths", nargs="+")
     r.add_argument("--solver", default="portfolio")
     r.add_argument("--limit", type=float, default=60.0, help="seconds per board")
+    r.add_argument("--each", action="store_true", help="also a line per board")
     args = parser.parse_args()
     if args.command == "write":
         write(args.out)
     else:
-        run(args.paths, args.solver, args.limit)
+        run(args.paths, args.solver, args.limit, args.each)
 
 
 if __name__ == "__main__":

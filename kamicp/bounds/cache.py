@@ -69,6 +69,7 @@ class BoundCache:
     def __init__(self, pieces: int = PIECES_KEPT):
         self.pieces = pieces
         self.tripods: dict[tuple, tuple[int, ...]] = {}
+        self.walks: dict[tuple, tuple[int, ...]] = {}  # the start's walk values, per piece
         self.tetrapods: dict[tuple, tuple[tuple[int, ...], int | None]] = {}
         self.helpful: dict[tuple[int, int], int] = {}
         self.last_levels: list = []
@@ -148,6 +149,7 @@ class BoundCache:
         """Let go of every value and level kept (not of the levels' memory and its
         setting, which :func:`kamicp.bounds.tetrapods.keep_levels_memory` governs)."""
         self.tripods.clear()
+        self.walks.clear()
         self.tetrapods.clear()
         self.helpful.clear()
         self.last_levels.clear()

@@ -60,7 +60,8 @@ def bound_report(
     """Every bound that applies to the rules, by name (for ``kamicp info``).
 
     ``walks=False`` leaves out the walk and tripod bounds, the costly ones (for searches
-    that ask at every node); ``deadline`` limits the tripod levels (:func:`tripods_bound`).
+    that ask at every node); ``deadline`` limits the walk and tripod levels
+    (:func:`walks_bound`, :func:`tripods_bound`).
 
     ``unsolvable`` is added (with :data:`UNSOLVABLE`) when no sequence of moves solves it.
     """
@@ -75,7 +76,7 @@ def bound_report(
     else:
         report["islands"] = islands_bound(cur, final_colour)
         if walks:
-            report["walks"] = walks_bound(cur, final_colour)
+            report["walks"] = walks_bound(cur, final_colour, deadline=deadline)
             report["tripods"] = tripods_bound(cur, final_colour, deadline)
             if any(piece_key(cur, p) in BOUND_CACHE.tetrapods for p in cur.islands):
                 report["tetrapods"] = tetrapods_bound(cur, final_colour, cached_only=True)

@@ -32,6 +32,7 @@ __all__ = [
     "TETRAPOD_NODES",
     "TRIPOD_BYTES",
     "TRIPOD_NODES",
+    "WALK_NODES",
     "kept_tripod_value",
     "tetrapods_bound",
     "tripods_bound",
@@ -39,6 +40,10 @@ __all__ = [
     "walks_bound_capped",
 ]
 
+# Pieces above this many regions have no walk value (their radius and colours bound them):
+# the walk levels cost O(k n^2) memory and O(t k n^2) work (BENCHMARKS.md, "Big boards":
+# 1.1 s and 40 MB on a piece of 1,323 regions, where the walk value is the radius + 2).
+WALK_NODES = 1500
 # Pieces above this many regions keep their walk value: the tripod levels cost
 # O(n^4 / 64) word operations and O(n^3) bits a level (0.21 s on 173 regions: BENCHMARKS.md,
 # "Start bounds: tripods and tetrapods").
@@ -56,14 +61,40 @@ TETRAPOD_NODES = 120
 TETRAPOD_BYTES = 2 * 1024**3
 
 
-def walks_bound(cur: Current, final_colour: int | None = None, cap: int | None = None) -> int:
+def walks_bound(
+    cur: Current,
+    final_colour: int | None = None,
+    cap: int | None = None,
+    deadline: float | None = None,
+) -> int:
     """Free rules: the islands bound with each piece's term raised to its walk value
     (:mod:`kamicp.bounds.walks`, Bound 5 of ``encodings/bounds.md``); at least the islands bound.
 
-    O(t^2 k n^3) numpy work for bound t: meant for a puzzle's start, not every search node.
+    O(t k n^2) compiled work for bound t: meant for a puzzle's start, not every search node.
+    Without ``cap`` the values are cached per piece, and pieces above :data:`WALK_NODES`
+    regions keep the islands bound's term; ``deadline`` (a ``time.monotonic()`` value) stops
+    the levels there, the piece keeping the levels done (as for :func:`tripods_bound`).
     """
     floors = _piece_floors(cur)
-    return walk_bound(cur.pos, cur.adj, cur.islands, cur.k, final_colour, floors, cap)
+    if cap is not None:
+        return walk_bound(cur.pos, cur.adj, cur.islands, cur.k, final_colour, floors, cap)
+    per_piece = []
+    for piece, floor in zip(cur.islands, floors, strict=True):
+        values = _piece_walks(piece_key(cur, piece), deadline)
+        per_piece.append([max(a, b) for a, b in zip(values, floor, strict=True)])
+    return cheapest_final(per_piece, cur.k, final_colour)
+
+
+def _piece_walks(key: tuple, deadline: float | None) -> tuple[int, ...]:
+    """Walk values of one piece (:func:`piece_key`), cached; zeros above
+    :data:`WALK_NODES` regions, and the levels done when ``deadline`` passes first."""
+    if key in BOUND_CACHE.walks:
+        return BOUND_CACHE.walks[key]
+    k, colours, adj = piece_lists(key)
+    n = len(colours)
+    values = [0] * k if n > WALK_NODES else walk_values(colours, adj, range(n), k, None, deadline)
+    BOUND_CACHE.walks[key] = tuple(values)
+    return BOUND_CACHE.walks[key]
 
 
 def _piece_floors(cur: Current) -> list[list[int]]:
@@ -160,7 +191,7 @@ def _piece_tripods(key: tuple, deadline: float | None) -> tuple[int, ...]:
         return BOUND_CACHE.tripods[key]
     k, colours, adj = piece_lists(key)
     n = len(colours)
-    walks = walk_values(colours, adj, range(n), k)
+    walks = _piece_walks(key, deadline)
     if n > TRIPOD_NODES or _tripod_bytes(n, k, max(walks)) > TRIPOD_BYTES:
         values = walks
     else:

@@ -11,7 +11,22 @@ from __future__ import annotations
 
 from kamicp.bounds.position import Current
 
-__all__ = ["Balls", "piece_balls", "piece_radius", "radius_after", "radius_movers"]
+__all__ = [
+    "BALL_NODES",
+    "Balls",
+    "piece_balls",
+    "piece_radius",
+    "radius_after",
+    "radius_movers",
+    "swept_radius",
+]
+
+# Pieces above this many nodes get a lower bound on their radius from breadth-first sweeps
+# (:func:`swept_radius`) instead of their balls, which take radius * n^2 bits (BENCHMARKS.md,
+# "Big boards": 116 MB on 5,226 regions, hundreds of GB on a 500x500 board); the sweeps
+# there give the exact radius or up to two below it (33 for 34 on 5,226 regions).
+BALL_NODES = 6000
+SWEEPS = 4  # breadth-first sweeps of swept_radius: each O(n + m)
 
 
 class Balls:
@@ -144,6 +159,8 @@ def radius_after(parent: Current, i: int, star: tuple[int, ...]) -> int:
     within t steps, the old balls of radius d - t around the star; so each candidate costs
     O(r) bitset operations with the parent's balls, instead of O(r * edges) from scratch.
     """
+    if len(parent.islands[i]) > BALL_NODES:  # no balls: a move lowers the radius by <= 1
+        return max(0, piece_radius(parent, i) - 1)
     b = piece_balls(parent, i)
     r = b.radius
     if len(parent.islands[i]) - len(star) + 1 == 1:
@@ -189,8 +206,11 @@ def radius_movers(cur: Current, i: int) -> set[int] | None:
     ⋃_{y∈S} ball_{r-1-t}(y) = the piece, t = d(c, S) >= d(c, v) - 1; as each
     ball_{r-1-t}(y) lies in ball_{r+1-d(c,v)}(v), v must have
     ball_{r-1}(c) ∪ ball_{r+1-d(c,v)}(v) = the piece. Any other move keeps the radius, so
-    the searches skip its radius computation. O(|near| * n) bitset operations.
+    the searches skip its radius computation. O(|near| * n) bitset operations. None above
+    :data:`BALL_NODES` nodes, which have no balls.
     """
+    if len(cur.islands[i]) > BALL_NODES:
+        return None
     b = piece_balls(cur, i)
     r = b.radius
     if r <= 1:
@@ -232,7 +252,9 @@ def piece_radius(cur: Current, i: int) -> int:
     From scratch, all balls grow together (:class:`Balls`): O(radius * (n + m)) bitset
     operations for the piece's n nodes and m edges. After a merging move, the parent's
     balls give the new radius in O(radius) operations per candidate centre
-    (:func:`radius_after`). Cached on ``cur``.
+    (:func:`radius_after`). Above :data:`BALL_NODES` nodes, a lower bound on it
+    (:func:`swept_radius`; every bound built on the radius stays admissible). Cached on
+    ``cur``.
     """
     known = cur.radii[i]
     if known is not None:
@@ -240,9 +262,46 @@ def piece_radius(cur: Current, i: int) -> int:
     if len(cur.islands[i]) == 1:
         cur.radii[i] = 0
         return 0
+    if len(cur.islands[i]) > BALL_NODES:
+        cur.radii[i] = swept_radius(cur, i)
+        return cur.radii[i]
     origin = cur.origin[i]
     if origin is not None:
         parent, star = origin
         cur.radii[i] = radius_after(parent, i, star)
         return cur.radii[i]
     return piece_balls(cur, i).radius
+
+
+def swept_radius(cur: Current, i: int) -> int:
+    """A lower bound on the radius of piece ``i``: half the largest eccentricity found by
+    :data:`SWEEPS` breadth-first sweeps, each from the farthest node of the one before (a
+    node of eccentricity e proves a diameter of at least e, and radius >= diameter / 2).
+    O(SWEEPS * (n + m)).
+
+    Examples
+    --------
+    >>> from kamicp.bounds.position import contract
+    >>> from kamicp.game.regions import from_edges
+    >>> swept_radius(contract(from_edges([0, 1, 0, 1, 0], [(j, j + 1) for j in range(4)])), 0)
+    2
+    """
+    v = cur.islands[i][0]
+    longest = 0
+    for _ in range(SWEEPS):
+        depth = {v: 0}
+        frontier = [v]
+        while frontier:
+            nxt = []
+            for w in frontier:
+                for u in cur.adj[w]:
+                    if u not in depth:
+                        depth[u] = depth[w] + 1
+                        nxt.append(u)
+            if nxt:
+                frontier = nxt
+            else:
+                break
+        v = frontier[0]
+        longest = max(longest, depth[v])
+    return (longest + 1) // 2

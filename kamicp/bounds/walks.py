@@ -43,6 +43,7 @@ Example::
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterable, Iterator, Sequence
 
 import numpy as np
@@ -73,6 +74,7 @@ def walk_values(
     piece: Sequence[int],
     k: int,
     cap: int | None = None,
+    deadline: float | None = None,
 ) -> list[int]:
     """For each final colour d (0..k-1): max over pairs x, y of the piece of M(x, y, d).
 
@@ -80,10 +82,23 @@ def walk_values(
     graph); ``piece`` lists the nodes of one connected piece. Each value is a lower bound on
     the moves that bring the piece to colour d. With ``cap``, levels stop at ``cap``: a value
     above it is reported as ``cap + 1`` (still a lower bound, and enough for a search that
-    only asks "more than ``cap``?").
+    only asks "more than ``cap``?"). With ``deadline`` (a ``time.monotonic()`` value) no
+    level is started after it; a value not reached by then is the levels done + 1.
     """
     last = LEVELS if cap is None else cap
-    return first_full(_full_flags(colour, adj, piece, k, last), k, cap is not None)
+    levels = _full_flags(colour, adj, piece, k, last)
+    if deadline is not None:
+        levels = _until(levels, deadline)
+    return first_full(levels, k, cap is not None or deadline is not None)
+
+
+def _until(levels: Iterator, deadline: float) -> Iterator:
+    """The items of ``levels`` until ``deadline`` (a ``time.monotonic()`` value) passes."""
+    while time.monotonic() < deadline:
+        try:
+            yield next(levels)
+        except StopIteration:
+            return
 
 
 def first_full(levels: Iterable[np.ndarray], k: int, stoppable: bool) -> list[int]:

@@ -23,6 +23,7 @@ from kamicp.game.regions import RegionGraph
 __all__ = [
     "Move",
     "Position",
+    "Replay",
     "apply",
     "check_move",
     "current_region",
@@ -149,14 +150,26 @@ def check_move(g: RegionGraph, pos: Position, move: Move) -> None:
         rules) a region outside the pivot's current region.
     """
     region, colour = move
+    inside = g.rules != "pivot" or (0 <= region < g.n and region in current_region(g, pos, g.pivot))
+    problem = _problem(g, move, pos[region] if 0 <= region < g.n else None, inside)
+    if problem:
+        raise IllegalMove(problem)
+
+
+def _problem(g: RegionGraph, move: Move, current: int | None, inside: bool) -> str:
+    """Why ``move`` is illegal ("" if it is legal): ``current`` is the colour its region has
+    now (None for no such region), ``inside`` whether the region is in the pivot's current
+    region (pivot rules). Shared by :func:`check_move` and :class:`Replay`."""
+    region, colour = move
     if not 0 <= region < g.n:
-        raise IllegalMove(f"no region {region} (the board has {g.n})")
+        return f"no region {region} (the board has {g.n})"
     if not 0 <= colour < g.k:
-        raise IllegalMove(f"colour {colour} is outside the palette of {g.k} colours")
-    if pos[region] == colour:
-        raise IllegalMove(f"region {region} already has colour {g.palette[colour]}")
-    if g.rules == "pivot" and region not in current_region(g, pos, g.pivot):
-        raise IllegalMove(f"pivot rules: region {region} is not in the pivot's region")
+        return f"colour {colour} is outside the palette of {g.k} colours"
+    if current == colour:
+        return f"region {region} already has colour {g.palette[colour]}"
+    if g.rules == "pivot" and not inside:
+        return f"pivot rules: region {region} is not in the pivot's region"
+    return ""
 
 
 def apply(g: RegionGraph, pos: Position, move: Move) -> Position:
@@ -271,13 +284,124 @@ def replay(g: RegionGraph, moves: Iterable[Move], pos: Position | None = None) -
     kamicp.errors.IllegalMove
         At the first illegal move; the message names its 1-based number.
     """
-    pos = start(g) if pos is None else pos
+    state = Replay(g, pos)
     for number, move in enumerate(moves, 1):
         try:
-            pos = apply(g, pos, move)
+            state.play(move)
         except IllegalMove as err:
             raise IllegalMove(f"move {number}: {err}") from None
-    return pos
+    return state.position()
+
+
+class Replay:
+    """A position played forward move by move, in time near the moves' reach, not the board's.
+
+    The same rules as :func:`apply`, kept incrementally: the current regions are the sets of
+    a union-find over the starting regions, each root holding its colour and the starting
+    regions just outside it (its border, merged smaller into larger). A move recolours its
+    root and unions the border's sets of the new colour: O(border) per move, where
+    :func:`apply` is O(n). :func:`replay` (so every solution a solver returns) plays through
+    it; the tests check it against :func:`apply` on random boards.
+
+    Parameters
+    ----------
+    g : RegionGraph
+        The puzzle.
+    pos : tuple of int or None
+        The position to start from; None for the start.
+
+    Examples
+    --------
+    >>> from kamicp.game.regions import from_edges
+    >>> state = Replay(from_edges([0, 1, 0, 2], [(0, 1), (1, 2), (2, 3)]))
+    >>> state.play((1, 0)); state.region(2), state.colours_left()
+    ([0, 1, 2], 2)
+    """
+
+    def __init__(self, g: RegionGraph, pos: Position | None = None):
+        self.g = g
+        colours = list(start(g) if pos is None else pos)
+        self.parent = list(range(g.n))
+        self.colour = colours  # meaningful at roots
+        self.members: dict[int, list[int]] = {r: [r] for r in range(g.n)}
+        self.border: dict[int, set[int]] = {r: set(g.adj[r]) for r in range(g.n)}
+        self.count = [0] * g.k  # starting regions of each colour
+        for c in colours:
+            self.count[c] += 1
+        for r in range(g.n):  # the current regions of pos: neighbours of one colour
+            for s in g.adj[r]:
+                if colours[s] == colours[r]:
+                    self._union(r, s)
+        for r in list(self.border):
+            self._clean(r)
+
+    def find(self, r: int) -> int:
+        """The root of the current region holding starting region ``r``."""
+        parent = self.parent
+        while parent[r] != r:
+            parent[r] = parent[parent[r]]
+            r = parent[r]
+        return r
+
+    def region(self, r: int) -> list[int]:
+        """The starting regions of the current region holding ``r``, sorted (as
+        :func:`current_region`)."""
+        return sorted(self.members[self.find(r)])
+
+    def colour_of(self, r: int) -> int:
+        """The colour of starting region ``r`` now."""
+        return self.colour[self.find(r)]
+
+    def colours_left(self) -> int:
+        """How many colours the board still has."""
+        return sum(1 for c in self.count if c)
+
+    def play(self, move: Move) -> None:
+        """Play ``move`` (checked first, as :func:`check_move`).
+
+        Raises
+        ------
+        kamicp.errors.IllegalMove
+            If the move is not allowed, with :func:`check_move`'s reason.
+        """
+        region, colour = move
+        exists = 0 <= region < self.g.n
+        root = self.find(region) if exists else -1
+        inside = exists and (self.g.rules != "pivot" or root == self.find(self.g.pivot))
+        problem = _problem(self.g, move, self.colour[root] if exists else None, inside)
+        if problem:
+            raise IllegalMove(problem)
+        size = len(self.members[root])
+        self.count[self.colour[root]] -= size
+        self.count[colour] += size
+        self.colour[root] = colour
+        for s in [s for s in self.border[root] if self.colour[self.find(s)] == colour]:
+            root = self._union(root, s)
+        self._clean(root)
+
+    def position(self) -> Position:
+        """The position now, as :func:`apply` gives it. O(n)."""
+        return tuple(self.colour[self.find(r)] for r in range(self.g.n))
+
+    def _union(self, a: int, b: int) -> int:
+        """Merge the current regions of ``a`` and ``b`` (the same colour); the new root."""
+        a, b = self.find(a), self.find(b)
+        if a == b:
+            return a
+        if len(self.members[a]) < len(self.members[b]):
+            a, b = b, a
+        self.parent[b] = a
+        self.members[a].extend(self.members.pop(b))
+        mine, theirs = self.border[a], self.border.pop(b)
+        if len(mine) < len(theirs):
+            mine, theirs = theirs, mine
+            self.border[a] = mine
+        mine |= theirs
+        return a
+
+    def _clean(self, root: int) -> None:
+        """Drop from ``root``'s border the starting regions now inside it."""
+        self.border[root] = {s for s in self.border[root] if self.find(s) != root}
 
 
 def verify_solution(g: RegionGraph, moves: list[Move], final_colour: int | None = None) -> None:

@@ -30,6 +30,7 @@ from kamicp.procs.deadline import Deadline
 from kamicp.procs.interruptible import noting_interrupts
 from kamicp.procs.progress import Seen, tell, watched
 from kamicp.result import Result
+from kamicp.search import pivot_astar
 from kamicp.search.greedy import WIDTH
 from kamicp.solving.contained import CONTAINED, exact_run, run_contained
 from kamicp.solving.options import PIVOT_SOLVERS, REFERENCE_SOLVERS, SOLVERS, SolveOptions
@@ -40,7 +41,9 @@ __all__ = [
     "DEEP_GAP",
     "DEEP_SPLIT_AFTER",
     "DEEP_WORKERS",
+    "MODEL_CELLS",
     "PIVOT_NODES",
+    "TOO_LARGE",
     "Portfolio",
     "drive",
     "is_deep",
@@ -59,6 +62,15 @@ DEEP_SPLIT_AFTER = 0.0
 # this many expansions (seconds on 20x20 boards), and starts its two processes only where
 # that does not settle it (BENCHMARKS.md, "Pivot rules: the compiled A*").
 PIVOT_NODES = 500_000
+
+# Boards whose time-indexed model at the first solution's length (regions x moves x colours)
+# exceeds this are answered with their bounds and that solution, not handed to the exact
+# models, the searches or the portfolio, which outlast any time limit there: memory and time
+# against an answer (BENCHMARKS.md, "Big boards": on a 150x150 board, 4.6 million, IDA*'s
+# first split ran 30 s past a 1 s limit; a 500x500 board's CP-SAT model was still being
+# built after 60 s).
+MODEL_CELLS = 1_000_000
+TOO_LARGE = "board too large for an exact answer: bounds only"
 
 # The portfolio as the driver runs it: (board, the backends' options, the start bound) -> answer
 Portfolio = Callable[[RegionGraph, SolveOptions, int], Result]
@@ -140,7 +152,8 @@ def drive(
             raise InternalError(_bug(err, solver, seen)) from err
         if deep:
             solver = "portfolio"
-            result.proof = f"deep board, {DEEP_WORKERS} processes: {result.proof}"
+            if result.proof != TOO_LARGE:  # IDA* ran
+                result.proof = f"deep board, {DEEP_WORKERS} processes: {result.proof}"
         if result.solution is not None:
             rules.verify_solution(g, result.solution, final_colour)
         if result.lower_bound < bounds.UNSOLVABLE:
@@ -164,6 +177,10 @@ def drive(
 def _dispatch(g, solver, o, clock, known, lower, deep, portfolio) -> Result:
     """Run ``solver`` (``idastar`` on both processes where the portfolio's board is
     ``deep``) from the start's bound ``lower`` and the solution ``known``."""
+    if solver == "pivot-astar":  # any size: it stops between slices of its compiled loop
+        return solve_reference(g, solver, o, clock, known)
+    if solver != "greedy" and _too_large(g, known, o.final_colour):
+        return unknown(g, o.final_colour, TOO_LARGE)
     if solver in REFERENCE_SOLVERS:
         workers = DEEP_WORKERS if deep else o.workers
         search = {"workers": workers, "tetrapod_depth": o.tetrapod_depth, "journal": o.journal}
@@ -200,6 +217,20 @@ def _pivot_first(g, o, clock, known) -> Result:
     :data:`PIVOT_NODES` expansions (fewer with ``node_limit``)."""
     budget = PIVOT_NODES if o.node_limit is None else min(PIVOT_NODES, o.node_limit)
     return solve_reference(g, "pivot-astar", replace(o, node_limit=budget), clock, known)
+
+
+def _too_large(g: RegionGraph, known: list | None, final_colour: int | None) -> bool:
+    """Would the exact models' time-indexed model of ``g`` exceed :data:`MODEL_CELLS`?"""
+    if g.n * (g.n + 1) * g.k <= MODEL_CELLS:  # no first solution is longer than n + 1 moves
+        return False
+    if known is not None:
+        moves = len(known)
+    elif g.rules == "pivot":  # the compiled greedy: milliseconds where the beam takes seconds
+        moves = pivot_astar.quick_length(g, final_colour)
+    else:
+        found = greedy_solution(g, final_colour, WIDTH)
+        moves = None if found is None else len(found)
+    return moves is not None and g.n * moves * g.k > MODEL_CELLS
 
 
 def _bug(err: Exception, solver: str, seen: Seen) -> str:
@@ -244,7 +275,7 @@ def _tetrapods(g, final_colour, lower, known, max_moves, deadline) -> None:
     (BENCHMARKS.md, "Start bounds: tripods and tetrapods"), so it is not asked where the
     tripods already meet that solution;
     once computed, every later lower bound of this solve (and of forked backends) has it."""
-    quick = greedy_solution(g, final_colour, WIDTH)
+    quick = greedy_solution(g, final_colour, WIDTH, deadline=deadline)
     lengths = [len(m) for m in (quick, known) if m is not None]
     if not lengths or lower >= min(lengths):
         return

@@ -25,7 +25,7 @@ from kamicp.game import rules
 from kamicp.game.regions import RegionGraph
 from kamicp.procs.deadline import LimitReached
 from kamicp.result import Result
-from kamicp.search.greedy import WIDTH, greedy
+from kamicp.search.greedy import BIG, WIDTH, greedy
 
 __all__ = ["UPPER_WIDTH", "beam", "finish", "greedy_solution", "never", "unknown"]
 
@@ -46,10 +46,17 @@ def greedy_solution(
     (``UPPER_WIDTH``), tried only when the quick one (``WIDTH``) does not already meet
     ``lower``, a proved lower bound (most small levels: there the wide beam only costs);
     ``--solver greedy`` and an interrupted run use the quick one alone. The quick beam
-    always finishes; a wide one stopped by ``deadline`` gives nothing (its time grows about
-    as its width: BENCHMARKS.md, "Wide greedy beams")."""
+    always finishes (above :data:`~kamicp.search.greedy.BIG` regions it is
+    the near-linear sweep); a wide one stopped by ``deadline`` gives nothing (its time
+    grows about as its width: BENCHMARKS.md, "Wide greedy beams"), and is not tried on boards
+    above :data:`~kamicp.search.greedy.BIG` regions."""
     moves = beam(g, final_colour, WIDTH)
-    if width > WIDTH and moves is not None and (lower is None or len(moves) > lower):
+    if (
+        width > WIDTH
+        and g.n <= BIG[g.rules]
+        and moves is not None
+        and (lower is None or len(moves) > lower)
+    ):
         try:
             wide = beam(g, final_colour, width, deadline)
         except LimitReached:

@@ -204,7 +204,7 @@ def test_slices_meet_a_deadline_on_a_long_search(monkeypatch):
     """A search of many slices stops at its deadline with a proved bound: one slice is
     about SLICE_SECONDS, so the overrun is small (asserted loosely: a behaviour, not a
     timing)."""
-    monkeypatch.setattr(module, "FIRST_SLICE", 1)
+    monkeypatch.setattr(module, "FIRST_WORK", 1)
     g = square_board_above_64_regions(4)
     g = from_edges(list(g.colour), g.edges(), g.k, rules="pivot", pivot=g.pivot)
     began = time.monotonic()
