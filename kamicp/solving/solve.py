@@ -35,7 +35,7 @@ from kamicp.solving.options import (
     TETRAPOD_DEPTH_SOLVERS,
     SolveOptions,
 )
-from kamicp.solving.portfolio import solve_portfolio
+from kamicp.solving.portfolio import BACKENDS, PIVOT_BACKENDS, solve_portfolio
 
 __all__ = [
     "DEFAULT_SOLVER",
@@ -102,5 +102,6 @@ def solve(
 
 
 def _portfolio(g: RegionGraph, options: SolveOptions, start_bound: int) -> Result:
-    """The portfolio with its default backends, as the driver asks it."""
-    return solve_portfolio(g, options, start_bound=start_bound)
+    """The portfolio with its default backends for the board's rules, as the driver asks it."""
+    backends = PIVOT_BACKENDS if g.rules == "pivot" else BACKENDS
+    return solve_portfolio(g, options, backends, start_bound)
