@@ -7,11 +7,16 @@ A bad value is argparse's one-line error (exit 2), as a bad input file is.
 from __future__ import annotations
 
 import argparse
+import functools
+import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 
 from kamicp import formats
 from kamicp.errors import IllegalMove, KamicpError
 from kamicp.game import notation
 from kamicp.game.board import Board
+from kamicp.procs import memory
 from kamicp.solving.options import SOLVERS
 
 __all__ = [
@@ -24,12 +29,17 @@ __all__ = [
     "PROCESSES",
     "SECONDS",
     "SECONDS_OR_NONE",
+    "SIZE",
+    "add_memory_limit",
     "add_puzzle_args",
     "add_workers",
     "final_colour",
     "jobs_option",
     "load_boards",
     "load_puzzles",
+    "memory_limit",
+    "memory_limited",
+    "memory_watched",
     "solver_list",
 ]
 
@@ -63,6 +73,35 @@ POSITIVE = _number(int, 1)  # nodes, solutions, a beam's width, a puzzle's index
 PROCESSES = _number(int, 1, most=MOST_PROCESSES)  # workers, jobs
 SECONDS = _number(float, 0, strict=True, most=MOST_SECONDS)  # time limits
 SECONDS_OR_NONE = _number(float, 0, most=MOST_SECONDS)  # --probe: 0 means none
+
+
+def SIZE(text: str) -> int:
+    """An argparse type: a size in bytes, such as ``4G``, ``512M``, ``2.5G`` or ``1000000``.
+
+    Parameters
+    ----------
+    text : str
+        The option's value.
+
+    Returns
+    -------
+    int
+        Bytes (:func:`kamicp.procs.memory.parse_size`).
+
+    Raises
+    ------
+    argparse.ArgumentTypeError
+        Not such a size.
+
+    Examples
+    --------
+    >>> SIZE("1.5K")
+    1536
+    """
+    try:
+        return memory.parse_size(text)
+    except ValueError as err:
+        raise argparse.ArgumentTypeError(str(err)) from None
 
 
 def DEPTH(text: str) -> int | None:
@@ -175,6 +214,78 @@ def add_workers(p: argparse.ArgumentParser) -> None:
         default=1,
         help="CP-SAT workers, or idastar processes (default 1; the portfolio: 1 a backend)",
     )
+
+
+def add_memory_limit(p: argparse.ArgumentParser, text: str = "") -> None:
+    """Add ``--memory-limit SIZE`` (:func:`memory_limit` reads it, default included).
+
+    Parameters
+    ----------
+    p : argparse.ArgumentParser
+        A command's parser.
+    text : str
+        What the limit covers, added to the help.
+    """
+    default = memory.format_size(memory.default_limit())
+    p.add_argument(
+        "--memory-limit",
+        type=SIZE,
+        metavar="SIZE",
+        help=f"resident memory of kamicp and its processes{text}, such as 4G or 512M; past "
+        f"it the bounds proved so far are the answer (default {default}: 4G or 3/4 of the RAM)",
+    )
+
+
+def memory_limit(args: argparse.Namespace) -> int:
+    """The bytes of ``--memory-limit``, or :func:`kamicp.procs.memory.default_limit`."""
+    return args.memory_limit or memory.default_limit()
+
+
+def memory_limited(run: Callable[[argparse.Namespace], int]) -> Callable:
+    """A command's ``run_*`` made to run within its memory limit (:func:`memory_watched`).
+
+    Parameters
+    ----------
+    run : callable
+        Takes the parsed arguments, returns the exit code.
+
+    Returns
+    -------
+    callable
+        The same, watched.
+    """
+
+    @functools.wraps(run)
+    def limited(args: argparse.Namespace) -> int:
+        with memory_watched(args):
+            return run(args)
+
+    return limited
+
+
+@contextmanager
+def memory_watched(args: argparse.Namespace) -> Iterator[None]:
+    """Watch the memory of this process and its children within the block (the limit of
+    :func:`memory_limit`); on leaving, one line on standard error if it was reached.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        A command's arguments, with ``memory_limit``.
+
+    Returns
+    -------
+    context manager
+        Yields None.
+    """
+    with memory.limited(memory_limit(args)) as watch:
+        try:
+            yield
+        finally:
+            if watch.reached_after is not None:
+                peak = memory.format_size(watch.peak)
+                when = f"after {watch.reached_after:.1f} s, peak {peak}"
+                print(f"kamicp: {memory.note()} ({when}): bounds only", file=sys.stderr)
 
 
 def jobs_option(p: argparse.ArgumentParser, text: str) -> None:

@@ -8,9 +8,10 @@ import statistics
 import sys
 
 from kamicp import formats
-from kamicp.cli.args import PATH, PROCESSES, SECONDS
+from kamicp.cli.args import PATH, PROCESSES, SECONDS, add_memory_limit, memory_limit
 from kamicp.cli.output import ensure_not_input
 from kamicp.game import notation
+from kamicp.procs.isolate import limit_jobs
 from kamicp.solving.batch import batch
 from kamicp.solving.solve import DEFAULT_SOLVER, SOLVERS
 
@@ -35,6 +36,7 @@ def add_batch(p: argparse.ArgumentParser) -> None:
         default=1,
         help="local processes (default 1; a portfolio runs 2 each)",
     )
+    add_memory_limit(p, " (each of --jobs gets its share; not on Ray)")
     p.add_argument("--ray", metavar="ADDRESS", help="run on a Ray cluster ('local' starts one)")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(run=run_batch)
@@ -60,6 +62,7 @@ def run_batch(args: argparse.Namespace) -> int:
         If ``--out`` is one of the puzzle files.
     """
     ensure_not_input(args.out, formats.iter_paths(args.paths))
+    limit_jobs(memory_limit(args) // args.jobs)
     rows, skipped, interrupted = batch(
         args.paths,
         args.out,

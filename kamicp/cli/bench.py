@@ -12,12 +12,15 @@ from kamicp.cli.args import (
     POSITIVE,
     SECONDS,
     SECONDS_OR_NONE,
+    add_memory_limit,
     add_workers,
     jobs_option,
+    memory_limit,
     solver_list,
 )
 from kamicp.cli.output import ensure_output_file
 from kamicp.errors import KamicpError
+from kamicp.procs.isolate import limit_jobs
 from kamicp.solving.bench import BenchOptions, bench
 from kamicp.solving.options import DEFAULT_STRATEGY, STRATEGIES
 from kamicp.solving.solve import DEFAULT_SOLVER, TETRAPOD_DEPTH_SOLVERS
@@ -47,6 +50,7 @@ def add_bench(p: argparse.ArgumentParser) -> None:
     p.add_argument("--probe", type=SECONDS_OR_NONE, default=0.0, metavar="S", help="as for solve")
     p.add_argument("--strategy", choices=STRATEGIES, default=DEFAULT_STRATEGY, help="as for solve")
     add_workers(p)
+    add_memory_limit(p, " (each of --jobs runs gets its share)")
     jobs_option(
         p,
         "runs side by side, each in a child process (default 1: one after another; runs side "
@@ -109,4 +113,5 @@ def run_bench(args: argparse.Namespace) -> int:
         markdown=args.markdown,
         jobs=args.jobs,
     )
+    limit_jobs(memory_limit(args) // args.jobs)
     return bench(args.paths, solvers, options)

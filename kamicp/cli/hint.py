@@ -8,7 +8,7 @@ import json
 
 from kamicp import formats
 from kamicp.bounds import UNSOLVABLE
-from kamicp.cli.args import SECONDS, add_puzzle_args, load_boards
+from kamicp.cli.args import SECONDS, add_memory_limit, add_puzzle_args, load_boards, memory_limited
 from kamicp.cli.output import EXIT_CODES
 from kamicp.errors import IllegalMove, KamicpError
 from kamicp.game import notation
@@ -31,10 +31,12 @@ def add_hint(p: argparse.ArgumentParser) -> None:
     p.add_argument("--after", default="", metavar="MOVES", help="moves already played")
     p.add_argument("--solver", default=DEFAULT_SOLVER, choices=SOLVERS)
     p.add_argument("--time-limit", type=SECONDS, metavar="S")
+    add_memory_limit(p)
     p.add_argument("--json", action="store_true")
     p.set_defaults(run=run_hint)
 
 
+@memory_limited
 def run_hint(args: argparse.Namespace) -> int:
     """Print the next move after ``--after`` on the first puzzle picked.
 

@@ -8,7 +8,7 @@ import json
 
 from kamicp import bounds
 from kamicp.bounds import UNSOLVABLE
-from kamicp.cli.args import SECONDS, add_puzzle_args, load_boards
+from kamicp.cli.args import SECONDS, add_memory_limit, add_puzzle_args, load_boards, memory_limited
 from kamicp.game import notation
 from kamicp.game.board import Board
 from kamicp.game.regions import measures, region_graph
@@ -35,6 +35,7 @@ def add_info(p: argparse.ArgumentParser) -> None:
         help="solve exactly, then list which first moves still allow an optimal finish",
     )
     p.add_argument("--time-limit", type=SECONDS, metavar="S", help="seconds per exact solve")
+    add_memory_limit(p)
     p.add_argument(
         "--tetrapods",
         action="store_true",
@@ -119,6 +120,7 @@ def first_moves(board: Board, time_limit: float | None) -> dict:
     return out
 
 
+@memory_limited
 def run_info(args: argparse.Namespace) -> int:
     """Print each puzzle's description, as text or one JSON object a puzzle.
 

@@ -18,10 +18,12 @@ from kamicp.cli.args import (
     POSITIVE,
     SECONDS,
     SECONDS_OR_NONE,
+    add_memory_limit,
     add_puzzle_args,
     add_workers,
     jobs_option,
     load_puzzles,
+    memory_limited,
 )
 from kamicp.cli.many import solve_all
 from kamicp.cli.output import EXIT_CODES, ensure_not_input
@@ -70,6 +72,7 @@ def add_solve(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument("--max-moves", type=COUNT, metavar="N", help='decide "solvable in at most N?"')
     p.add_argument("--time-limit", type=SECONDS, metavar="S", help="seconds per puzzle")
+    add_memory_limit(p)
     p.add_argument("--node-limit", type=POSITIVE, metavar="N", help="nodes (bfs, astar, idastar)")
     p.add_argument("--final-colour", metavar="X", help="the board must end in colour X")
     add_workers(p)
@@ -405,6 +408,7 @@ def _refuse_for_several(args: argparse.Namespace, count: int) -> None:
         raise KamicpError("--progress: the lines of puzzles side by side would mix; use --jobs 1")
 
 
+@memory_limited
 def run_solve(args: argparse.Namespace) -> int:
     """Solve each puzzle the arguments pick and print its answer.
 

@@ -232,7 +232,7 @@ def run_sliced(
     next_status = time.monotonic() + STATUS_EVERY
     while True:
         began = time.monotonic()
-        if deadline.at is not None and began >= deadline.at:
+        if deadline.expired():  # the time limit, or the memory limit
             return None
         if on_status is not None and began >= next_status:
             on_status(solver.accum_stats())

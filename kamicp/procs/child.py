@@ -5,7 +5,10 @@ one answer at the end, ``("result", value)`` or ``("error", exception)`` (:func:
 The parent reads them until the answer, the pipe's end or a :class:`~kamicp.procs.deadline.
 Deadline` (:meth:`Child.messages`, :func:`ready`), then kills what is left and joins it
 (:meth:`Child.stop`; :func:`kill_group` for a child that leads a process group of its own).
-A child that may wait on its parent for ever dies with it (:func:`die_with_parent`).
+Every child dies with its parent (:func:`die_with_parent`), and :meth:`Child.stop` also
+kills the child's own descendants and reaps those this process adopted
+(:func:`adopt_orphans`), so that no process outlives the solve and the CPU time and memory
+of each is counted in its parent's (GNU ``time`` counts the children waited for).
 
 Examples
 --------
@@ -22,15 +25,31 @@ from __future__ import annotations
 
 import os
 import signal
+import time
 from collections.abc import Callable, Iterator
 from multiprocessing.connection import wait
 
 from kamicp.procs.deadline import Deadline
+from kamicp.procs.memory import descendants
 
-__all__ = ["ERROR", "RESULT", "Child", "answer", "die_with_parent", "kill_group", "ready"]
+__all__ = [
+    "ERROR",
+    "RESULT",
+    "STEP",
+    "Child",
+    "adopt_orphans",
+    "answer",
+    "die_with_parent",
+    "kill_group",
+    "ready",
+    "reap",
+]
 
 RESULT = "result"  # the child's answer
 ERROR = "error"  # the exception the child raised instead, re-raised or reported by the parent
+# Seconds a wait on children lasts before the deadline is asked again: a memory limit that
+# ends every deadline at once (kamicp.procs.memory) is seen within this.
+STEP = 0.1
 
 
 def answer(conn, work: Callable[[], object], catch: type[BaseException] = BaseException) -> None:
@@ -60,7 +79,7 @@ class Child:
     ----------
     context : multiprocessing context
         How to start it (``fork``, ``forkserver``). The child is not a daemon, so that
-        it may start processes of its own.
+        it may start processes of its own; it dies with the process that starts it.
     target : callable
         Called in the child with the child's end of the pipe, then ``args``.
     args : tuple
@@ -69,7 +88,9 @@ class Child:
 
     def __init__(self, context, target: Callable[..., None], args: tuple = ()):
         self.conn, theirs = context.Pipe(duplex=False)
-        self.process = context.Process(target=target, args=(theirs, *args))
+        # the fork server's children are its own: they die with it, and it with this process
+        parent = os.getpid() if context.get_start_method() == "fork" else None
+        self.process = context.Process(target=_run, args=(parent, target, theirs, *args))
         self.process.start()
         theirs.close()
 
@@ -90,25 +111,96 @@ class Child:
 
         The caller stops reading at the answer (the pipe ends soon after it).
         """
-        while self.conn.poll(deadline.left()):
-            message = self.receive()
-            if message is None:
+        while True:
+            if self.conn.poll(_step(deadline)):
+                message = self.receive()
+                if message is None:
+                    return
+                yield message
+            elif deadline.expired():
                 return
-            yield message
 
     def stop(self) -> None:
-        """Kill the child if it still runs (SIGKILL), wait for it, close the pipe."""
+        """Kill the child and its descendants if it still runs (SIGKILL), wait for it, reap
+        the descendants this process adopted (:func:`adopt_orphans`), close the pipe."""
+        below = []
         if self.process.is_alive():
+            below = descendants(self.pid)
             self.process.kill()
+            for pid in below:
+                _kill(pid)
         self.process.join()
+        reap(below)
         self.conn.close()
+
+
+def _run(parent: int | None, target: Callable[..., None], *args) -> None:
+    """In a child: die with the parent ``parent`` (gone already: leave), then run ``target``."""
+    die_with_parent()
+    if parent is not None and os.getppid() != parent:
+        os._exit(0)  # the parent died before the line above
+    target(*args)
+
+
+def _step(deadline: Deadline) -> float:
+    """How long one wait lasts: :data:`STEP`, or less where the deadline is nearer."""
+    left = deadline.left()
+    return STEP if left is None else min(STEP, left)
+
+
+def _kill(pid: int) -> None:
+    try:
+        os.kill(pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass  # gone already
 
 
 def ready(children: list[Child], deadline: Deadline) -> list[Child]:
     """The children of ``children`` with something to read (a message or the pipe's end),
     waiting at most until ``deadline``; empty when it passed first."""
     by_conn = {child.conn: child for child in children}
-    return [by_conn[conn] for conn in wait(list(by_conn), timeout=deadline.left())]
+    while True:
+        answered = wait(list(by_conn), timeout=_step(deadline))
+        if answered or deadline.expired():
+            return [by_conn[conn] for conn in answered]
+
+
+def adopt_orphans() -> None:
+    """Linux: become the parent of this process's orphaned descendants (a child subreaper),
+    so that a child killed with its descendants leaves them to this process, which reaps
+    them (:func:`reap`) and so counts their CPU time and peak memory, not to init. Elsewhere
+    a no-op."""
+    try:
+        import ctypes
+
+        ctypes.CDLL(None).prctl(36, 1)  # PR_SET_CHILD_SUBREAPER
+    except (OSError, AttributeError):
+        pass  # not Linux: init reaps the orphans, their resources uncounted
+
+
+def reap(pids: list[int], wait: float = 2.0) -> None:
+    """Wait (at most ``wait`` seconds) for the processes ``pids``, killed and dying, that
+    this process adopted; those that went elsewhere (to init) are left once they are gone.
+
+    Parameters
+    ----------
+    pids : list of int
+        Process ids, descendants of a child that was killed.
+    wait : float
+        Seconds at most.
+    """
+    left = set(pids)
+    end = time.monotonic() + wait
+    while left and time.monotonic() < end:
+        for pid in list(left):
+            try:
+                if os.waitpid(pid, os.WNOHANG)[0] == pid:
+                    left.discard(pid)
+            except ChildProcessError:  # not (or not yet) adopted by this process
+                if not os.path.exists(f"/proc/{pid}"):
+                    left.discard(pid)
+        if left:
+            time.sleep(0.005)
 
 
 def die_with_parent() -> None:

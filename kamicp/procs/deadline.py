@@ -1,6 +1,7 @@
 """One deadline type for every time limit, and the exception raised when a limit is reached.
 
-A :class:`Deadline` is a point on the ``time.monotonic()`` clock, or none. Work that can
+A :class:`Deadline` is a point on the ``time.monotonic()`` clock, or none; every deadline is
+also up once the memory limit is reached (:mod:`kamicp.procs.memory`). Work that can
 run long asks :meth:`Deadline.check` at regular points and unwinds with :class:`LimitReached`;
 loops that must not raise ask :meth:`Deadline.expired`. Compiled loops (Numba) take the bare
 number, :attr:`Deadline.at`.
@@ -23,6 +24,8 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
+
+from kamicp.procs import memory
 
 __all__ = ["Deadline", "LimitReached"]
 
@@ -53,20 +56,22 @@ class Deadline:
         return cls(None if seconds is None else now + seconds, now)
 
     def left(self) -> float | None:
-        """Seconds left (never below 0), or None without a limit."""
+        """Seconds left (never below 0), or None without a limit; 0 past the memory limit."""
+        if memory.reached():
+            return 0.0
         if self.at is None:
             return None
         return max(0.0, self.at - time.monotonic())
 
     def expired(self) -> bool:
-        """Whether the deadline has passed."""
-        return self.at is not None and time.monotonic() >= self.at
+        """Whether the deadline has passed, or the memory limit was reached."""
+        return (self.at is not None and time.monotonic() >= self.at) or memory.reached()
 
     def elapsed(self) -> float:
         """Seconds since the clock was started."""
         return time.monotonic() - self.started
 
     def check(self) -> None:
-        """Raise :class:`LimitReached` if the deadline has passed."""
-        if self.at is not None and time.monotonic() >= self.at:
+        """Raise :class:`LimitReached` if the deadline has passed (or the memory limit)."""
+        if self.expired():
             raise LimitReached

@@ -15,9 +15,10 @@ import threading
 import time
 from collections.abc import Callable
 
-from kamicp.procs.child import RESULT, Child, kill_group
+from kamicp.procs import memory
+from kamicp.procs.child import RESULT, Child, adopt_orphans, kill_group
 
-__all__ = ["PRELOAD", "Jobs", "run_isolated"]
+__all__ = ["PRELOAD", "Jobs", "limit_jobs", "run_isolated"]
 
 # What the forkserver imports once, so that each job forks with the solvers loaded.
 PRELOAD = [
@@ -29,16 +30,37 @@ PRELOAD = [
 ]
 
 
-def _child(conn, fn, args) -> None:
-    """The child's side: run the job and send its row, with the peak memory."""
+_job_memory: list[int | None] = [None]  # each job's memory limit in bytes (limit_jobs)
+
+
+def limit_jobs(size: int | None) -> None:
+    """Give each job :func:`run_isolated` starts from now on a memory limit of ``size``
+    bytes (None: none), watched in the job (:func:`kamicp.procs.memory.limited`).
+
+    Examples
+    --------
+    >>> limit_jobs(None)
+    """
+    _job_memory[0] = size
+
+
+def _child(conn, fn, args, limit: int | None) -> None:
+    """The child's side: run the job within ``limit`` bytes and send its row, with the peak
+    memory (and ``memory``, the note, when the limit was reached)."""
     # A process group of its own, so a hard stop also ends the processes the job started
     # (the portfolio's backends), which a plain kill would leave running as orphans.
     os.setpgrp()
-    _adopt_orphans()
-    try:
-        row = fn(*args)
-    except Exception as err:  # reported as the row's status, never hidden
-        row = {"status": "error", "error": f"{type(err).__name__}: {err}"}
+    # Their parent for the job's orphaned descendants, so that their peak memory reaches
+    # RUSAGE_CHILDREN when they are reaped (a backend killed by the portfolio leaves its
+    # contained SAT run).
+    adopt_orphans()
+    with memory.limited(limit) as watch:
+        try:
+            row = fn(*args)
+        except Exception as err:  # reported as the row's status, never hidden
+            row = {"status": "error", "error": f"{type(err).__name__}: {err}"}
+        if watch is not None and watch.reached_after is not None:
+            row["memory"] = memory.note()
     _reap_orphans()
     # The largest of this process and the children it waited for (the portfolio's backends
     # and, adopted, the SAT run a stopped backend leaves to die).
@@ -49,19 +71,6 @@ def _child(conn, fn, args) -> None:
     row["peak_mb"] = round(peak / 1024, 1)
     conn.send((RESULT, row))
     conn.close()
-
-
-def _adopt_orphans() -> None:
-    """Become the parent of the job's orphaned descendants (Linux: a child subreaper), so
-    that their peak memory reaches this process's RUSAGE_CHILDREN when they are reaped: the
-    portfolio kills a backend whose contained SAT run then dies orphaned (PR_SET_PDEATHSIG),
-    which would otherwise be reaped by init and its memory never counted."""
-    try:
-        import ctypes
-
-        ctypes.CDLL(None).prctl(36, 1)  # PR_SET_CHILD_SUBREAPER
-    except (OSError, AttributeError):
-        pass  # not Linux: the peak may leave out such orphans
 
 
 def _reap_orphans(wait: float = 5.0) -> None:
@@ -160,7 +169,7 @@ def run_isolated(
         ctx.set_forkserver_preload(PRELOAD)
     start = time.monotonic()
     # Not a daemon: a job may start processes of its own (the portfolio does).
-    child = Child(ctx, _child, (fn, args))
+    child = Child(ctx, _child, (fn, args, _job_memory[0]))
     if jobs is not None:
         jobs.started(child.pid)
     row = None

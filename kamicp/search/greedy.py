@@ -60,8 +60,10 @@ Option = tuple[list[Move], int]  # moves, and the colour the piece ends in
 
 def _in_time(deadline: float | None) -> None:
     """Raise :class:`~kamicp.procs.deadline.LimitReached` once ``deadline`` (a
-    ``time.monotonic()`` value) is past."""
-    Deadline(deadline).check()
+    ``time.monotonic()`` value) is past (or the memory limit, :mod:`kamicp.procs.memory`).
+    None never raises: a beam without a deadline always finishes (its callers need it)."""
+    if deadline is not None:
+        Deadline(deadline).check()
 
 
 def greedy(
@@ -457,7 +459,8 @@ def _sweep_piece(state: Replay, v: int, deadline: float | None) -> list[Move]:
             gain[c] = gain.get(c, 0) + len(state.members[r])
         if not gain:
             return moves
-        clock.check()
+        if deadline is not None:  # without one the sweep always finishes, as _in_time
+            clock.check()
         # clearing a colour takes no other move later; else the largest step
         best = max(gain, key=lambda c: (gain[c] == state.count[c], gain[c], -c))
         state.play((v, best))

@@ -45,6 +45,7 @@ from numba import njit
 from kamicp import bounds
 from kamicp.game.regions import RegionGraph
 from kamicp.game.rules import Move
+from kamicp.procs import memory as limit
 from kamicp.procs.deadline import Deadline
 from kamicp.result import SearchOutcome
 from kamicp.search.bitboard import (
@@ -138,7 +139,8 @@ def pivot_astar(
     deadline : float or None
         A ``time.monotonic()`` time at which to stop.
     memory : int or None
-        Bytes the stored positions may take (default :data:`MEMORY`).
+        Bytes the stored positions may take (default :data:`MEMORY`, or half the memory
+        limit being watched if that is less: :func:`kamicp.procs.memory.share`).
     on_bound : callable or None
         Called with each new proved lower bound.
 
@@ -180,7 +182,7 @@ def pivot_astar(
     quick = [(g.pivot, int(c)) for c in colours[:length]]
     if h0 >= length:
         return SearchOutcome(quick, length, True, 0)
-    run = _Run(board, final, min(best, length), memory or MEMORY)
+    run = _Run(board, final, min(best, length), memory or limit.share(MEMORY))
     if length < best:
         run.quick = quick
     run.add_root(root, h0)

@@ -13,7 +13,7 @@ import multiprocessing as mp
 
 from kamicp.game.regions import RegionGraph
 from kamicp.procs import progress
-from kamicp.procs.child import ERROR, Child, answer, die_with_parent
+from kamicp.procs.child import ERROR, Child, answer
 from kamicp.procs.deadline import Deadline
 from kamicp.procs.progress import say, tell
 from kamicp.result import Result
@@ -52,7 +52,6 @@ def exact_run(g: RegionGraph, solver: str, options: SolveOptions) -> Result:
 
 
 def _child(conn, g: RegionGraph, solver: str, options: SolveOptions) -> None:
-    die_with_parent()  # a portfolio stops its backends with a kill
     progress.contained_parent.append(conn)
     answer(conn, lambda: exact_run(g, solver, options))  # any exception: the parent raises it
 

@@ -13,7 +13,8 @@
    backends are runs of :func:`drive`);
 3. it replays every solution through the rules engine before returning it.
 
-A time limit or Ctrl-C ends the search with the bounds proved so far (status ``unknown``).
+A time limit, the memory limit (:mod:`kamicp.procs.memory`) or Ctrl-C ends the search with
+the bounds proved so far (status ``unknown``).
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from kamicp import bounds
 from kamicp.errors import InternalError, KamicpError, WorkerLost
 from kamicp.game import rules
 from kamicp.game.regions import RegionGraph
-from kamicp.procs import progress
+from kamicp.procs import memory, progress
 from kamicp.procs.deadline import Deadline
 from kamicp.procs.interruptible import noting_interrupts
 from kamicp.procs.progress import Seen, tell, watched
@@ -172,6 +173,9 @@ def drive(
         result.status = "unknown"
     if result.interrupted and result.status == "unknown":
         result.proof = "interrupted"
+    if memory.reached() and result.status not in ("optimal", "infeasible"):
+        result.status = "unknown" if max_moves is None else result.status
+        result.proof = f"{memory.note()}: bounds only"
     return result
 
 

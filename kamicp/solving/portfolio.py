@@ -31,7 +31,7 @@ from dataclasses import replace
 from kamicp import bounds
 from kamicp.game.regions import RegionGraph
 from kamicp.procs import progress
-from kamicp.procs.child import ERROR, Child, answer, ready
+from kamicp.procs.child import ERROR, Child, adopt_orphans, answer, ready
 from kamicp.procs.deadline import Deadline
 from kamicp.procs.progress import say, tell
 from kamicp.result import Result
@@ -89,6 +89,9 @@ def solve_portfolio(
     if settled is not None:  # a given solution meets the bound, or the bound exceeds max_moves
         return settled
     ctx = mp.get_context("fork")
+    # A backend killed below leaves its contained SAT run to this process, which reaps it
+    # (Child.stop): its CPU time and memory count in this process's, not init's.
+    adopt_orphans()
     children: dict[Child, str] = {}
     for backend in backends:
         # Not daemons: a backend may start a process of its own (``sat`` runs contained).
