@@ -17,6 +17,7 @@ from collections.abc import Callable
 
 from kamicp.game import notation
 from kamicp.game.board import Board
+from kamicp.procs import memory
 from kamicp.procs.interruptible import noting_interrupts
 
 __all__ = ["AHEAD", "show", "solve_all"]
@@ -109,6 +110,7 @@ def _one_by_one(puzzles, answer, request, emit) -> bool:
     try:
         with noting_interrupts():  # also between two solves, where no driver is listening
             for number, (where, _, board) in enumerate(puzzles):
+                memory.rearm()  # a limit the last puzzle reached is not this one's
                 done = answer(where, board, request)
                 emit(number, done)
                 if done.result.interrupted:

@@ -43,6 +43,7 @@ __all__ = [
     "limited",
     "note",
     "parse_size",
+    "rearm",
     "reached",
     "resident",
     "share",
@@ -56,6 +57,7 @@ PAGE = os.sysconf("SC_PAGE_SIZE")
 
 _flag: mmap.mmap | None = None  # one shared byte, 1 once the limit was reached
 _limit: int | None = None  # the limit being watched, in bytes (inherited by forked children)
+_watch: Watchdog | None = None  # the watch of this process, if it runs one
 
 
 def parse_size(text: str) -> int:
@@ -122,6 +124,26 @@ def default_limit() -> int:
 def reached() -> bool:
     """Whether the memory limit being watched was reached (here or in an ancestor's watch)."""
     return _flag is not None and _flag[0] == 1
+
+
+def rearm() -> bool:
+    """Lower the flag of a limit reached once this process and its descendants are back under
+    it, so that the next puzzle of a run is not cut short by the last one's peak.
+
+    Returns
+    -------
+    bool
+        Whether the flag is down now (True also when no limit is watched).
+    """
+    if _flag is None or _flag[0] == 0:
+        return True
+    pid = os.getpid()
+    if resident(pid) + sum(resident(kid) for kid in descendants(pid)) > (_limit or 0):
+        return False
+    _flag[0] = 0
+    if _watch is not None:
+        _watch.reached_after = None
+    return True
 
 
 def note() -> str:
@@ -253,17 +275,17 @@ def limited(limit: int | None) -> Iterator[Watchdog | None]:
         Yields the :class:`Watchdog` (None without a limit); :func:`reached` tells whether
         the limit was reached until the block ends.
     """
-    global _flag, _limit
+    global _flag, _limit, _watch
     if limit is None:
         yield None
         return
     # a fresh byte for each watch: children forked before it (a fork server's) do not share it
     _flag, _limit = mmap.mmap(-1, 1), limit
-    watch = Watchdog(limit)
+    watch = _watch = Watchdog(limit)
     watch.thread.start()
     try:
         yield watch
     finally:
         watch.done.set()
         watch.thread.join()
-        _flag, _limit = None, None
+        _flag, _limit, _watch = None, None, None

@@ -72,3 +72,22 @@ def test_a_high_limit_is_not_reached():
 
 def _exit_expired():
     os._exit(0 if Deadline.after(None).expired() else 1)
+
+
+def test_rearm_lowers_the_flag_once_the_memory_is_back_under_the_limit():
+    """The next puzzle of a run starts afresh after one that reached the limit, but only
+    when the memory was given back."""
+    import numpy as np
+
+    limit = memory.resident(os.getpid()) + 100 * 2**20
+    with memory.limited(limit):
+        block = np.ones(200 * 2**20, dtype=np.uint8)  # touched: resident
+        for _ in range(50):
+            if memory.reached():
+                break
+            time.sleep(0.05)
+        assert memory.reached()
+        assert not memory.rearm()  # still above
+        del block
+        assert memory.rearm() and not memory.reached()
+    assert memory.rearm()  # nothing watched
