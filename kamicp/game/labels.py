@@ -113,6 +113,7 @@ def label_cells(board: Board, deadline: float | None = None) -> Labels:
     ((((0, 0), (1, 0), (1, 1)), ((0, 1),)), ((1,), (0,)), (0, 1))
     """
     clock = Deadline(deadline)
+    clock.check()
     colours = board.cells
     adjacency = board.adjacency()
     clock.check()
@@ -209,8 +210,10 @@ def label_grid(board: Board, deadline: float | None = None) -> Labels:
     ((1,), (0,))
     """
     clock = Deadline(deadline)
+    clock.check()
     order = board.order
     rows, cols = _coordinates(board)
+    clock.check()
     colour = np.fromiter(map(board.cells.__getitem__, order), dtype=np.int64, count=len(order))
     clock.check()
     rows -= rows.min() - rows.min() % 2  # by an even step: the parities of the rules hold

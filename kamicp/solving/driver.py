@@ -24,7 +24,7 @@ from dataclasses import replace
 from kamicp import bounds
 from kamicp.errors import InternalError, KamicpError, WorkerLost
 from kamicp.game import rules
-from kamicp.game.regions import RegionGraph
+from kamicp.game.regions import RegionGraph, distances
 from kamicp.procs import progress
 from kamicp.procs.deadline import Deadline
 from kamicp.procs.interruptible import noting_interrupts
@@ -179,8 +179,8 @@ def _dispatch(g, solver, o, clock, known, lower, deep, portfolio) -> Result:
     ``deep``) from the start's bound ``lower`` and the solution ``known``."""
     if solver == "pivot-astar":  # any size: it stops between slices of its compiled loop
         return solve_reference(g, solver, o, clock, known)
-    if solver != "greedy" and _too_large(g, known, o.final_colour):
-        return unknown(g, o.final_colour, TOO_LARGE)
+    if solver != "greedy" and _too_large(g, known, o.final_colour, lower, clock):
+        return unknown(g, o.final_colour, TOO_LARGE, clock.at, lower or None)
     if solver in REFERENCE_SOLVERS:
         workers = DEEP_WORKERS if deep else o.workers
         search = {"workers": workers, "tetrapod_depth": o.tetrapod_depth, "journal": o.journal}
@@ -219,17 +219,27 @@ def _pivot_first(g, o, clock, known) -> Result:
     return solve_reference(g, "pivot-astar", replace(o, node_limit=budget), clock, known)
 
 
-def _too_large(g: RegionGraph, known: list | None, final_colour: int | None) -> bool:
+def _too_large(g, known, final_colour, lower, clock) -> bool:
     """Would the exact models' time-indexed model of ``g`` exceed :data:`MODEL_CELLS`?"""
     if g.n * (g.n + 1) * g.k <= MODEL_CELLS:  # no first solution is longer than n + 1 moves
         return False
+    # No solution is shorter than the start's bound, the colours but one, or (pivot rules)
+    # the pivot's distance to its farthest region: past the limit with no greedy run (the
+    # compiled greedy's bitsets are quadratic in regions).
+    floor = max(lower, len(g.colours_present()) - 1)
+    if g.rules == "pivot":
+        floor = max(floor, max(distances(g, g.pivot).values()))
+    if g.n * floor * g.k > MODEL_CELLS:
+        return True
     if known is not None:
         moves = len(known)
     elif g.rules == "pivot":  # the compiled greedy: milliseconds where the beam takes seconds
         moves = pivot_astar.quick_length(g, final_colour)
     else:
-        found = greedy_solution(g, final_colour, WIDTH)
+        found = greedy_solution(g, final_colour, WIDTH, deadline=clock.at)
         moves = None if found is None else len(found)
+        if moves is None and clock.expired():
+            return True  # no time left for anything but the bounds
     return moves is not None and g.n * moves * g.k > MODEL_CELLS
 
 
