@@ -18,6 +18,7 @@ A time limit or Ctrl-C ends the search with the bounds proved so far (status ``u
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from dataclasses import replace
 
@@ -31,7 +32,7 @@ from kamicp.procs.interruptible import noting_interrupts
 from kamicp.procs.progress import Seen, tell, watched
 from kamicp.result import Result
 from kamicp.search import pivot_astar
-from kamicp.search.greedy import WIDTH
+from kamicp.search.greedy import BIG, WIDTH
 from kamicp.solving.contained import CONTAINED, exact_run, run_contained
 from kamicp.solving.options import PIVOT_SOLVERS, REFERENCE_SOLVERS, SOLVERS, SolveOptions
 from kamicp.solving.reference import solve_reference
@@ -300,7 +301,12 @@ def _tetrapods(g, final_colour, lower, known, max_moves, deadline) -> None:
 def _interrupted(g: RegionGraph, final_colour, max_moves, seen: Seen) -> Result:
     """The answer of a solve stopped by Ctrl-C: the best bounds told before it (a portfolio's
     backends, IDA*'s thresholds) or found now (the start's bound, a quick beam)."""
-    start = unknown(g, final_colour, "interrupted")
+    # now: no sweep is started, and on a big board no bound is asked again (even the cached
+    # ones cost seconds there): the bounds told so far, else the colours but one
+    lower = seen.lower
+    if lower is None and g.n > BIG[g.rules]:
+        lower = len(g.colours_present()) - 1
+    start = unknown(g, final_colour, "interrupted", time.monotonic(), lower)
     lower = max(start.lower_bound, seen.lower or 0)
     best = start.solution
     if seen.best is not None and (best is None or len(seen.best) < len(best)):
