@@ -226,9 +226,12 @@ def _too_large(g, known, final_colour, lower, clock) -> bool:
         return False
     # No solution is shorter than the start's bound, the colours but one, or (pivot rules)
     # the pivot's distance to its farthest region: past the limit with no greedy run (the
-    # compiled greedy's bitsets are quadratic in regions).
-    floor = max(lower, len(g.colours_present()) - 1)
-    if g.rules == "pivot":
+    # compiled greedy's bitsets are quadratic in regions). A board with no solution is left
+    # to the solvers, which prove it.
+    floor = len(g.colours_present()) - 1
+    if lower < bounds.UNSOLVABLE:
+        floor = max(floor, lower)
+    if g.rules == "pivot" and len(g.islands) == 1:
         floor = max(floor, max(distances(g, g.pivot).values()))
     if g.n * floor * g.k > MODEL_CELLS:
         return True
