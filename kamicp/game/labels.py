@@ -173,30 +173,32 @@ def grid_fits(board: Board) -> bool:
     >>> grid_fits(Board(geometry="square", cells={(0, 0): 0, (0, 1): 0}, palette=("R",)))
     True
     """
-    if board.geometry not in GRID_CODES:
-        return False
-    rows, cols = _coordinates(board)
+    return board.geometry in GRID_CODES and _fits(*_coordinates(board))
+
+
+def _fits(rows: np.ndarray, cols: np.ndarray) -> bool:
+    """Whether cells at ``rows`` and ``cols`` fill a quarter of their bounding box."""
     height = int(rows.max() - rows.min()) + 1
     width = int(cols.max() - cols.min()) + 1
     return height * width <= 4 * len(rows) + 64
 
 
-def label_grid(board: Board, deadline: float | None = None) -> Labels:
-    """Label a grid board's cells in compiled code (see :func:`grid_fits`).
+def label_grid(board: Board, deadline: float | None = None) -> Labels | None:
+    """Label a grid board's cells in compiled code.
 
     Parameters
     ----------
     board : Board
-        A square, triangle, hex or kami2 board for which :func:`grid_fits` holds.
+        The puzzle.
     deadline : float or None
         A ``time.monotonic()`` value, looked at between the steps (the compiled step takes
-        well under a second on four million cells) and every :data:`CHECK_EVERY` groups
-        while the answer's tuples are made.
+        about a second on four million cells) and every :data:`CHECK_EVERY` groups while
+        the answer's tuples are made.
 
     Returns
     -------
-    Labels
-        The same groups as :func:`label_cells`.
+    Labels or None
+        The same groups as :func:`label_cells`; None unless :func:`grid_fits` holds.
 
     Raises
     ------
@@ -211,8 +213,12 @@ def label_grid(board: Board, deadline: float | None = None) -> Labels:
     """
     clock = Deadline(deadline)
     clock.check()
+    if board.geometry not in GRID_CODES:
+        return None
     order = board.order
     rows, cols = _coordinates(board)
+    if not _fits(rows, cols):
+        return None
     clock.check()
     colour = np.fromiter(map(board.cells.__getitem__, order), dtype=np.int64, count=len(order))
     clock.check()

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 from kamicp.errors import InputError
 from kamicp.game.board import Board
-from kamicp.game.labels import gc_paused, grid_fits, label_cells, label_grid
+from kamicp.game.labels import gc_paused, label_cells, label_grid
 from kamicp.procs.deadline import Deadline, LimitReached
 
 if TYPE_CHECKING:  # annotations only: networkx loads where a graph is asked for
@@ -317,9 +317,8 @@ def region_graph(board: Board, deadline: float | None = None) -> RegionGraph:
     ((0, 1), ((1,), (0,)))
     """
     with gc_paused():
-        if len(board.cells) > COMPILED_CELLS and grid_fits(board):
-            labels = label_grid(board, deadline)
-        else:
+        labels = label_grid(board, deadline) if len(board.cells) > COMPILED_CELLS else None
+        if labels is None:  # a small board, or not a grid dense enough for the array
             labels = label_cells(board, deadline)
     return RegionGraph(
         colour=labels.colour,
