@@ -15,11 +15,13 @@ import itertools
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-
-import numpy as np
+from typing import TYPE_CHECKING
 
 from kamicp.game.board import Board
 from kamicp.procs.deadline import Deadline
+
+if TYPE_CHECKING:  # annotations only: numpy loads where a big grid is labelled
+    import numpy as np
 
 __all__ = [
     "CHECK_EVERY",
@@ -215,6 +217,9 @@ def label_grid(board: Board, deadline: float | None = None) -> Labels | None:
     clock.check()
     if board.geometry not in GRID_CODES:
         return None
+    # numpy loads only where a big grid is labelled: it costs 0.1 s of start-up
+    import numpy as np
+
     order = board.order
     rows, cols = _coordinates(board)
     if not _fits(rows, cols):
@@ -253,6 +258,9 @@ def label_grid(board: Board, deadline: float | None = None) -> Labels | None:
 def _coordinates(board: Board) -> tuple[np.ndarray, np.ndarray]:
     """Each cell's array row and column, in reading order (kami2: side s of pair p is
     column 2p + s)."""
+    # numpy loads only where a big grid is labelled: it costs 0.1 s of start-up
+    import numpy as np
+
     order = board.order
     dims = len(order[0])
     flat = np.fromiter(itertools.chain.from_iterable(order), dtype=np.int64)
