@@ -1,22 +1,35 @@
 """``kamicp info``: what a puzzle is made of (geometry, rules, regions, colours, islands, par)
-and its lower bounds, with the optimal first moves on request."""
+and its lower bounds, with the optimal first moves on request; within a time limit, what
+did not fit in it left out and said so."""
 
 from __future__ import annotations
 
 import argparse
 import json
+import time
 
 from kamicp import bounds
 from kamicp.bounds import UNSOLVABLE
 from kamicp.cli.args import SECONDS, add_memory_limit, add_puzzle_args, load_boards, memory_limited
+from kamicp.cli.clock import command_started
 from kamicp.game import notation
 from kamicp.game.board import Board
 from kamicp.game.regions import measures, region_graph
+from kamicp.procs.deadline import LimitReached
 from kamicp.solving.alloptimal import optimal_first_moves
 from kamicp.solving.options import SolveOptions
 from kamicp.solving.solve import solve
 
-__all__ = ["add_info", "first_moves", "info", "run_info"]
+__all__ = ["BOUNDS_PER_REGION", "INFO_TIME_LIMIT", "add_info", "first_moves", "info", "run_info"]
+
+# Seconds a puzzle's description and bounds may take when no --time-limit is given: a
+# 500x500 board takes about 5 s (BENCHMARKS.md, "Big boards").
+INFO_TIME_LIMIT = 30.0
+
+# Seconds per region the bounds take besides the walk and tripod levels (which stop at the
+# deadline themselves): above the time left they are not started, as nothing would stop
+# them (BENCHMARKS.md, "Big boards": 1.6 s on 128,821 regions, 13 us each, loaded machine).
+BOUNDS_PER_REGION = 2e-5
 
 
 def add_info(p: argparse.ArgumentParser) -> None:
@@ -34,17 +47,23 @@ def add_info(p: argparse.ArgumentParser) -> None:
         action="store_true",
         help="solve exactly, then list which first moves still allow an optimal finish",
     )
-    p.add_argument("--time-limit", type=SECONDS, metavar="S", help="seconds per exact solve")
+    p.add_argument(
+        "--time-limit",
+        type=SECONDS,
+        metavar="S",
+        help=f"seconds per puzzle (default {INFO_TIME_LIMIT:g}): what does not fit is left out "
+        "and said so; with --first-moves, also the seconds of each exact solve (default none)",
+    )
     add_memory_limit(p)
     p.add_argument(
         "--tetrapods",
         action="store_true",
         help="also the tetrapod bound (pieces of at most 120 regions; seconds on 70 regions)",
     )
-    p.set_defaults(run=run_info)
+    p.set_defaults(run=run_info, began=time.monotonic())  # the command's start
 
 
-def info(board: Board, tetrapods: bool = False) -> dict:
+def info(board: Board, tetrapods: bool = False, deadline: float | None = None) -> dict:
     """A puzzle's description and lower bounds.
 
     Parameters
@@ -53,12 +72,16 @@ def info(board: Board, tetrapods: bool = False) -> dict:
         The puzzle.
     tetrapods : bool
         Also compute the tetrapod bound (free rules only; seconds on large boards).
+    deadline : float or None
+        A ``time.monotonic()`` value by which to be done: the measures and the bounds that
+        would outlast it are left out, their keys None, and ``left_out`` says why.
 
     Returns
     -------
     dict
         Name, geometry, rules, counts, par, the graph's measures, each lower bound
-        (``lower_bounds``) and the best of them (``lower_bound``).
+        (``lower_bounds``) and the best of them (``lower_bound``). Without a region graph
+        (the deadline came first) ``regions`` is None and the bound is the colours but one.
 
     Examples
     --------
@@ -67,25 +90,42 @@ def info(board: Board, tetrapods: bool = False) -> dict:
     >>> data["regions"], data["colours"], data["lower_bound"]
     (2, 2, 1)
     """
-    g = region_graph(board)
-    if tetrapods and g.rules == "free":
-        bounds.tetrapods_bound(bounds.contract(g))  # cached: the report below includes it
     out = {
         "name": board.name,
         "geometry": board.geometry,
         "rules": board.rules,
         "cells": len(board.cells),
-        "regions": g.n,
-        "colours": len(g.colours_present()),
+        "regions": None,
+        "colours": len(set(board.cells.values())),
         "palette": list(board.palette),
-        "islands": len(g.islands),
+        "islands": None,
         "par": board.par,
         "optimum_listed": board.optimum,
         "pivot": notation.format_cell(board, board.pivot) if board.rules == "pivot" else None,
     }
-    out.update(measures(g))
-    out["lower_bounds"] = bounds.bound_report(g)
-    out["lower_bound"] = bounds.lower_bound(g)
+    try:
+        g = region_graph(board, deadline)
+    except LimitReached:
+        out["lower_bounds"] = {"colours": out["colours"] - 1}
+        out["lower_bound"] = out["colours"] - 1
+        out["left_out"] = "the time limit ran out building the region graph"
+        return out
+    out["regions"], out["islands"] = g.n, len(g.islands)
+    found = measures(g, deadline)
+    skipped = found.pop("measures_skipped", None)
+    out.update(found)
+    left = None if deadline is None else deadline - time.monotonic()
+    if left is not None and g.n * BOUNDS_PER_REGION > left:
+        out["lower_bounds"] = {"colours": out["colours"] - 1}
+        skipped = ", ".join(filter(None, [skipped and f"measures ({skipped})", "bounds"]))
+        out["left_out"] = f"{skipped}: the time limit"
+    else:
+        if tetrapods and g.rules == "free":
+            bounds.tetrapods_bound(bounds.contract(g))  # cached: the report below includes it
+        out["lower_bounds"] = bounds.bound_report(g, deadline=deadline)
+        if skipped:
+            out["left_out"] = f"measures ({skipped})"
+    out["lower_bound"] = max(out["lower_bounds"].values())
     return out
 
 
@@ -132,10 +172,16 @@ def run_info(args: argparse.Namespace) -> int:
     Returns
     -------
     int
-        The exit code: 0.
+        The exit code: 0; 3 when a puzzle's region graph could not be built in time.
     """
-    for board in load_boards(args):
-        data = info(board, args.tetrapods)
+    boards = load_boards(args)
+    limit = INFO_TIME_LIMIT if args.time_limit is None else args.time_limit
+    began = command_started(args) if len(boards) == 1 else None
+    code = 0
+    for board in boards:
+        data = info(board, args.tetrapods, (began or time.monotonic()) + limit)
+        if data["regions"] is None:
+            code = 3
         if args.first_moves:
             data.update(first_moves(board, args.time_limit))
         if args.json:
@@ -151,7 +197,7 @@ def run_info(args: argparse.Namespace) -> int:
             label = f"{key}:".ljust(14) if len(key) < 13 else f"{key}: "  # a space at least
             print(f"{label}{'-' if value is None else value}")
         print()
-    return 0
+    return code
 
 
 def _count(moves: int) -> str:

@@ -7,10 +7,10 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import time
 from dataclasses import dataclass, replace
 
 from kamicp import formats
-from kamicp.bounds import UNSOLVABLE
 from kamicp.cli.args import (
     COUNT,
     DEPTH,
@@ -25,12 +25,15 @@ from kamicp.cli.args import (
     load_puzzles,
     memory_limited,
 )
+from kamicp.cli.clock import command_started, out_of_time
+from kamicp.cli.describe import describe, result_json
 from kamicp.cli.many import solve_all
 from kamicp.cli.output import EXIT_CODES, ensure_not_input
 from kamicp.errors import IllegalMove, KamicpError
 from kamicp.game import notation
 from kamicp.game.board import Board
 from kamicp.game.regions import RegionGraph, region_graph
+from kamicp.procs.deadline import LimitReached
 from kamicp.procs.progress import PROGRESS_EVERY, Progress, Seen, watched
 from kamicp.result import Result
 from kamicp.search.journal import ensure_journal
@@ -39,15 +42,20 @@ from kamicp.solving.options import DEFAULT_STRATEGY, STRATEGIES, SolveOptions
 from kamicp.solving.solve import DEFAULT_SOLVER, SOLVERS, TETRAPOD_DEPTH_SOLVERS, solve
 
 __all__ = [
+    "AFTER_SOLVE",
     "Answer",
     "Request",
     "add_solve",
     "answer",
-    "describe",
     "known_solution",
-    "result_json",
     "run_solve",
 ]
+
+
+# Seconds per region kept back from the solve's time limit for what follows it (the replay
+# of its solution and the printing of the moves), so that the command ends within its
+# limit: 0.6 s on a 500x500 board of 128,821 regions (BENCHMARKS.md, "Big boards").
+AFTER_SOLVE = 5e-6
 
 
 def add_solve(p: argparse.ArgumentParser) -> None:
@@ -141,7 +149,7 @@ def add_solve(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--certificate", type=PATH, metavar="DIR", help="write a certificate of optimality into DIR"
     )
-    p.set_defaults(run=run_solve)
+    p.set_defaults(run=run_solve, began=time.monotonic())  # the command's start
 
 
 def known_solution(
@@ -185,98 +193,6 @@ def known_solution(
         raise KamicpError(f"{path}: --known-solution: {err}") from None
 
 
-def result_json(board: Board, g: RegionGraph, result: Result) -> dict:
-    """A solve's answer as the JSON object ``solve --json`` prints.
-
-    Parameters
-    ----------
-    board : Board
-        The puzzle.
-    g : RegionGraph
-        Its region graph, which the solution's moves refer to.
-    result : Result
-        The solver's answer.
-
-    Returns
-    -------
-    dict
-        Name, status, moves, bounds, the solution as text, solver, seconds, proof, par and
-        the number of regions.
-    """
-    moves = result.solution
-    return {
-        "name": board.name,
-        "status": result.status,
-        "moves": result.moves,
-        "lower_bound": result.lower_bound,
-        "upper_bound": result.upper_bound,
-        "solution": None if moves is None else [notation.format_move(board, g, m) for m in moves],
-        "solver": result.solver,
-        "seconds": round(result.seconds, 3),
-        "proof": result.proof,
-        "par": board.par,
-        "regions": g.n,
-    }
-
-
-def describe(board: Board, g: RegionGraph, result: Result) -> str:
-    """A solve's answer as the lines ``solve`` prints.
-
-    Parameters
-    ----------
-    board : Board
-        The puzzle.
-    g : RegionGraph
-        Its region graph, which the solution's moves refer to.
-    result : Result
-        The solver's answer.
-
-    Returns
-    -------
-    str
-        Puzzle, solution, status, bounds, par and solver, one a line.
-
-    Examples
-    --------
-    >>> from kamicp.formats import parse
-    >>> board = parse("GGR\\n")[0]
-    >>> g = region_graph(board)
-    >>> print(describe(board, g, solve(g, "bfs")))  # doctest: +ELLIPSIS
-    solution: ...
-    status:   optimal, 1 move (proved: ...)
-    bounds:   1 <= optimum <= 1
-    solver:   bfs, ... s
-    """
-    lines = []
-    if board.name:
-        lines.append(f"puzzle:   {board.name}")
-    if result.solution is not None:
-        text = notation.format_moves(board, g, result.solution) or "(already solved)"
-        lines.append(f"solution: {text}")
-    status = result.status
-    if status == "optimal":
-        status = f"optimal, {notation.count_moves(result.moves)} (proved: {result.proof})"
-    elif status == "infeasible" and result.lower_bound >= UNSOLVABLE:
-        status = f"infeasible: no sequence of moves solves it (proved: {result.proof})"
-    elif status == "infeasible":
-        status = f"infeasible within the move limit (proved: {result.proof})"
-    elif status == "feasible":
-        status = f"feasible, {notation.count_moves(result.moves)} (optimality not proved)"
-    else:
-        status = f"unknown ({result.proof})"
-    lines.append(f"status:   {status}")
-    upper = "?" if result.upper_bound is None else result.upper_bound
-    if result.lower_bound >= UNSOLVABLE:
-        lines.append("bounds:   no solution exists")
-    else:
-        lines.append(f"bounds:   {result.lower_bound} <= optimum <= {upper}")
-    if board.par is not None and result.status in ("optimal", "feasible"):
-        beaten = result.moves is not None and result.moves < board.par
-        lines.append(f"par:      {board.par}" + (" (beaten)" if beaten else ""))
-    lines.append(f"solver:   {result.solver}, {result.seconds:.2f} s")
-    return "\n".join(lines)
-
-
 @dataclass(frozen=True)
 class Request:
     """What ``solve`` asks of every puzzle it is given.
@@ -300,6 +216,10 @@ class Request:
         ``--cap``.
     progress : float or None
         Seconds between progress status lines on standard error; None for no progress.
+    started : float or None
+        The ``time.monotonic()`` value from which the time limit counts (the process's
+        start when one puzzle is asked, so that the limit covers the whole command); None
+        for each puzzle's own start.
     """
 
     solver: str
@@ -310,6 +230,7 @@ class Request:
     all_optimal: bool = False
     cap: int = 100
     progress: float | None = None
+    started: float | None = None
 
 
 @dataclass(frozen=True)
@@ -362,7 +283,13 @@ def answer(where: str, board: Board, request: Request) -> Answer:
         One line naming the file, if ``--final-colour`` is not in the board's palette or
         ``--known-solution`` does not solve it.
     """
-    g = region_graph(board)
+    began = time.monotonic() if request.started is None else request.started
+    limit = request.options.time_limit
+    deadline = None if limit is None else began + limit
+    try:
+        g = region_graph(board, deadline)
+    except LimitReached:
+        return _as_answer(board, out_of_time(board, limit, "building the region graph"))
     final = None
     if request.final_colour is not None:
         try:
@@ -376,8 +303,14 @@ def answer(where: str, board: Board, request: Request) -> Answer:
     watch = Seen()  # prints nothing
     if request.progress is not None:
         watch = Progress(sys.stderr, board.name or where, request.progress)
+    if deadline is not None:
+        limit = deadline - time.monotonic() - AFTER_SOLVE * g.n
+        if limit <= 0:  # even the bounds would outlast it on a board this big
+            return _as_answer(
+                board, out_of_time(board, request.options.time_limit, "before the solve")
+            )
     with watched(watch):
-        options = replace(request.options, final_colour=final, known=known)
+        options = replace(request.options, final_colour=final, known=known, time_limit=limit)
         result = solve(g, request.solver, options)
     data = result_json(board, g, result)
     text = describe(board, g, result)
@@ -388,6 +321,11 @@ def answer(where: str, board: Board, request: Request) -> Answer:
         text += f"\noptimal solutions, commuting moves counted once: {len(every)}{more}"
         text += "".join(f"\n  {notation.format_moves(board, g, m)}" for m in every)
     return Answer(data, text, result, final)
+
+
+def _as_answer(board: Board, result: Result) -> Answer:
+    """The answer of a run with no region graph to show moves on (nor a solution)."""
+    return Answer(result_json(board, None, result), describe(board, None, result), result)
 
 
 def _refuse_for_several(args: argparse.Namespace, count: int) -> None:
@@ -471,6 +409,7 @@ def run_solve(args: argparse.Namespace) -> int:
         all_optimal=args.all_optimal,
         cap=args.cap,
         progress=every,
+        started=command_started(args) if len(puzzles) == 1 else None,
     )
     if len(puzzles) > 1:
         return solve_all(puzzles, answer, request, args.jobs, args.json)

@@ -2,20 +2,27 @@
 
 Every solver works on a :class:`RegionGraph`. Regions are numbered 0..n-1 in the reading
 order of their first cell, so the numbering is stable and the pivot's region is found from
-the pivot cell. Built with networkx; contraction is linear in cells plus edges.
+the pivot cell. Contraction is linear in cells plus cell sides (:mod:`kamicp.game.labels`);
+networkx serves the conversions and :attr:`RegionGraph.graph` alone.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cached_property
-
-import networkx as nx
+from typing import TYPE_CHECKING
 
 from kamicp.errors import InputError
 from kamicp.game.board import Board
+from kamicp.game.labels import gc_paused, label_cells, label_grid
+from kamicp.procs.deadline import Deadline, LimitReached
+
+if TYPE_CHECKING:  # annotations only: networkx loads where a graph is asked for
+    import networkx as nx
 
 __all__ = [
+    "COMPILED_CELLS",
+    "MEASURE_NODES",
     "RegionGraph",
     "distances",
     "from_edges",
@@ -23,6 +30,17 @@ __all__ = [
     "region_graph",
     "subgraph",
 ]
+
+
+# Boards of more cells than this are labelled in compiled code, smaller ones in Python, where
+# loading Numba's cached loop (0.3 s when nothing else has loaded Numba) would cost more than
+# the search (BENCHMARKS.md, "Big boards": 100x100 in 0.07 s in Python, 500x500 in 3.6 s in
+# Python against 0.7 s compiled).
+COMPILED_CELLS = 10_000
+
+# Radius and diameter are measured on islands of at most this many regions: a search from
+# every region is quadratic (BENCHMARKS.md, "Big boards": 1323 regions, 50x50, take 0.9 s).
+MEASURE_NODES = 2000
 
 
 @dataclass(frozen=True, eq=False)
@@ -63,6 +81,9 @@ class RegionGraph:
         networkx.Graph
             Nodes 0..n-1 with attribute ``colour`` (a palette index); computed once.
         """
+        # networkx loads only where a graph is asked for: it costs 0.17 s of start-up
+        import networkx as nx
+
         g = nx.Graph()
         for i, c in enumerate(self.colour):
             g.add_node(i, colour=c)
@@ -78,7 +99,19 @@ class RegionGraph:
         list of list of int
             The pieces; computed once.
         """
-        return sorted(sorted(p) for p in nx.connected_components(self.graph))
+        seen = [False] * self.n
+        pieces = []
+        for v in range(self.n):
+            if not seen[v]:
+                seen[v] = True
+                piece = [v]
+                for u in piece:  # grows while it is read: a breadth-first search
+                    for w in self.adj[u]:
+                        if not seen[w]:
+                            seen[w] = True
+                            piece.append(w)
+                pieces.append(sorted(piece))
+        return pieces
 
     def colours_present(self) -> set[int]:
         """The colours some region has.
@@ -195,6 +228,9 @@ class RegionGraph:
             ``palette``, ``rules`` and ``pivot``, so that :meth:`from_networkx` gives this
             region graph back.
         """
+        # networkx loads only where a graph is asked for: it costs 0.17 s of start-up
+        import networkx as nx
+
         g = nx.Graph(palette=self.palette, rules=self.rules, pivot=self.pivot)
         for i, c in enumerate(self.colour):
             g.add_node(i, colour=self.palette[c], size=len(self.cells[i]))
@@ -205,7 +241,7 @@ class RegionGraph:
 def distances(g: RegionGraph, source: int, cutoff: int | None = None) -> dict[int, int]:
     """Hop distances from ``source`` to the regions of its piece.
 
-    A breadth-first search, networkx's ``single_source_shortest_path_length``.
+    A breadth-first search.
 
     Parameters
     ----------
@@ -231,16 +267,30 @@ def distances(g: RegionGraph, source: int, cutoff: int | None = None) -> dict[in
     >>> sorted(distances(g, 0).items())
     [(0, 0), (1, 1), (2, 2), (3, 3)]
     """
-    return nx.single_source_shortest_path_length(g.graph, source, cutoff=cutoff)
+    far = {source: 0}
+    layer = [source]
+    hops = 0
+    while layer and (cutoff is None or hops < cutoff):
+        hops += 1
+        following = []
+        for u in layer:
+            for w in g.adj[u]:
+                if w not in far:
+                    far[w] = hops
+                    following.append(w)
+        layer = following
+    return far
 
 
-def region_graph(board: Board) -> RegionGraph:
+def region_graph(board: Board, deadline: float | None = None) -> RegionGraph:
     """Contract ``board`` into its region graph.
 
     Parameters
     ----------
     board : Board
         The puzzle.
+    deadline : float or None
+        A ``time.monotonic()`` value; the work stops within a fraction of a second of it.
 
     Returns
     -------
@@ -248,9 +298,15 @@ def region_graph(board: Board) -> RegionGraph:
         One region per one-colour connected group of cells, numbered in the reading order
         of their first cell.
 
+    Raises
+    ------
+    kamicp.procs.deadline.LimitReached
+        Once ``deadline`` has passed.
+
     Notes
     -----
-    O(cells + cell edges): networkx components of the subgraph of same-colour edges.
+    O(cells + cell sides): compiled on grid boards above :data:`COMPILED_CELLS` cells
+    (:func:`~kamicp.game.labels.label_grid`), a search in Python otherwise.
 
     Examples
     --------
@@ -260,31 +316,17 @@ def region_graph(board: Board) -> RegionGraph:
     >>> g.colour, g.adj
     ((0, 1), ((1,), (0,)))
     """
-    adjacency = board.adjacency()
-    same = nx.Graph()
-    same.add_nodes_from(board.order)
-    for cell, others in adjacency.items():
-        for other in others:
-            if board.cells[cell] == board.cells[other]:
-                same.add_edge(cell, other)
-    position = {cell: i for i, cell in enumerate(board.order)}
-    comps = [sorted(comp, key=position.__getitem__) for comp in nx.connected_components(same)]
-    comps.sort(key=lambda comp: position[comp[0]])
-    region_of = {cell: i for i, comp in enumerate(comps) for cell in comp}
-    adj = [set() for _ in comps]
-    for cell, others in adjacency.items():
-        for other in others:
-            a, b = region_of[cell], region_of[other]
-            if a != b:
-                adj[a].add(b)
-                adj[b].add(a)
+    with gc_paused():
+        labels = label_grid(board, deadline) if len(board.cells) > COMPILED_CELLS else None
+        if labels is None:  # a small board, or not a grid dense enough for the array
+            labels = label_cells(board, deadline)
     return RegionGraph(
-        colour=tuple(board.cells[comp[0]] for comp in comps),
-        adj=tuple(tuple(sorted(s)) for s in adj),
-        cells=tuple(tuple(comp) for comp in comps),
-        region_of=region_of,
+        colour=labels.colour,
+        adj=labels.adj,
+        cells=labels.groups,
+        region_of=labels.group_of,
         k=len(board.palette),
-        pivot=region_of[board.pivot],
+        pivot=labels.group_of[board.pivot],
         rules=board.rules,
         palette=board.palette,
     )
@@ -371,22 +413,26 @@ def subgraph(g: RegionGraph, regions: list[int]) -> RegionGraph:
     )
 
 
-def measures(g: RegionGraph) -> dict:
+def measures(g: RegionGraph, deadline: float | None = None) -> dict:
     """Radius and diameter of the region graph (the largest over its islands).
 
     Parameters
     ----------
     g : RegionGraph
         The puzzle.
+    deadline : float or None
+        A ``time.monotonic()`` value, looked at after every breadth-first search.
 
     Returns
     -------
     dict
-        ``{"radius": int, "diameter": int}``.
+        ``{"radius": int, "diameter": int}``; both None, with ``"measures_skipped"`` saying
+        why, when an island has more than :data:`MEASURE_NODES` regions or the deadline
+        came first.
 
     Notes
     -----
-    O(n (n + m)) through networkx eccentricities.
+    O(n (n + m)): a breadth-first search from every region.
 
     Examples
     --------
@@ -394,9 +440,20 @@ def measures(g: RegionGraph) -> dict:
     >>> measures(g)
     {'radius': 2, 'diameter': 3}
     """
+    largest = max(len(piece) for piece in g.islands)
+    if largest > MEASURE_NODES:
+        why = f"an island of {largest} regions (above {MEASURE_NODES})"
+        return {"radius": None, "diameter": None, "measures_skipped": why}
+    clock = Deadline(deadline)
     radius = diameter = 0
-    for piece in g.islands:
-        ecc = nx.eccentricity(g.graph.subgraph(piece))
-        radius = max(radius, min(ecc.values()))
-        diameter = max(diameter, max(ecc.values()))
+    try:
+        for piece in g.islands:
+            ecc = []
+            for v in piece:
+                ecc.append(max(distances(g, v).values()))
+                clock.check()
+            radius = max(radius, min(ecc))
+            diameter = max(diameter, max(ecc))
+    except LimitReached:
+        return {"radius": None, "diameter": None, "measures_skipped": "the time limit"}
     return {"radius": radius, "diameter": diameter}

@@ -323,16 +323,20 @@ class Replay:
         colours = list(start(g) if pos is None else pos)
         self.parent = list(range(g.n))
         self.colour = colours  # meaningful at roots
-        self.members: dict[int, list[int]] = {r: [r] for r in range(g.n)}
-        self.border: dict[int, set[int]] = {r: set(g.adj[r]) for r in range(g.n)}
+        self.size = [1] * g.n  # starting regions in each root's set
+        # Made for a root on first use: most starting regions are never asked about.
+        self._members: dict[int, list[int]] = {}
+        self._border: dict[int, set[int]] = {}
         self.count = [0] * g.k  # starting regions of each colour
         for c in colours:
             self.count[c] += 1
+        if pos is None:
+            return  # regions of the start never touch one of their own colour
         for r in range(g.n):  # the current regions of pos: neighbours of one colour
             for s in g.adj[r]:
                 if colours[s] == colours[r]:
                     self._union(r, s)
-        for r in list(self.border):
+        for r in list(self._border):
             self._clean(r)
 
     def find(self, r: int) -> int:
@@ -343,10 +347,22 @@ class Replay:
             r = parent[r]
         return r
 
+    def members(self, root: int) -> list[int]:
+        """The starting regions of the current region whose root is ``root``, unsorted."""
+        return self._members.get(root) or [root]
+
+    def border(self, root: int) -> set[int]:
+        """Starting regions just outside the current region whose root is ``root`` (some
+        may have joined it since it was last cleaned; :meth:`play` cleans its root's)."""
+        mine = self._border.get(root)
+        if mine is None:
+            mine = self._border[root] = set(self.g.adj[root])
+        return mine
+
     def region(self, r: int) -> list[int]:
         """The starting regions of the current region holding ``r``, sorted (as
         :func:`current_region`)."""
-        return sorted(self.members[self.find(r)])
+        return sorted(self.members(self.find(r)))
 
     def colour_of(self, r: int) -> int:
         """The colour of starting region ``r`` now."""
@@ -371,13 +387,29 @@ class Replay:
         problem = _problem(self.g, move, self.colour[root] if exists else None, inside)
         if problem:
             raise IllegalMove(problem)
-        size = len(self.members[root])
+        size = self.size[root]
         self.count[self.colour[root]] -= size
         self.count[colour] += size
         self.colour[root] = colour
-        for s in [s for s in self.border[root] if self.colour[self.find(s)] == colour]:
-            root = self._union(root, s)
+        joining = {r for r in self._roots(self.border(root)) if self.colour[r] == colour}
+        for other in joining:
+            root = self._join(root, other)
         self._clean(root)
+
+    def roots(self, root: int) -> set[int]:
+        """The current regions just outside the one whose root is ``root``, by their roots.
+
+        Returns
+        -------
+        set of int
+            Their roots.
+        """
+        return set(self._roots(self.border(root)))
+
+    def _roots(self, regions: set[int]) -> Iterator[int]:
+        """The root of each of ``regions`` (a starting region alone is its own: no call)."""
+        parent, find = self.parent, self.find
+        return (r if parent[r] == r else find(r) for r in regions)
 
     def position(self) -> Position:
         """The position now, as :func:`apply` gives it. O(n)."""
@@ -386,22 +418,36 @@ class Replay:
     def _union(self, a: int, b: int) -> int:
         """Merge the current regions of ``a`` and ``b`` (the same colour); the new root."""
         a, b = self.find(a), self.find(b)
-        if a == b:
-            return a
-        if len(self.members[a]) < len(self.members[b]):
+        return a if a == b else self._join(a, b)
+
+    def _join(self, a: int, b: int) -> int:
+        """Merge the current regions of the roots ``a`` and ``b``; the new root."""
+        if self.size[a] < self.size[b]:
             a, b = b, a
         self.parent[b] = a
-        self.members[a].extend(self.members.pop(b))
-        mine, theirs = self.border[a], self.border.pop(b)
-        if len(mine) < len(theirs):
-            mine, theirs = theirs, mine
-            self.border[a] = mine
-        mine |= theirs
+        self.size[a] += self.size[b]
+        together = self._members.get(a)
+        if together is None:
+            together = self._members[a] = [a]
+        theirs = self._members.pop(b, None)
+        if theirs is None:  # most often: a starting region alone, with nothing made for it
+            together.append(b)
+        else:
+            together.extend(theirs)
+        mine, outside = self.border(a), self._border.pop(b, None)
+        if outside is None:
+            mine.update(self.g.adj[b])
+            return a
+        if len(mine) < len(outside):
+            mine, outside = outside, mine
+            self._border[a] = mine
+        mine |= outside
         return a
 
     def _clean(self, root: int) -> None:
         """Drop from ``root``'s border the starting regions now inside it."""
-        self.border[root] = {s for s in self.border[root] if self.find(s) != root}
+        parent, find = self.parent, self.find
+        self._border[root] = {s for s in self.border(root) if parent[s] != root and find(s) != root}
 
 
 def verify_solution(g: RegionGraph, moves: list[Move], final_colour: int | None = None) -> None:

@@ -27,7 +27,7 @@ border + n + m).
 from __future__ import annotations
 
 from kamicp.bounds import Current, contract, piece_radius, pivot_layers, solvable
-from kamicp.game.regions import RegionGraph, distances
+from kamicp.game.regions import RegionGraph
 from kamicp.game.rules import Move, Replay
 from kamicp.procs.deadline import Deadline
 
@@ -454,9 +454,9 @@ def _sweep_piece(state: Replay, v: int, deadline: float | None) -> list[Move]:
     while True:
         root = state.find(v)
         gain: dict[int, int] = {}
-        for r in {state.find(s) for s in state.border[root]}:
+        for r in state.roots(root):
             c = state.colour[r]
-            gain[c] = gain.get(c, 0) + len(state.members[r])
+            gain[c] = gain.get(c, 0) + state.size[r]
         if not gain:
             return moves
         if deadline is not None:  # without one the sweep always finishes, as _in_time
@@ -470,10 +470,25 @@ def _sweep_piece(state: Replay, v: int, deadline: float | None) -> list[Move]:
 def _middle(g: RegionGraph, piece: list[int]) -> int:
     """The middle of a long shortest path of ``piece``: from its first node to the farthest,
     then from there to the farthest again (two breadth-first sweeps). O(n + m)."""
-    far = distances(g, piece[0])
-    a = max(far, key=far.get)
-    from_a = distances(g, a)
-    b = max(from_a, key=from_a.get)
-    from_b = distances(g, b)
+    far = _hops(g, piece[0])
+    a = max(piece, key=far.__getitem__)
+    from_a = _hops(g, a)
+    b = max(piece, key=from_a.__getitem__)
+    from_b = _hops(g, b)
     half = from_a[b] // 2
-    return min(v for v in from_a if from_a[v] == half and from_b[v] == from_a[b] - half)
+    return min(v for v in piece if from_a[v] == half and from_b[v] == from_a[b] - half)
+
+
+def _hops(g: RegionGraph, source: int) -> list[int]:
+    """Hops from ``source`` to every region (-1 outside its piece): a breadth-first search
+    over a list, for boards of a hundred thousand regions."""
+    far = [-1] * g.n
+    far[source] = 0
+    queue = [source]
+    for u in queue:  # grows while it is read
+        step = far[u] + 1
+        for w in g.adj[u]:
+            if far[w] < 0:
+                far[w] = step
+                queue.append(w)
+    return far

@@ -19,20 +19,21 @@ the bounds proved so far (status ``unknown``).
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from dataclasses import replace
 
 from kamicp import bounds
 from kamicp.errors import InternalError, KamicpError, WorkerLost
 from kamicp.game import rules
-from kamicp.game.regions import RegionGraph
+from kamicp.game.regions import RegionGraph, distances
 from kamicp.procs import memory, progress
 from kamicp.procs.deadline import Deadline
 from kamicp.procs.interruptible import noting_interrupts
 from kamicp.procs.progress import Seen, tell, watched
 from kamicp.result import Result
 from kamicp.search import pivot_astar
-from kamicp.search.greedy import WIDTH
+from kamicp.search.greedy import BIG, WIDTH
 from kamicp.solving.contained import CONTAINED, exact_run, run_contained
 from kamicp.solving.options import PIVOT_SOLVERS, REFERENCE_SOLVERS, SOLVERS, SolveOptions
 from kamicp.solving.reference import solve_reference
@@ -184,8 +185,8 @@ def _dispatch(g, solver, o, clock, known, lower, deep, portfolio) -> Result:
     ``deep``) from the start's bound ``lower`` and the solution ``known``."""
     if solver == "pivot-astar":  # any size: it stops between slices of its compiled loop
         return solve_reference(g, solver, o, clock, known)
-    if solver != "greedy" and _too_large(g, known, o.final_colour):
-        return unknown(g, o.final_colour, TOO_LARGE)
+    if solver != "greedy" and _too_large(g, known, o.final_colour, lower, clock):
+        return unknown(g, o.final_colour, TOO_LARGE, clock.at, lower or None)
     if solver in REFERENCE_SOLVERS:
         workers = DEEP_WORKERS if deep else o.workers
         search = {"workers": workers, "tetrapod_depth": o.tetrapod_depth, "journal": o.journal}
@@ -224,17 +225,30 @@ def _pivot_first(g, o, clock, known) -> Result:
     return solve_reference(g, "pivot-astar", replace(o, node_limit=budget), clock, known)
 
 
-def _too_large(g: RegionGraph, known: list | None, final_colour: int | None) -> bool:
+def _too_large(g, known, final_colour, lower, clock) -> bool:
     """Would the exact models' time-indexed model of ``g`` exceed :data:`MODEL_CELLS`?"""
     if g.n * (g.n + 1) * g.k <= MODEL_CELLS:  # no first solution is longer than n + 1 moves
         return False
+    # No solution is shorter than the start's bound, the colours but one, or (pivot rules)
+    # the pivot's distance to its farthest region: past the limit with no greedy run (the
+    # compiled greedy's bitsets are quadratic in regions). A board with no solution is left
+    # to the solvers, which prove it.
+    floor = len(g.colours_present()) - 1
+    if lower < bounds.UNSOLVABLE:
+        floor = max(floor, lower)
+    if g.rules == "pivot" and len(g.islands) == 1:
+        floor = max(floor, max(distances(g, g.pivot).values()))
+    if g.n * floor * g.k > MODEL_CELLS:
+        return True
     if known is not None:
         moves = len(known)
     elif g.rules == "pivot":  # the compiled greedy: milliseconds where the beam takes seconds
         moves = pivot_astar.quick_length(g, final_colour)
     else:
-        found = greedy_solution(g, final_colour, WIDTH)
+        found = greedy_solution(g, final_colour, WIDTH, deadline=clock.at)
         moves = None if found is None else len(found)
+        if moves is None and clock.expired():
+            return True  # no time left for anything but the bounds
     return moves is not None and g.n * moves * g.k > MODEL_CELLS
 
 
@@ -295,7 +309,12 @@ def _tetrapods(g, final_colour, lower, known, max_moves, deadline) -> None:
 def _interrupted(g: RegionGraph, final_colour, max_moves, seen: Seen) -> Result:
     """The answer of a solve stopped by Ctrl-C: the best bounds told before it (a portfolio's
     backends, IDA*'s thresholds) or found now (the start's bound, a quick beam)."""
-    start = unknown(g, final_colour, "interrupted")
+    # now: no sweep is started, and on a big board no bound is asked again (even the cached
+    # ones cost seconds there): the bounds told so far, else the colours but one
+    lower = seen.lower
+    if lower is None and g.n > BIG[g.rules]:
+        lower = len(g.colours_present()) - 1
+    start = unknown(g, final_colour, "interrupted", time.monotonic(), lower)
     lower = max(start.lower_bound, seen.lower or 0)
     best = start.solution
     if seen.best is not None and (best is None or len(seen.best) < len(best)):

@@ -49,8 +49,12 @@ def greedy_solution(
     always finishes (above :data:`~kamicp.search.greedy.BIG` regions it is
     the near-linear sweep); a wide one stopped by ``deadline`` gives nothing (its time
     grows about as its width: BENCHMARKS.md, "Wide greedy beams"), and is not tried on boards
-    above :data:`~kamicp.search.greedy.BIG` regions."""
-    moves = beam(g, final_colour, WIDTH)
+    above :data:`~kamicp.search.greedy.BIG` regions, where the sweep the quick one is stops
+    at ``deadline`` too and gives nothing."""
+    try:
+        moves = beam(g, final_colour, WIDTH, deadline if g.n > BIG[g.rules] else None)
+    except LimitReached:
+        return None
     if (
         width > WIDTH
         and g.n <= BIG[g.rules]
@@ -84,15 +88,24 @@ def beam(
     return None if moves is None else list(moves)  # the callers may extend theirs
 
 
-def unknown(g: RegionGraph, final_colour: int | None, why: str) -> Result:
-    """The answer of a solve stopped before its search said anything: the quick beam's
-    solution and the start's lower bound, as cached so far."""
-    ub = greedy_solution(g, final_colour, WIDTH)
+def unknown(
+    g: RegionGraph,
+    final_colour: int | None,
+    why: str,
+    deadline: float | None = None,
+    lower: int | None = None,
+) -> Result:
+    """The answer of a solve stopped before its search said anything: the start's lower
+    bound (``lower`` if the caller has it, else as cached so far), then the quick beam's
+    solution (none if a sweep is stopped by ``deadline``)."""
+    if lower is None:
+        # a deadline already past: only the bounds cached so far, nothing new is computed
+        lower = bounds.lower_bound(g, final_colour=final_colour, deadline=time.monotonic())
+    ub = greedy_solution(g, final_colour, WIDTH, deadline=deadline)
     return Result(
         status="unknown",
         solution=ub,
-        # a deadline already past: only the bounds cached so far, nothing new is computed
-        lower_bound=bounds.lower_bound(g, final_colour=final_colour, deadline=time.monotonic()),
+        lower_bound=lower,
         upper_bound=None if ub is None else len(ub),
         solver="",
         proof=why,

@@ -29,3 +29,31 @@ def test_info_with_tetrapods(capsys):
     data = json.loads(out)
     assert code == 0 and data["lower_bounds"]["tripods"] == 4
     assert data["lower_bounds"]["tetrapods"] == data["lower_bound"] == 5
+
+
+def test_info_leaves_out_what_does_not_fit_in_its_time_limit(monkeypatch):
+    import time
+
+    from kamicp.cli import info as command
+    from kamicp.formats import parse
+
+    board = parse("RGBR\nGGBY\nBRRY\n")[0]
+    full = command.info(board)
+    assert full["regions"] == 7 and "left_out" not in full
+    monkeypatch.setattr(command, "BOUNDS_PER_REGION", 1e9)  # no bound fits in any limit
+    short = command.info(board, deadline=time.monotonic() + 60)
+    assert short["regions"] == 7 and short["radius"] == full["radius"]
+    assert short["lower_bounds"] == {"colours": 3} and short["left_out"] == "bounds: the time limit"
+    late = command.info(board, deadline=time.monotonic() - 1)
+    assert late["regions"] is None and late["lower_bound"] == 3
+    assert "building the region graph" in late["left_out"]
+
+
+def test_info_says_when_the_measures_are_left_out(capsys, monkeypatch):
+    from kamicp.game import regions
+
+    monkeypatch.setattr(regions, "MEASURE_NODES", 3)
+    code, out, _ = run(capsys, "info", ARTICLE, "--json")
+    data = json.loads(out)
+    assert code == 0 and data["radius"] is None and "above 3" in data["left_out"]
+    assert data["lower_bound"] == max(data["lower_bounds"].values())

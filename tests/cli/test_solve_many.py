@@ -83,8 +83,10 @@ def test_exit_code_is_the_worst_answer(capsys, argv, code, statuses):
         (["--index", "1"], "--index picks a puzzle of one file"),
     ],
 )
-def test_options_for_one_puzzle_are_refused_with_several(capsys, tmp_path, argv, problem):
-    os.chdir(tmp_path)
+def test_options_for_one_puzzle_are_refused_with_several(
+    capsys, monkeypatch, tmp_path, argv, problem
+):
+    monkeypatch.chdir(tmp_path)  # restored after the test: later tests use relative paths
     solver = ["--solver", "idastar"]
     code, out, err = run(capsys, "solve", THREE, FIRST, *solver, *argv)
     assert code == 2 and out == "" and err == f"kamicp: {problem}" + err.split(problem, 1)[1]

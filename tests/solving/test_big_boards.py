@@ -56,3 +56,25 @@ def test_sigterm_ends_a_solve_on_a_big_board_with_bounds(tmp_path):
     out, err = child.communicate(timeout=30)
     assert time.monotonic() - stopped < 10, "a generous bound"
     assert "<= optimum <=" in out, err
+
+
+def test_a_huge_board_ends_near_its_time_limit_with_bounds_or_a_message(tmp_path):
+    board = _board(tmp_path / "huge.txt", 1000, "pivot")
+    for command in ("solve", "info"):
+        started = time.monotonic()
+        done = subprocess.run(
+            [*KAMICP, command, str(board), "--time-limit", "2"],
+            capture_output=True,
+            text=True,
+            env=_env(),
+            timeout=60,
+        )
+        assert time.monotonic() - started < 15, "a generous bound: the limit is 2 s"
+        assert done.returncode == 3 or command == "info", done.stderr
+        assert "Traceback" not in done.stderr
+        if command == "solve":
+            assert "<= optimum <=" in done.stdout
+            assert "time limit" in done.stdout or "too large" in done.stdout
+        else:
+            assert "lower_bound:" in done.stdout
+            assert "left_out:" in done.stdout
