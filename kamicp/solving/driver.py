@@ -62,7 +62,7 @@ DEEP_SPLIT_AFTER = 0.0
 
 # The portfolio on a pivot-rule board first runs the compiled A* in this process for at most
 # this many expansions (about a second on 20x20 boards), and starts its two processes (SAT
-# and the A* again) only where that does not settle it: 80 of the 99 floodit-99 boards end
+# and the A* again) only where that does not settle it: 59 of the 99 floodit-99 boards end
 # here (BENCHMARKS.md, "Pivot rules: the compiled A*").
 PIVOT_NODES = 200_000
 
