@@ -107,8 +107,8 @@ def solve_reference(
             "",
             proof=f"{solver}: {_exhaustive(search)}",
         )
-    greedy_moves = greedy_solution(g, final_colour)
-    best = out.moves if out.moves is not None else greedy_moves
+    # the beam only where the search found no solution: it takes seconds on big boards
+    best = out.moves if out.moves is not None else greedy_solution(g, final_colour)
     if best is not None and out.lower_bound >= len(best):
         # Stopped, but the proved bound already meets a solution (the greedy one, say).
         why = f"{solver}: lower bound {out.lower_bound} proved, met by a solution"
