@@ -35,12 +35,14 @@ from kamicp.game.regions import RegionGraph
 
 __all__ = [
     "MOST_COLOURS",
+    "absorb",
     "BitBoard",
     "bit_board",
     "border",
     "border_into",
     "colours_in",
     "eliminated",
+    "gather_neighbours",
     "greedy_colours",
     "layer_bound",
     "layer_bound_into",
@@ -182,15 +184,35 @@ def border_into(flooded, neighbours, out) -> None:
     words = flooded.shape[0]
     for w in range(words):
         out[w] = _ZERO
+    gather_neighbours(flooded, neighbours, out)
     for w in range(words):
-        x = flooded[w]
+        out[w] &= ~flooded[w]
+
+
+@njit(cache=True)
+def gather_neighbours(regions, neighbours, out) -> None:
+    """OR into ``out`` the neighbours of every region of ``regions``. O(|regions| x words)."""
+    words = regions.shape[0]
+    for w in range(words):
+        x = regions[w]
         while x:
             i = 64 * w + lowest_bit(x)
             x &= x - _ONE
             for u in range(words):
                 out[u] |= neighbours[i, u]
+
+
+@njit(cache=True)
+def absorb(done, edge, grab, neighbours) -> None:
+    """Flood the regions ``grab`` (a part of the border ``edge`` of ``done``): both are
+    updated in place, the border losing ``grab`` and gaining what it touches."""
+    words = done.shape[0]
     for w in range(words):
-        out[w] &= ~flooded[w]
+        done[w] |= grab[w]
+        edge[w] &= ~grab[w]
+    gather_neighbours(grab, neighbours, edge)
+    for w in range(words):
+        edge[w] &= ~done[w]
 
 
 @njit(cache=True)
@@ -238,13 +260,7 @@ def layer_bound_into(flooded, edge, neighbours, colour_masks, final, scratch, la
         layers[depth] = colours_in(frontier, colour_masks)
         for w in range(words):
             grown[w] = _ZERO
-        for w in range(words):
-            x = frontier[w]
-            while x:
-                i = 64 * w + lowest_bit(x)
-                x &= x - _ONE
-                for u in range(words):
-                    grown[u] |= neighbours[i, u]
+        gather_neighbours(frontier, neighbours, grown)
         empty = True
         for w in range(words):
             frontier[w] = grown[w] & ~seen[w]
@@ -309,18 +325,9 @@ def sweep_bound(flooded, edge, neighbours, colour_masks, final, scratch) -> int:
                 break
         for w in range(words):
             grab[w] = edge_now[w] if colour < 0 else edge_now[w] & colour_masks[colour, w]
-            done[w] |= grab[w]
-            edge_now[w] &= ~grab[w]
-        for w in range(words):
-            x = grab[w]
-            while x:
-                i = 64 * w + lowest_bit(x)
-                x &= x - _ONE
-                for u in range(words):
-                    edge_now[u] |= neighbours[i, u]
+        absorb(done, edge_now, grab, neighbours)
         empty = True
         for w in range(words):
-            edge_now[w] &= ~done[w]
             if edge_now[w]:
                 empty = False
     return max(best, steps)
@@ -358,17 +365,7 @@ def greedy_colours(flooded, neighbours, colour_masks, final, out) -> int:
         length += 1
         for w in range(words):
             grab[w] = edge[w] & colour_masks[colour, w]
-            done[w] |= grab[w]
-            edge[w] &= ~grab[w]
-        for w in range(words):
-            x = grab[w]
-            while x:
-                i = 64 * w + lowest_bit(x)
-                x &= x - _ONE
-                for u in range(words):
-                    edge[u] |= neighbours[i, u]
-        for w in range(words):
-            edge[w] &= ~done[w]
+        absorb(done, edge, grab, neighbours)
     if final >= 0 and (length == 0 or out[length - 1] != final):
         out[length] = final
         length += 1

@@ -50,13 +50,13 @@ from kamicp.procs.deadline import Deadline
 from kamicp.result import SearchOutcome
 from kamicp.search.bitboard import (
     BitBoard,
+    absorb,
     bit_board,
     border,
     border_into,
     eliminated,
     greedy_colours,
     layer_bound_into,
-    lowest_bit,
     sweep_bound,
 )
 
@@ -358,6 +358,7 @@ def _expand(board, nodes, table, heads, stats, final, budget) -> int:
     edge = np.empty(words, dtype=np.uint64)
     child = np.empty(words, dtype=np.uint64)
     child_edge = np.empty(words, dtype=np.uint64)
+    grab_row = np.empty(words, dtype=np.uint64)
     scratch = np.empty((3, words), dtype=np.uint64)
     if stats[_USED] == 0:  # the start, stored by the caller
         table[_slot(table, store, store[0])] = 0
@@ -416,17 +417,9 @@ def _expand(board, nodes, table, heads, stats, final, budget) -> int:
                 continue
             # the child's border: the parent's, less what it flooded, plus what that touches
             for w in range(words):
-                child_edge[w] = edge[w] & ~colour_masks[c, w]
-            for w in range(words):
-                x = edge[w] & colour_masks[c, w]
-                while x:
-                    low = x & (~x + np.uint64(1))
-                    i = 64 * w + lowest_bit(low)
-                    x ^= low
-                    for u in range(words):
-                        child_edge[u] |= neighbours[i, u]
-            for w in range(words):
-                child_edge[w] &= ~child[w]
+                grab_row[w] = edge[w] & colour_masks[c, w]
+                child_edge[w] = edge[w]
+            absorb(child, child_edge, grab_row, neighbours)  # child holds the grab already
             h = sweep_bound(child, child_edge, neighbours, colour_masks, final, scratch)
             fc = max(f, depth + h)  # the parent's f still bounds the child (pathmax)
             if fc >= stats[_BEST]:
