@@ -26,6 +26,7 @@ from typing import TypeVar
 
 __all__ = [
     "deferred_signals",
+    "interrupt_on_sigterm",
     "noting_interrupts",
     "run_interruptibly",
 ]
@@ -190,3 +191,31 @@ def noting_interrupts() -> Iterator[list]:
     finally:
         for signum, action in previous.items():
             signal.signal(signum, action)
+
+
+def interrupt_on_sigterm() -> None:
+    """Take SIGTERM as Ctrl-C from here on: a ``KeyboardInterrupt`` in the main thread.
+
+    ``kill``, ``timeout`` and batch systems stop a job with SIGTERM; its default action ends
+    the process at once, with nothing printed, while a command reads or builds a large board
+    before any solve has set handlers of its own. A process started to ignore SIGTERM keeps
+    ignoring it.
+
+    Examples
+    --------
+    >>> import os
+    >>> previous = signal.getsignal(signal.SIGTERM)
+    >>> interrupt_on_sigterm()
+    >>> try:
+    ...     os.kill(os.getpid(), signal.SIGTERM)
+    ... except KeyboardInterrupt:
+    ...     print("interrupted")
+    interrupted
+    >>> _ = signal.signal(signal.SIGTERM, previous)
+    """
+
+    def handler(signum, frame):
+        raise KeyboardInterrupt
+
+    if signal.getsignal(signal.SIGTERM) is not signal.SIG_IGN:
+        signal.signal(signal.SIGTERM, handler)

@@ -250,3 +250,23 @@ def test_the_parser_of_every_command_builds(capsys):
             parser.parse_args([name, "--help"])
         assert done.value.code == 0
         assert capsys.readouterr().out.startswith(f"usage: kamicp {name}")
+
+
+def test_sigterm_while_reading_the_board_ends_with_one_line():
+    # a command still reading its input (a large board, or standard input here) has set no
+    # solve handlers yet: SIGTERM ends it as Ctrl-C does, with one line, not silently
+    import signal
+    import time
+
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "kamicp", "info", "-"],
+        cwd=ROOT,
+        text=True,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    time.sleep(1.0)  # past the imports, waiting on standard input
+    proc.send_signal(signal.SIGTERM)
+    out, err = proc.communicate(timeout=10)
+    assert (proc.returncode, out, err) == (130, "", "kamicp: interrupted\n")
