@@ -103,7 +103,7 @@ def test_never_above_the_tetrapod_bound(g, cap):
         check_below_tetrapods(g.colour, g.adj, g.k, piece, cap)
 
 
-@settings(max_examples=100, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck))
 @given(coloured_trees(max_nodes=10, max_colours=4))
 def test_on_trees_every_value_is_at_most_the_optimum(tree):
     colour, edges, k = tree

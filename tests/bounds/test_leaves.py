@@ -46,8 +46,8 @@ def check_leaves_never_add_moves(g):
 
 
 # Each example runs BFS on up to 7 subgraphs per final colour, so a few hard boards cost
-# minutes: the fast suite takes 80 examples, the slow variant below 1,000.
-@settings(max_examples=80, deadline=None, suppress_health_check=list(HealthCheck))
+# minutes: the fast suite takes 30 examples, the slow variant below 1,000.
+@settings(max_examples=30, deadline=None, suppress_health_check=list(HealthCheck))
 @given(region_graphs(max_cells=12, max_colours=4, rules=("free",)))
 def test_a_piece_without_leaves_needs_no_more_moves(g):
     check_leaves_never_add_moves(g)
@@ -156,7 +156,7 @@ def word_of(bits):
         bounds.forget_cached_bounds()
 
 
-@settings(max_examples=400, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=200, deadline=None, suppress_health_check=list(HealthCheck))
 @given(region_graphs(max_cells=14, max_colours=4, rules=("free",)), st.integers(0, 3))
 def test_tetrapod_checks_through_the_peel_and_trim_stay_admissible(g, width_choice):
     optimum = oracle(g).lower_bound

@@ -11,7 +11,10 @@ from kamicp.search import idastar as idastar_module
 from tests.cli.helpers import ARTICLE, ROOT, run
 
 
-@pytest.mark.parametrize("solver", ["bfs", "astar", "cpsat", "sat"])
+# BFS takes about 20 s on the article graph: the slow suite runs it
+@pytest.mark.parametrize(
+    "solver", [pytest.param("bfs", marks=pytest.mark.slow), "astar", "cpsat", "sat"]
+)
 def test_solve_the_article_graph_optimally(capsys, solver):
     code, out, _ = run(capsys, "solve", ARTICLE, "--solver", solver, "--json")
     data = json.loads(out)
@@ -23,7 +26,7 @@ def test_solve_the_article_graph_optimally(capsys, solver):
     assert code == 0 and "solved in 5 moves" in out
 
 
-@pytest.mark.parametrize("solver", ["bfs", "cpsat", "sat"])
+@pytest.mark.parametrize("solver", [pytest.param("bfs", marks=pytest.mark.slow), "cpsat", "sat"])
 def test_max_moves_answers_yes_or_no(capsys, solver):
     code, out, _ = run(capsys, "solve", ARTICLE, "--solver", solver, "--max-moves", "4", "--json")
     assert code == 1 and json.loads(out)["status"] == "infeasible"

@@ -188,7 +188,7 @@ WEAKER = (
 )
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=25, deadline=None, suppress_health_check=list(HealthCheck))
 @given(clovers(), st.none() | st.integers(0, 3))
 @example(from_edges(*WEAKER, k=4), 3)
 def test_shared_checks_are_the_states_own(g, choice):

@@ -223,7 +223,7 @@ def test_tasks_split_below_the_frontier(splits):
     assert splits  # the give-way path ran
 
 
-@settings(max_examples=15, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=6, deadline=None, suppress_health_check=list(HealthCheck))
 @given(region_graphs(max_cells=20, max_colours=4, rules=("free",)), FINALS)
 def test_same_optimum_when_tasks_split_again(monkeypatch, g, choice):
     monkeypatch.setattr(workers_module.Worker, "tick", always_give_way)

@@ -156,7 +156,7 @@ def _property(check, examples, **strategy):
 
 
 test_optimum = _property(check_optimum, 300)
-test_horizon = _property(check_horizon, 150)
+test_horizon = _property(check_horizon, 60)
 
 
 @settings(max_examples=100, deadline=None, suppress_health_check=list(HealthCheck))
