@@ -12,6 +12,7 @@ import subprocess
 import time
 from pathlib import Path
 
+from kamicp.procs.child import die_with_parent
 from kamicp.proof.drat import DratResult
 
 __all__ = ["run_drat_trim"]
@@ -52,6 +53,7 @@ def run_drat_trim(
             text=True,
             timeout=None if timeout is None else timeout + 5,
             check=False,
+            preexec_fn=die_with_parent,  # a long check ends with a killed kamicp verify
         )
     except subprocess.TimeoutExpired:
         return DratResult(
