@@ -80,8 +80,8 @@ def describe(board: Board, g: RegionGraph, result: Result) -> str:
     >>> from kamicp.solving.solve import solve
     >>> g = region_graph(board)
     >>> print(describe(board, g, solve(g, "bfs")))  # doctest: +ELLIPSIS
-    solution: 0,2:G
-              1. green (G) at row 1, column 3
+    solution: 0,0:R
+              1. red (R) at row 1, column 1
     status:   optimal, 1 move (proved: ...)
     bounds:   1 <= optimum <= 1
     solver:   bfs, ... s

@@ -26,6 +26,7 @@ looks at a blob), ties to the first in reading order (:func:`region_cell`).
 from __future__ import annotations
 
 import re
+from operator import mul
 
 from kamicp.errors import KamicpError
 from kamicp.game import rules
@@ -36,6 +37,7 @@ from kamicp.view import layout as lay
 
 __all__ = [
     "PLAIN_NAMES",
+    "PURE_TONES",
     "cell_at",
     "colour_words",
     "move_token",
@@ -50,6 +52,30 @@ __all__ = [
 # The plain name of every drawn tone of layout's named colours (the ten default colours are
 # among them); "grey" comes before its alias "gray", so grey is what a person reads.
 PLAIN_NAMES = {tone: name for name, tone in reversed(lay.NAMED_COLOURS.items())}
+
+# Pure and dark tones of the same names, so that colours given by the user (render
+# --palette) find a name by likeness too: #118811 is green, not the olive soft tone.
+PURE_TONES = {
+    "red": ("#ff0000", "#8b0000"),
+    "green": ("#00ff00", "#008000", "#006400"),
+    "blue": ("#0000ff", "#1e90ff"),
+    "navy": ("#000080",),
+    "yellow": ("#ffff00",),
+    "orange": ("#ffa500", "#ff8c00"),
+    "purple": ("#800080", "#9370db"),
+    "pink": ("#ffc0cb", "#ff69b4"),
+    "brown": ("#a52a2a", "#8b4513"),
+    "grey": ("#808080",),
+    "white": ("#ffffff",),
+    "black": ("#000000",),
+    "cyan": ("#00ffff",),
+    "magenta": ("#ff00ff",),
+    "teal": ("#008080",),
+    "olive": ("#808000",),
+    "maroon": ("#800000",),
+}
+BT709 = (0.2126, 0.7152, 0.0722)  # luminance weights of red, green and blue
+LIKENESS = {tone: name for name, tones in PURE_TONES.items() for tone in tones} | PLAIN_NAMES
 
 PLACE = re.compile(r"\s*row\s+(\d+)\s*,\s*column\s+(\d+)\s*", re.IGNORECASE)
 
@@ -70,13 +96,7 @@ def plain_name(colour: str) -> str:
     """The plain name of a drawn ``#rrggbb`` colour: its own, or the nearest one's."""
     if colour in PLAIN_NAMES:
         return PLAIN_NAMES[colour]
-    return PLAIN_NAMES[min(PLAIN_NAMES, key=lambda tone: (distance(colour, tone), tone))]
-
-
-def luminance(colour: str) -> float:
-    """Relative luminance of ``#rrggbb`` (ITU-R BT.709 weights, 0..255)."""
-    r, g, b = lay.rgb(colour)
-    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+    return LIKENESS[min(LIKENESS, key=lambda tone: (distance(colour, tone), tone))]
 
 
 def alike(base: str, n: int) -> list[str]:
@@ -88,7 +108,7 @@ def alike(base: str, n: int) -> list[str]:
     return [f"{base} {i}" for i in range(1, n + 1)]
 
 
-def palette_words(board: Board, palette: list[str] | None = None) -> list[str]:
+def palette_words(board: Board, palette: list[str] | None = None, symbol: bool = True) -> list[str]:
     """Every colour of the palette in words, all different.
 
     Parameters
@@ -98,6 +118,9 @@ def palette_words(board: Board, palette: list[str] | None = None) -> list[str]:
         (:func:`kamicp.view.layout.palette_colours`).
     palette : list of str, optional
         Colours the picture is drawn in instead, in palette order (``render --palette``).
+    symbol : bool, default True
+        Add the symbol where it differs from the name (what to type); without it, the name
+        alone (a picture's caption).
 
     Returns
     -------
@@ -119,17 +142,15 @@ def palette_words(board: Board, palette: list[str] | None = None) -> list[str]:
     drawn = lay.palette_colours(board.palette, palette)
     names = [plain_name(colour) for colour in drawn]
     for base in set(names):
-        same = sorted(
-            (i for i, name in enumerate(names) if name == base),
-            key=lambda i: (-luminance(drawn[i]), i),
-        )
-        if len(same) > 1:
+        same = [i for i, name in enumerate(names) if name == base]
+        if len(same) > 1:  # lightest first, by relative luminance (ITU-R BT.709)
+            same.sort(key=lambda i: (-sum(map(mul, BT709, lay.rgb(drawn[i]))), i))
             for i, name in zip(same, alike(base, len(same)), strict=True):
                 names[i] = name
-    words = []
-    for symbol, name in zip(board.palette, names, strict=True):
-        words.append(symbol if symbol.lower() == name else f"{name} ({symbol})")
-    return words
+    return [
+        s if s.lower() == name else f"{name} ({s})" if symbol else name
+        for s, name in zip(board.palette, names, strict=True)
+    ]
 
 
 def colour_words(
@@ -144,8 +165,7 @@ def colour_words(
     colour : int
         A palette index.
     symbol : bool, default True
-        Add the palette symbol where it differs from the name (what to type); without it,
-        the name alone (a picture's caption).
+        Add the palette symbol (:func:`palette_words`).
     palette : list of str, optional
         Colours the picture is drawn in instead (:func:`palette_words`).
 
@@ -161,8 +181,7 @@ def colour_words(
     >>> colour_words(board, 1), colour_words(board, 1, symbol=False)
     ('green (G)', 'green')
     """
-    words = palette_words(board, palette)[colour]
-    return words.split(" (")[0] if not symbol else words
+    return palette_words(board, palette, symbol)[colour]
 
 
 # -- places ---------------------------------------------------------------------------------
@@ -458,9 +477,7 @@ def moves_words(board: Board, g: RegionGraph, moves: list, symbol: bool = True) 
     1. green (G) at row 1, column 2
     2. blue (B) at row 1, column 1
     """
-    words = palette_words(board)
-    if not symbol:
-        words = [w.split(" (")[0] for w in words]
+    words = palette_words(board, symbol=symbol)
     centres = {}  # drawn once, when a region of more than one cell is first named
     pos = rules.start(g)
     lines = []
