@@ -11,6 +11,7 @@ from kamicp.api import check
 from kamicp.cli.args import add_puzzle_args, load_boards
 from kamicp.errors import IllegalMove, KamicpError
 from kamicp.game import notation, rules
+from kamicp.game.board import Board
 from kamicp.game.regions import region_graph
 from kamicp.view import words
 
@@ -30,7 +31,7 @@ def add_check(p: argparse.ArgumentParser) -> None:
     p.set_defaults(run=run_check)
 
 
-def said_moves(board, text: str) -> tuple[list[str], int | None]:
+def said_moves(board: Board, text: str) -> tuple[list[str], int | None]:
     """Each move of ``text`` in words and in notation on the cell the words name, in the
     position the moves before it leave, up to the first illegal one (included); and the
     number of the move after which the board is first solved (None: it never is).
