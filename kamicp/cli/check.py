@@ -110,5 +110,6 @@ def run_check(args: argparse.Namespace) -> int:
         diff = verdict.par_difference
         line += f" (par {board.par}: {'at par' if diff == 0 else f'{diff:+d}'})"
     print(line)
-    print(f"solved by move {solved_by}: {said[solved_by - 1]}")
+    if solved_by is not None:  # None: no moves, the board was solved from the start
+        print(f"solved by move {solved_by}: {said[solved_by - 1]}")
     return 0

@@ -83,3 +83,10 @@ def test_check_names_a_refused_move_and_the_solving_move_in_words(capsys, tmp_pa
     code, out, _ = run(capsys, "check", pivot, "5,5:G")
     assert code == 1 and out.startswith("illegal: move 1, green (G) at row ")
     assert out.endswith("pivot's region\n")
+
+
+def test_no_moves_on_a_solved_board_name_no_move(capsys, tmp_path):
+    board = tmp_path / "solved.txt"
+    board.write_text("GG\n")
+    code, out, _ = run(capsys, "check", str(board), " ")
+    assert code == 0 and out == "solved in 0 moves\n"
