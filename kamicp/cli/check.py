@@ -9,10 +9,13 @@ import sys
 from kamicp import formats
 from kamicp.api import check
 from kamicp.cli.args import add_puzzle_args, load_boards
-from kamicp.errors import KamicpError
-from kamicp.game import notation
+from kamicp.errors import IllegalMove, KamicpError
+from kamicp.game import notation, rules
+from kamicp.game.board import Board
+from kamicp.game.regions import region_graph
+from kamicp.view import words
 
-__all__ = ["add_check", "run_check"]
+__all__ = ["add_check", "run_check", "said_moves"]
 
 
 def add_check(p: argparse.ArgumentParser) -> None:
@@ -26,6 +29,42 @@ def add_check(p: argparse.ArgumentParser) -> None:
     add_puzzle_args(p)
     p.add_argument("moves", nargs="+", help="moves, e.g. '0,0:3 1,2:a' ('-' reads stdin)")
     p.set_defaults(run=run_check)
+
+
+def said_moves(board: Board, text: str) -> tuple[list[str], int | None]:
+    """Each move of ``text`` in words and in notation on the cell the words name, in the
+    position the moves before it leave, up to the first illegal one (included); and the
+    number of the move after which the board is first solved (None: it never is).
+
+    Parameters
+    ----------
+    board : Board
+        The puzzle.
+    text : str
+        Moves in notation.
+
+    Returns
+    -------
+    (list of str, int or None)
+        The moves said (none when a move cannot be read), and the move that solves it.
+    """
+    g = region_graph(board)
+    try:
+        moves = notation.parse_moves(board, g, text)
+    except IllegalMove:
+        return [], None
+    pos, out, solved = rules.start(g), [], None
+    for number, move in enumerate(moves, 1):
+        out.append(
+            f"{words.move_words(board, g, move, pos)} [{words.move_token(board, g, move, pos)}]"
+        )
+        try:
+            pos = rules.apply(g, pos, move)
+        except IllegalMove:
+            break
+        if solved is None and rules.is_solved(pos):
+            solved = number
+    return out, solved
 
 
 def run_check(args: argparse.Namespace) -> int:
@@ -53,8 +92,14 @@ def run_check(args: argparse.Namespace) -> int:
         text = sys.stdin.read()
     (board,) = load_boards(args)[:1]
     verdict = check(board, text)
+    said, solved_by = said_moves(board, text)
     if not verdict.legal:
-        print(f"illegal: {verdict.problem}")
+        prefix = f"move {verdict.moves + 1}: "
+        if said and verdict.problem.startswith(prefix):  # a move the rules refuse, not a typo
+            problem = f"move {verdict.moves + 1}, {said[-1]}: {verdict.problem[len(prefix) :]}"
+            print(f"illegal: {problem}")
+        else:
+            print(f"illegal: {verdict.problem}")
         return 1
     done = notation.count_moves(verdict.moves)
     if not verdict.solved:
@@ -65,4 +110,6 @@ def run_check(args: argparse.Namespace) -> int:
         diff = verdict.par_difference
         line += f" (par {board.par}: {'at par' if diff == 0 else f'{diff:+d}'})"
     print(line)
+    if solved_by is not None:  # None: no moves, the board was solved from the start
+        print(f"solved by move {solved_by}: {said[solved_by - 1]}")
     return 0

@@ -8,8 +8,13 @@ from kamicp.game import notation
 from kamicp.game.board import Board
 from kamicp.game.regions import RegionGraph
 from kamicp.result import Result
+from kamicp.view import words
 
-__all__ = ["describe", "result_json"]
+__all__ = ["WORDS_UP_TO", "describe", "result_json"]
+
+# Solutions of at most this many moves are also said in words, one line a move; longer ones
+# would bury the answer, and a picture (render --solve) follows them better.
+WORDS_UP_TO = 30
 
 
 def result_json(board: Board, g: RegionGraph, result: Result) -> dict:
@@ -63,7 +68,9 @@ def describe(board: Board, g: RegionGraph, result: Result) -> str:
     Returns
     -------
     str
-        Puzzle, solution, status, bounds, par and solver, one a line.
+        Puzzle, solution, status, bounds, par and solver, one a line; below the solution
+        in notation, its moves in words (:func:`kamicp.view.words.moves_words`), one a line,
+        for solutions of at most :data:`WORDS_UP_TO` moves.
 
     Examples
     --------
@@ -73,7 +80,8 @@ def describe(board: Board, g: RegionGraph, result: Result) -> str:
     >>> from kamicp.solving.solve import solve
     >>> g = region_graph(board)
     >>> print(describe(board, g, solve(g, "bfs")))  # doctest: +ELLIPSIS
-    solution: ...
+    solution: 0,0:R
+              1. red (R) at row 1, column 1
     status:   optimal, 1 move (proved: ...)
     bounds:   1 <= optimum <= 1
     solver:   bfs, ... s
@@ -84,6 +92,8 @@ def describe(board: Board, g: RegionGraph, result: Result) -> str:
     if result.solution is not None:
         text = notation.format_moves(board, g, result.solution) or "(already solved)"
         lines.append(f"solution: {text}")
+        if len(result.solution) <= WORDS_UP_TO:
+            lines.extend(" " * 10 + line for line in words.moves_words(board, g, result.solution))
     status = result.status
     if status == "optimal":
         status = f"optimal, {notation.count_moves(result.moves)} (proved: {result.proof})"

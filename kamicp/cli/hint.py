@@ -15,6 +15,7 @@ from kamicp.game import notation
 from kamicp.game.regions import region_graph
 from kamicp.solving.hint import hint
 from kamicp.solving.solve import DEFAULT_SOLVER, SOLVERS
+from kamicp.view import words
 
 __all__ = ["add_hint", "run_hint"]
 
@@ -64,12 +65,18 @@ def run_hint(args: argparse.Namespace) -> int:
         raise KamicpError(f"{formats.shown(args.file)}: --after: {err}") from None
     r = h.result
     pg = region_graph(h.position)
-    move = None if h.next_move is None else notation.format_move(h.position, pg, h.next_move)
+    move = said = shown = None
+    if h.next_move is not None:
+        move = notation.format_move(h.position, pg, h.next_move)
+        said = words.move_words(h.position, pg, h.next_move)
+        # the words, then the move in notation on the cell they name, to paste into --after
+        shown = f"{said}   [{words.move_token(h.position, pg, h.next_move)}]"
     if args.json:
         print(
             json.dumps(
                 {
                     "next_move": move,
+                    "next_move_words": said,
                     "status": r.status,
                     "moves_left": r.moves,
                     "lower_bound": r.lower_bound,
@@ -80,12 +87,12 @@ def run_hint(args: argparse.Namespace) -> int:
     elif r.moves == 0:
         print("already solved")
     elif r.status == "optimal":
-        print(f"next move: {move}")
+        print(f"next move: {shown}")
         print(f"moves still needed: {r.moves} (proved optimal: {r.proof})")
     elif r.lower_bound >= UNSOLVABLE:
         print("next move: - (no sequence of moves solves this board)")
     else:
         upper = "?" if r.upper_bound is None else r.upper_bound
-        print(f"next move: {move or '-'} (not proved optimal: {r.status})")
+        print(f"next move: {shown or '-'} (not proved optimal: {r.status})")
         print(f"moves still needed: between {r.lower_bound} and {upper}")
     return EXIT_CODES[r.status]

@@ -38,8 +38,6 @@ import math
 from collections import Counter
 from dataclasses import dataclass
 
-import networkx as nx
-
 from kamicp.errors import KamicpError
 from kamicp.game.board import Board
 
@@ -179,6 +177,8 @@ def graph_positions(board: Board) -> dict:
     the fixed node order. Scaled so that the drawing spans about 1.6 sqrt(n) units, which
     keeps circles of radius 0.35 apart on typical region graphs. O(iterations * n^2).
     """
+    import networkx as nx  # heavy; loaded only where a graph board is drawn
+
     g = nx.Graph()
     g.add_nodes_from(board.order)
     g.add_edges_from(board.edges)

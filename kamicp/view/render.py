@@ -87,7 +87,9 @@ def svg_text(picture: Scene) -> str:
             )
             ET.SubElement(root, "line", attrs)
         elif s.kind == "circle":
-            attrs.update(cx=num(s.points[0]), cy=num(s.points[1]), r=num(s.size), fill=s.fill)
+            attrs.update(
+                cx=num(s.points[0]), cy=num(s.points[1]), r=num(s.size), fill=s.fill or "none"
+            )
             if s.stroke:
                 attrs.update(stroke=s.stroke, **{"stroke-width": num(s.width)})
             ET.SubElement(root, "circle", attrs)

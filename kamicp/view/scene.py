@@ -6,7 +6,8 @@ draws it with Pillow, so both outputs show exactly the same thing.
 
 With moves, the moves are replayed by :func:`kamicp.game.rules.apply` and there is one frame
 per move plus the end: frame i shows the board before move i + 1 with the region about to
-be recoloured outlined and a dot of its new colour on the cell the move names; the last
+be recoloured outlined and, ringed, a dot of its new colour on the cell the caption names
+(:mod:`kamicp.view.words`: "move 1/11: green at row 3, column 5"); the last
 frame shows the board after the last move. :func:`scene` puts the frames in a grid read row
 by row, at most ``per_row`` across.
 
@@ -22,9 +23,10 @@ from dataclasses import dataclass, field, replace
 
 from kamicp.game import rules
 from kamicp.game.board import Board
-from kamicp.game.notation import count_moves, format_move
+from kamicp.game.notation import count_moves
 from kamicp.game.regions import region_graph
 from kamicp.view import layout as lay
+from kamicp.view import words
 
 __all__ = [
     "CAPTION",
@@ -81,7 +83,7 @@ class Frame:
 
     colours: dict
     marked: tuple = ()  # cells of the current region the move recolours
-    tap: object = None  # the cell the move names
+    tap: object = None  # the cell the caption names (kamicp.view.words.region_cell)
     new_colour: int | None = None
     caption: str = ""
 
@@ -89,7 +91,7 @@ class Frame:
 # -- frames ---------------------------------------------------------------------------------
 
 
-def frames_of(board: Board, moves=None) -> list[Frame]:
+def frames_of(board: Board, moves=None, palette=None) -> list[Frame]:
     """The frames of a picture: one per move, then the end (or only the board, without moves).
 
     Parameters
@@ -98,12 +100,15 @@ def frames_of(board: Board, moves=None) -> list[Frame]:
         The board.
     moves : list of (region, colour), optional
         Moves replayed from the start with :func:`kamicp.game.rules.apply`.
+    palette : list of str, optional
+        Colours the picture is drawn in, for the names in the captions.
 
     Returns
     -------
     list of Frame
-        Frame i shows the board before move i + 1, the region it recolours marked; the last
-        one the board after the last move, captioned with whether it is solved.
+        Frame i shows the board before move i + 1, the region it recolours marked and the
+        move in words (:func:`kamicp.view.words.move_words`) as its caption; the last one
+        the board after the last move, captioned with whether it is solved.
 
     Raises
     ------
@@ -119,7 +124,7 @@ def frames_of(board: Board, moves=None) -> list[Frame]:
     >>> from kamicp.formats import parse
     >>> frames = frames_of(parse("ab\\n")[0], [(0, 1)])
     >>> [f.caption for f in frames]
-    ['move 1/1: 0,0:b', 'solved in 1 move']
+    ['move 1/1: orange at row 1, column 1', 'solved in 1 move']
     """
     if moves is None:
         return [Frame(dict(board.cells))]
@@ -134,8 +139,10 @@ def frames_of(board: Board, moves=None) -> list[Frame]:
         region, colour = move
         part = rules.current_region(g, pos, region)
         marked = tuple(cell for r in part for cell in g.cells[r])
-        caption = f"move {number}/{len(moves)}: {format_move(board, g, move)}"
-        out.append(Frame(colours_at(pos), marked, g.cells[region][0], colour, caption))
+        tap = words.region_cell(board, g, region, pos)
+        said = words.colour_words(board, colour, symbol=False, palette=palette)
+        caption = f"move {number}/{len(moves)}: {said} at {words.place_words(board, tap)}"
+        out.append(Frame(colours_at(pos), marked, tap, colour, caption))
         pos = rules.apply(g, pos, move)
     if rules.is_solved(pos):
         caption = f"solved in {count_moves(len(moves))}"
@@ -246,8 +253,13 @@ def frame_shapes(board, drawing, frame, colours, numbers, px, origin) -> list[Sh
 
 
 def tap_dot(centre, colour: str, radius: float) -> list[Shape]:
-    """A dot of the new colour ringed in white and dark ink: readable on any fill."""
+    """A dot of the new colour ringed in white and dark ink, inside a wide open ring of ink
+    and white: readable on any fill, and seen at a glance on a busy board."""
     return [
+        Shape(
+            "circle", centre, stroke="#ffffff", width=radius * 0.5, size=radius * 2.3, role="tap"
+        ),
+        Shape("circle", centre, stroke=INK, width=radius * 0.25, size=radius * 2.3, role="tap"),
         Shape("circle", centre, fill=INK, size=radius * 1.45, role="tap"),
         Shape("circle", centre, fill="#ffffff", size=radius * 1.2, role="tap"),
         Shape("circle", centre, fill=colour, size=radius, role="tap"),
@@ -282,7 +294,7 @@ def frame_scenes(board: Board, moves=None, palette=None, numbers=False, px=None)
     height = (ymax - ymin + 2 * MARGIN + caption) * px
     origin = ((MARGIN - xmin) * px, (MARGIN - ymin) * px)
     out = []
-    for frame in frames_of(board, moves):
+    for frame in frames_of(board, moves, palette):
         shapes = frame_shapes(board, drawing, frame, colours, numbers, px, origin)
         if frame.caption:
             centre = (width / 2, height - (MARGIN / 2 + caption / 2) * px)

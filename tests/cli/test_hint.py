@@ -1,9 +1,17 @@
-"""``kamicp hint`` and ``info --first-moves``: the optimal first moves agree with BFS."""
+"""``kamicp hint`` and ``info --first-moves``: the optimal first moves agree with BFS, and
+the hint says where and in which colour a person plays it."""
 
 from __future__ import annotations
 
 import json
 
+import pytest
+
+from kamicp import formats
+from kamicp.game import notation
+from kamicp.game.regions import region_graph
+from kamicp.solving.hint import position_after
+from kamicp.view import words
 from tests.cli.helpers import ROOT, run
 
 
@@ -25,3 +33,56 @@ def test_first_moves_hint_and_all_optimal_agree_with_bfs(capsys):
     assert code == 0 and len(set(every)) == len(every) > 1
     for moves in every:
         assert len(moves.split()) == 5 and run(capsys, "check", blobs, moves)[0] == 0
+
+
+SHIPPED = sorted(
+    p
+    for p in (ROOT / "puzzles").rglob("*")
+    if p.is_file() and p.suffix in {".txt", ".json", ".puz"}
+)
+STORY = ROOT.parent / "shared" / "data" / "kami2-story" / "Bud1.puz"
+
+
+def check_hint_words(board, position, out: str) -> None:
+    """The hint says a colour of the palette and a place in the hinted region, then the move
+    in notation on that same cell."""
+    g = region_graph(position)
+    line = out.splitlines()[0]
+    assert line.startswith("next move: ")
+    said, _, token = line.removeprefix("next move: ").partition("   [")
+    region, colour = notation.parse_move(position, g, token.split("]")[0])
+    colour_said, _, place = said.partition(" at ")
+    assert colour_said == words.palette_words(board)[colour]
+    cell = words.cell_at(board, place)
+    assert g.region_of[cell] == region
+    assert token.split(":")[0] == notation.format_cell(board, cell)
+
+
+@pytest.mark.parametrize("path", SHIPPED, ids=lambda p: str(p.relative_to(ROOT)))
+def test_hint_says_where_and_which_colour_on_every_shipped_puzzle(capsys, path):
+    board = formats.load(str(path))[0]
+    code, out, _ = run(capsys, "hint", str(path), "--solver", "idastar")
+    assert code == 0
+    check_hint_words(board, board, out)
+
+
+@pytest.mark.skipif(not STORY.exists(), reason="needs ../shared/data/kami2-story")
+def test_hint_says_where_on_a_kami2_story_level(capsys):
+    board = formats.load(str(STORY))[0]
+    played = notation.GAME_TOKEN.findall(board.solution)[:-2]  # two moves left: quick
+    after = "".join(f"{where}{letter}" for where, letter in played)
+    code, out, _ = run(capsys, "hint", str(STORY), "--after", after, "--solver", "idastar")
+    assert code == 0 and "moves still needed: 2" in out
+    g = region_graph(board)
+    position = position_after(board, notation.parse_moves(board, g, after))
+    check_hint_words(board, position, out)
+
+
+def test_hint_json_keeps_the_move_in_notation_and_adds_its_words(capsys):
+    first = str(ROOT / "puzzles" / "square" / "first.txt")
+    code, out, _ = run(capsys, "hint", first, "--solver", "bfs", "--json")
+    data = json.loads(out)
+    board = formats.load(first)[0]
+    g = region_graph(board)
+    move = notation.parse_move(board, g, data["next_move"])
+    assert data["next_move_words"] == words.move_words(board, g, move)

@@ -6,8 +6,12 @@ import json
 
 import pytest
 
+from kamicp import formats
 from kamicp.cli.main import main
+from kamicp.game import notation
+from kamicp.game.regions import region_graph
 from kamicp.search import idastar as idastar_module
+from kamicp.view import words
 from tests.cli.helpers import ARTICLE, ROOT, run
 
 
@@ -204,3 +208,20 @@ def test_par_is_shown_beside_a_solution_and_said_beaten_below_it(capsys, tmp_pat
     code, out, _ = run(capsys, "solve", str(puzzle), "--solver", "greedy")
     assert "status:   feasible" in out or "status:   optimal" in out
     assert "par:      6 (beaten)" in out
+
+
+def test_solve_says_the_solution_in_words_below_it(capsys):
+    path = ROOT / "puzzles" / "triangle" / "holes.txt"
+    code, out, _ = run(capsys, "solve", str(path), "--solver", "idastar")
+    lines = out.splitlines()
+    at = next(i for i, line in enumerate(lines) if line.startswith("solution: "))
+    tokens = lines[at].removeprefix("solution: ").split()
+    said = lines[at + 1 : at + 1 + len(tokens)]
+    assert code == 0 and lines[at + 1 + len(tokens)].startswith("status:")
+    board = formats.load(str(path))[0]
+    g = region_graph(board)
+    moves = notation.parse_moves(board, g, " ".join(tokens))
+    assert said == [" " * 10 + line for line in words.moves_words(board, g, moves)]
+    assert [line.split(".")[0].strip() for line in said] == [
+        str(i) for i in range(1, len(tokens) + 1)
+    ]

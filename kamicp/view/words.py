@@ -1,0 +1,493 @@
+"""A move in words: the colour by the name of its drawn colour, the region by where it is.
+
+Move notation (:mod:`kamicp.game.notation`) is compact and exact, for files and JSON; this
+module says the same move the way a person finds it on the picture of
+:mod:`kamicp.view.layout`: "green (G) at row 3, column 5".
+
+Colours are named after the colour :func:`kamicp.view.layout.palette_colours` draws, with
+the palette symbol added where it differs from the name, so that the move can still be
+typed. Places are 1-based and counted from the top-left of the drawing, holes included:
+
+- square grids: rows down, columns across, as in the file;
+- hex grids: columns across; the row is the place down the column (odd columns are drawn
+  half a cell lower, so one row zigzags across the picture);
+- triangle grids and KAMI 2 boards: triangles are drawn in vertical strips, each a column;
+  down a strip every triangle is one row, and rows are level across the picture (the
+  triangles of one row have their centres at the same height). A KAMI 2 triangle (r, p, s)
+  is the text-grid triangle (2p + s + r, r) (:func:`kamicp.view.layout.kami2_as_triangle`):
+  column r + 1 and row 2p + s + r + 1, less the rows and columns above and left of the
+  drawing;
+- graph boards: the node's name.
+
+A region is named by the cell of it nearest the centre of its drawn cells (where a person
+looks at a blob), ties to the first in reading order (:func:`region_cell`).
+"""
+
+from __future__ import annotations
+
+import re
+from operator import mul
+
+from kamicp.errors import KamicpError
+from kamicp.game import rules
+from kamicp.game.board import Board
+from kamicp.game.notation import format_cell, format_colour
+from kamicp.game.regions import RegionGraph
+from kamicp.view import layout as lay
+
+__all__ = [
+    "PLAIN_NAMES",
+    "PURE_TONES",
+    "cell_at",
+    "colour_words",
+    "move_token",
+    "move_words",
+    "moves_words",
+    "palette_words",
+    "place_words",
+    "region_cell",
+    "row_column",
+]
+
+# The plain name of every drawn tone of layout's named colours (the ten default colours are
+# among them); "grey" comes before its alias "gray", so grey is what a person reads.
+PLAIN_NAMES = {tone: name for name, tone in reversed(lay.NAMED_COLOURS.items())}
+
+# Pure and dark tones of the same names, so that colours given by the user (render
+# --palette) find a name by likeness too: #118811 is green, not the olive soft tone.
+PURE_TONES = {
+    "red": ("#ff0000", "#8b0000"),
+    "green": ("#00ff00", "#008000", "#006400"),
+    "blue": ("#0000ff", "#1e90ff"),
+    "navy": ("#000080",),
+    "yellow": ("#ffff00",),
+    "orange": ("#ffa500", "#ff8c00"),
+    "purple": ("#800080", "#9370db"),
+    "pink": ("#ffc0cb", "#ff69b4"),
+    "brown": ("#a52a2a", "#8b4513"),
+    "grey": ("#808080",),
+    "white": ("#ffffff",),
+    "black": ("#000000",),
+    "cyan": ("#00ffff",),
+    "magenta": ("#ff00ff",),
+    "teal": ("#008080",),
+    "olive": ("#808000",),
+    "maroon": ("#800000",),
+}
+BT709 = (0.2126, 0.7152, 0.0722)  # luminance weights of red, green and blue
+LIKENESS = {tone: name for name, tones in PURE_TONES.items() for tone in tones} | PLAIN_NAMES
+
+PLACE = re.compile(r"\s*row\s+(\d+)\s*,\s*column\s+(\d+)\s*", re.IGNORECASE)
+
+
+# -- colours --------------------------------------------------------------------------------
+
+
+def distance(a: str, b: str) -> float:
+    """How unlike two ``#rrggbb`` colours look: the "redmean" weighted RGB distance, which
+    weighs green most and red more in reds (a cheap stand-in for a perceptual space)."""
+    (r1, g1, b1), (r2, g2, b2) = lay.rgb(a), lay.rgb(b)
+    mean = (r1 + r2) / 2
+    dr, dg, db = r1 - r2, g1 - g2, b1 - b2
+    return (2 + mean / 256) * dr * dr + 4 * dg * dg + (2 + (255 - mean) / 256) * db * db
+
+
+def plain_name(colour: str) -> str:
+    """The plain name of a drawn ``#rrggbb`` colour: its own, or the nearest one's."""
+    if colour in PLAIN_NAMES:
+        return PLAIN_NAMES[colour]
+    return LIKENESS[min(LIKENESS, key=lambda tone: (distance(colour, tone), tone))]
+
+
+def alike(base: str, n: int) -> list[str]:
+    """Names for ``n`` drawn colours with one plain name, lightest first."""
+    if n == 2:
+        return [f"light {base}", f"dark {base}"]
+    if n == 3:
+        return [f"light {base}", base, f"dark {base}"]
+    return [f"{base} {i}" for i in range(1, n + 1)]
+
+
+def palette_words(board: Board, palette: list[str] | None = None, symbol: bool = True) -> list[str]:
+    """Every colour of the palette in words, all different.
+
+    Parameters
+    ----------
+    board : Board
+        The board; its palette's symbols choose the drawn colours
+        (:func:`kamicp.view.layout.palette_colours`).
+    palette : list of str, optional
+        Colours the picture is drawn in instead, in palette order (``render --palette``).
+    symbol : bool, default True
+        Add the symbol where it differs from the name (what to type); without it, the name
+        alone (a picture's caption).
+
+    Returns
+    -------
+    list of str
+        Per palette index: the drawn colour's plain name, then the symbol in brackets when
+        it differs from the name (``green (G)``, ``blue (2)``); a symbol that is the name
+        is shown alone (``Gold``). When two drawn colours have the same plain name, the
+        lighter is "light ...", the darker "dark ..." (and a middle one keeps the name;
+        more than three are numbered from the lightest). O(k^2) for k colours.
+
+    Examples
+    --------
+    >>> from kamicp.formats import parse
+    >>> palette_words(parse("RG\\nBY\\n")[0])
+    ['blue (B)', 'green (G)', 'red (R)', 'yellow (Y)']
+    >>> palette_words(parse("12\\n30\\n")[0])
+    ['blue (0)', 'orange (1)', 'red (2)', 'teal (3)']
+    """
+    drawn = lay.palette_colours(board.palette, palette)
+    names = [plain_name(colour) for colour in drawn]
+    for base in set(names):
+        same = [i for i, name in enumerate(names) if name == base]
+        if len(same) > 1:  # lightest first, by relative luminance (ITU-R BT.709)
+            same.sort(key=lambda i: (-sum(map(mul, BT709, lay.rgb(drawn[i]))), i))
+            for i, name in zip(same, alike(base, len(same)), strict=True):
+                names[i] = name
+    return [
+        s if s.lower() == name else f"{name} ({s})" if symbol else name
+        for s, name in zip(board.palette, names, strict=True)
+    ]
+
+
+def colour_words(
+    board: Board, colour: int, symbol: bool = True, palette: list[str] | None = None
+) -> str:
+    """Colour ``colour`` of the palette in words (see :func:`palette_words`).
+
+    Parameters
+    ----------
+    board : Board
+        The board.
+    colour : int
+        A palette index.
+    symbol : bool, default True
+        Add the palette symbol (:func:`palette_words`).
+    palette : list of str, optional
+        Colours the picture is drawn in instead (:func:`palette_words`).
+
+    Returns
+    -------
+    str
+        The words.
+
+    Examples
+    --------
+    >>> from kamicp.formats import parse
+    >>> board = parse("RG\\nBY\\n")[0]
+    >>> colour_words(board, 1), colour_words(board, 1, symbol=False)
+    ('green (G)', 'green')
+    """
+    return palette_words(board, palette, symbol)[colour]
+
+
+# -- places ---------------------------------------------------------------------------------
+
+
+def drawn_grid(board: Board, cell) -> tuple[int, int]:
+    """(row, column) of ``cell`` in the drawing's own grid, 0-based, not yet shifted."""
+    if board.geometry == "kami2":
+        return lay.kami2_as_triangle(cell)
+    return cell
+
+
+def origin(board: Board) -> tuple[int, int]:
+    """The smallest drawn row and column of the board's cells: the drawing's top-left."""
+    places = [drawn_grid(board, cell) for cell in board.cells]
+    return (min(p[0] for p in places), min(p[1] for p in places))
+
+
+def row_column(board: Board, cell) -> tuple[int, int]:
+    """Where ``cell`` is drawn: 1-based (row, column) from the drawing's top-left.
+
+    Parameters
+    ----------
+    board : Board
+        A grid board (square, triangle, hex or KAMI 2); see the module docstring for what a
+        row and a column are on each.
+    cell : tuple
+        A cell of ``board``.
+
+    Returns
+    -------
+    (int, int)
+        Row and column. O(cells), for the drawing's top-left.
+
+    Raises
+    ------
+    KamicpError
+        On graph boards, whose nodes have no rows.
+
+    Examples
+    --------
+    >>> from kamicp.formats import parse
+    >>> row_column(parse("ab\\nba\\n")[0], (1, 0))
+    (2, 1)
+    """
+    if board.geometry == "graph":
+        raise KamicpError("graph nodes have no rows and columns")
+    top, left = origin(board)
+    row, column = drawn_grid(board, cell)
+    return (row - top + 1, column - left + 1)
+
+
+def place_words(board: Board, cell) -> str:
+    """Where ``cell`` is, in words: ``row 3, column 5``, or ``node Purple-3`` on graphs.
+
+    Parameters
+    ----------
+    board : Board
+        The board.
+    cell : tuple or node
+        A cell of ``board``.
+
+    Returns
+    -------
+    str
+        The words (:func:`row_column` on grids).
+
+    Examples
+    --------
+    >>> from kamicp.formats import parse
+    >>> place_words(parse("ab\\nba\\n")[0], (0, 1))
+    'row 1, column 2'
+    """
+    if board.geometry == "graph":
+        return f"node {cell}"
+    return "row {}, column {}".format(*row_column(board, cell))
+
+
+def cell_at(board: Board, words: str):
+    """The cell that :func:`place_words` calls ``words`` (its inverse).
+
+    Parameters
+    ----------
+    board : Board
+        The board.
+    words : str
+        ``row R, column C`` on grids, ``node NAME`` on graphs.
+
+    Returns
+    -------
+    tuple or node
+        The cell.
+
+    Raises
+    ------
+    KamicpError
+        When the words name no cell of the board (a hole, off the board, not a place).
+
+    Examples
+    --------
+    >>> from kamicp.formats import parse
+    >>> cell_at(parse("ab\\nba\\n")[0], "row 2, column 1")
+    (1, 0)
+    """
+    if board.geometry == "graph":
+        for node in board.cells:
+            if f"node {node}" == words.strip():
+                return node
+        raise KamicpError(f"{words!r} names no node of the board")
+    match = PLACE.fullmatch(words)
+    if not match:
+        raise KamicpError(f"{words!r} is not a place (expected 'row R, column C')")
+    top, left = origin(board)
+    row, column = int(match.group(1)) - 1 + top, int(match.group(2)) - 1 + left
+    cell = (row, column)
+    if board.geometry == "kami2":  # drawn line = 2p + s + r, drawn column = r
+        cell = (column, (row - column) // 2, (row - column) % 2)
+    if cell not in board.cells:
+        raise KamicpError(f"{words!r} is a hole or off the board")
+    return cell
+
+
+# -- regions and moves ----------------------------------------------------------------------
+
+
+def centres_of(board: Board, cells) -> dict:
+    """The drawn centre of each of ``cells`` (graph boards: every node's)."""
+    if board.geometry == "graph":
+        return lay.graph_positions(board)
+    return {cell: lay.centroid(lay.cell_polygon(board.geometry, cell)) for cell in cells}
+
+
+def middle_cell(board: Board, cells, centres: dict):
+    """The one of ``cells`` nearest the mean of their centres, ties to reading order."""
+    xs = [centres[c][0] for c in cells]
+    ys = [centres[c][1] for c in cells]
+    mx, my = sum(xs) / len(xs), sum(ys) / len(ys)
+    rank = {cell: i for i, cell in enumerate(board.order)}
+
+    def key(cell):
+        x, y = centres[cell]
+        # rounded: cells mirror-placed about the centre tie exactly, whatever the float error
+        return (round((x - mx) ** 2 + (y - my) ** 2, 9), rank[cell])
+
+    return min(cells, key=key)
+
+
+def region_cells(g: RegionGraph, region: int, pos: rules.Position | None) -> list:
+    """The cells of the current region holding starting region ``region`` at ``pos``."""
+    if pos is None:
+        return list(g.cells[region])
+    return [cell for r in rules.current_region(g, pos, region) for cell in g.cells[r]]
+
+
+def region_cell(board: Board, g: RegionGraph, region: int, pos: rules.Position | None = None):
+    """The cell that names ``region``: the region's cell nearest the centre of its drawing.
+
+    Parameters
+    ----------
+    board : Board
+        The board.
+    g : RegionGraph
+        Its region graph.
+    region : int
+        A region of ``g``.
+    pos : tuple of int, optional
+        A position (:mod:`kamicp.game.rules`): then the current region holding ``region``,
+        which may have grown by merging, is named. None: the starting region.
+
+    Returns
+    -------
+    tuple or node
+        The region's cell (node) whose drawn centre is nearest the mean of the region's
+        drawn centres (all cells of a grid have one area, so that is the middle of the
+        blob); ties go to the first in reading order. O(cells).
+
+    Examples
+    --------
+    >>> from kamicp.formats import parse
+    >>> from kamicp.game.regions import region_graph
+    >>> board = parse("aaa\\nbab\\n")[0]
+    >>> region_cell(board, region_graph(board), 0)
+    (0, 1)
+    """
+    cells = region_cells(g, region, pos)
+    if len(cells) == 1:  # no drawing needed (graph boards: no spring layout)
+        return cells[0]
+    return middle_cell(board, cells, centres_of(board, cells))
+
+
+def move_words(
+    board: Board,
+    g: RegionGraph,
+    move: rules.Move,
+    pos: rules.Position | None = None,
+    symbol: bool = True,
+) -> str:
+    """One move in words: ``green (G) at row 3, column 5``.
+
+    Parameters
+    ----------
+    board : Board
+        The board.
+    g : RegionGraph
+        Its region graph, which the move refers to.
+    move : (int, int)
+        (region, colour).
+    pos : tuple of int, optional
+        The position the move is played in (None: the start); the place named is the
+        middle of the current region there (:func:`region_cell`).
+    symbol : bool, default True
+        Add the palette symbol to the colour's name (:func:`colour_words`).
+
+    Returns
+    -------
+    str
+        The words.
+
+    Examples
+    --------
+    >>> from kamicp.formats import parse
+    >>> from kamicp.game.regions import region_graph
+    >>> board = parse("GGR\\nGRR\\n")[0]
+    >>> move_words(board, region_graph(board), (1, 0))
+    'green (G) at row 2, column 3'
+    """
+    region, colour = move
+    cell = region_cell(board, g, region, pos)
+    return f"{colour_words(board, colour, symbol)} at {place_words(board, cell)}"
+
+
+def move_token(
+    board: Board, g: RegionGraph, move: rules.Move, pos: rules.Position | None = None
+) -> str:
+    """The move in notation naming the cell :func:`move_words` names (pasteable anywhere
+    notation is read).
+
+    Parameters
+    ----------
+    board, g, move, pos
+        As in :func:`move_words`.
+
+    Returns
+    -------
+    str
+        ``WHERE:COLOUR`` (:mod:`kamicp.game.notation`).
+
+    Examples
+    --------
+    >>> from kamicp.formats import parse
+    >>> from kamicp.game.regions import region_graph
+    >>> board = parse("GGR\\nGRR\\n")[0]
+    >>> move_token(board, region_graph(board), (1, 0))
+    '1,2:G'
+    """
+    region, colour = move
+    cell = region_cell(board, g, region, pos)
+    return f"{format_cell(board, cell)}:{format_colour(board, colour)}"
+
+
+def moves_words(board: Board, g: RegionGraph, moves: list, symbol: bool = True) -> list[str]:
+    """Moves replayed from the start, one numbered line each: ``1. green (G) at row 3, ...``.
+
+    Parameters
+    ----------
+    board : Board
+        The board.
+    g : RegionGraph
+        Its region graph, which the moves refer to (starting regions, as solvers answer).
+    moves : list of (int, int)
+        The moves, replayed with :func:`kamicp.game.rules.apply`; each is named in the
+        position the earlier moves leave, where its region may have merged with others.
+    symbol : bool, default True
+        Add the palette symbols (:func:`colour_words`).
+
+    Returns
+    -------
+    list of str
+        One line per move. O(moves * cells).
+
+    Raises
+    ------
+    IllegalMove
+        For a move the rules reject.
+
+    Examples
+    --------
+    >>> from kamicp.formats import parse
+    >>> from kamicp.game.regions import region_graph
+    >>> board = parse("GRB\\n")[0]
+    >>> for line in moves_words(board, region_graph(board), [(1, 1), (0, 0)]):
+    ...     print(line)
+    1. green (G) at row 1, column 2
+    2. blue (B) at row 1, column 1
+    """
+    words = palette_words(board, symbol=symbol)
+    centres = {}  # drawn once, when a region of more than one cell is first named
+    pos = rules.start(g)
+    lines = []
+    for number, move in enumerate(moves, 1):
+        region, colour = move
+        cells = region_cells(g, region, pos)
+        if len(cells) > 1 and not centres:
+            centres = centres_of(board, board.order)
+        cell = cells[0] if len(cells) == 1 else middle_cell(board, cells, centres)
+        place = place_words(board, cell)
+        lines.append(f"{number}. {words[colour]} at {place}")
+        pos = rules.apply(g, pos, move)
+    return lines
