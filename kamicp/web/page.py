@@ -1,0 +1,467 @@
+"""What the play page is sent: a board as drawing data, and the position after a move list.
+
+The page keeps the puzzle as text (a :class:`Puzzle`) and the moves played; every request
+sends both and the server replays the moves with the rules engine (:mod:`kamicp.game.rules`),
+so the server holds no game of its own and undo is a shorter list. Cells are numbered by
+their place in ``Board.order``; a move is ``[region, colour]`` on the starting region graph,
+as :func:`kamicp.solve` answers it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+from kamicp import formats
+from kamicp.errors import InputError
+from kamicp.game import notation, rules
+from kamicp.game.board import Board
+from kamicp.game.regions import RegionGraph, region_graph
+from kamicp.view.layout import NODE_RADIUS, is_light, layout, outline, palette_colours
+
+__all__ = [
+    "EXAMPLE",
+    "Puzzle",
+    "board_json",
+    "board_of",
+    "click_move",
+    "hint_json",
+    "move_text",
+    "open_text",
+    "outline_json",
+    "play_json",
+    "puzzle_of",
+    "result_json",
+]
+
+# The board the page opens without a file: a small triangle board written for the page
+# (13 regions, 4 colours), built from this text so that it ships inside the module.
+EXAMPLE = """\
+name: paper folds
+geometry: triangle
+palette: OTWP
+par: 4
+OOOTTTTW
+OOTTTWWW
+OWWTTWPP
+WWWPTPPP
+WWPPPPOO
+TTPPOOOO
+TTTWWOOO
+TTWWWWOT
+"""
+
+# The format each geometry's board is written in for the page (every one reads back the
+# same cells in the same order).
+NATIVE = {"kami2": "puz", "graph": "json"}
+
+
+@dataclass(frozen=True)
+class Puzzle:
+    """One puzzle as the page holds it: its text in format ``format``, and a name."""
+
+    text: str
+    format: str
+    name: str
+
+    def to_json(self) -> dict:
+        """The puzzle as a JSON object (``text``, ``format``, ``name``)."""
+        return {"text": self.text, "format": self.format, "name": self.name}
+
+    @classmethod
+    def from_json(cls, data: object) -> Puzzle:
+        """The puzzle a request sends; :class:`InputError` when it is not one.
+
+        Parameters
+        ----------
+        data : object
+            The decoded JSON value.
+
+        Returns
+        -------
+        Puzzle
+
+        Raises
+        ------
+        kamicp.errors.InputError
+            When ``data`` lacks a string ``text``, ``format`` or ``name``.
+        """
+        keys = ("text", "format", "name")
+        if not isinstance(data, dict) or not all(isinstance(data.get(k), str) for k in keys):
+            raise InputError("the request's puzzle needs text, format and name (strings)")
+        return cls(data["text"], data["format"], data["name"])
+
+
+def puzzle_of(board: Board, name: str | None = None) -> Puzzle:
+    """``board`` as the page holds it: written in its geometry's format.
+
+    Parameters
+    ----------
+    board : Board
+        The puzzle.
+    name : str, optional
+        What the page calls it (default: the board's name).
+
+    Returns
+    -------
+    Puzzle
+
+    Examples
+    --------
+    >>> board = formats.parse("RG\\nGB\\n", "tiny.txt")[0]
+    >>> puzzle_of(board).format, puzzle_of(board).name
+    ('grid', 'tiny')
+    """
+    fmt = NATIVE.get(board.geometry, "grid")
+    return Puzzle(formats.dump(board, fmt), fmt, name or board.name or "puzzle")
+
+
+@lru_cache(maxsize=64)
+def board_of(puzzle: Puzzle) -> Board:
+    """The board a :class:`Puzzle` holds (parsed once per puzzle, then cached).
+
+    Parameters
+    ----------
+    puzzle : Puzzle
+        One puzzle.
+
+    Returns
+    -------
+    Board
+
+    Raises
+    ------
+    kamicp.errors.InputError
+        When the text is not one puzzle of its format.
+    """
+    boards = formats.parse(puzzle.text, puzzle.name, puzzle.format)
+    if len(boards) != 1:
+        raise InputError(f"{len(boards)} puzzles where one was expected", puzzle.name)
+    return boards[0]
+
+
+def open_text(text: str, name: str, fmt: str | None = None) -> list[Puzzle]:
+    """Every puzzle of a file's text, each as a :class:`Puzzle`.
+
+    Parameters
+    ----------
+    text : str
+        The file's content.
+    name : str
+        The file's name (error messages name it).
+    fmt : str, optional
+        Its format; detected from the content by default.
+
+    Returns
+    -------
+    list of Puzzle
+        In the file's order; puzzles of a multi-puzzle file are named ``name (i)``.
+
+    Raises
+    ------
+    kamicp.errors.InputError
+        The message the command line gives for the same file.
+
+    Examples
+    --------
+    >>> [p.name for p in open_text("RG\\nGB\\n", "tiny.txt")]
+    ['tiny']
+    """
+    boards = formats.parse(text, name, fmt)
+    if len(boards) == 1:
+        return [puzzle_of(boards[0])]
+    return [puzzle_of(b, f"{b.name or name} ({i})") for i, b in enumerate(boards, 1)]
+
+
+def _round(point) -> list[float]:
+    return [round(point[0], 4), round(point[1], 4)]
+
+
+def board_json(board: Board) -> dict:
+    """What the page draws: each cell's polygon (or node centre), colours, regions, pivot.
+
+    Parameters
+    ----------
+    board : Board
+        The puzzle.
+
+    Returns
+    -------
+    dict
+        ``geometry``, ``rules``, ``name``, ``par``, ``optimum``; ``palette`` (per colour its
+        ``name``, ``colour`` as ``#rrggbb`` and whether it is ``light``); ``cells`` (per
+        cell its ``label``, and ``points`` or, on graph boards, ``centre``); ``colours``
+        and ``regions`` per cell (palette index, starting region); ``links`` (graph boards:
+        pairs of cell numbers); ``pivot`` (the pivot's cell number under pivot rules, else
+        None); ``view`` (x, y, width, height in layout units) and ``radius`` of a node.
+
+    Examples
+    --------
+    >>> data = board_json(formats.parse("RG\\nGB\\n")[0])
+    >>> data["cells"][1]["points"], data["regions"]
+    ([[1.0, 0.0], [2.0, 0.0], [2.0, 1.0], [1.0, 1.0]], [0, 1, 2, 3])
+    """
+    g = region_graph(board)
+    lay = layout(board)
+    index = {cell: i for i, cell in enumerate(board.order)}
+    cells = []
+    for cell in board.order:
+        item = {"label": notation.format_cell(board, cell)}
+        if lay.polygons:
+            item["points"] = [_round(p) for p in lay.polygons[cell]]
+        else:
+            item["centre"] = _round(lay.centres[cell])
+        cells.append(item)
+    xmin, ymin, xmax, ymax = lay.bounds()
+    colours = palette_colours(board.palette)
+    return {
+        "geometry": board.geometry,
+        "rules": board.rules,
+        "name": board.name,
+        "par": board.par,
+        "optimum": board.optimum,
+        "palette": [
+            {"name": name, "colour": colour, "light": is_light(colour)}
+            for name, colour in zip(board.palette, colours, strict=True)
+        ],
+        "cells": cells,
+        "colours": [board.cells[cell] for cell in board.order],
+        "regions": [g.region_of[cell] for cell in board.order],
+        "links": [[index[a], index[b]] for a, b in lay.links],
+        "pivot": index[board.pivot] if board.rules == "pivot" else None,
+        "view": [round(xmin, 4), round(ymin, 4), round(xmax - xmin, 4), round(ymax - ymin, 4)],
+        "radius": NODE_RADIUS,
+    }
+
+
+def move_text(board: Board, g: RegionGraph, move: rules.Move) -> str:
+    """A move as the page shows it to the player.
+
+    Parameters
+    ----------
+    board : Board
+        The puzzle.
+    g : RegionGraph
+        Its starting region graph.
+    move : (int, int)
+        (starting region, colour).
+
+    Returns
+    -------
+    str
+        The move in the command line's notation (a cell of the region, a colon, the colour).
+
+    Examples
+    --------
+    >>> board = formats.parse("RG\\nGB\\n")[0]
+    >>> move_text(board, region_graph(board), (1, 0))
+    '0,1:B'
+    """
+    return notation.format_move(board, g, move)
+
+
+def _moves(g: RegionGraph, data: object) -> list[rules.Move]:
+    """The move list of a request, as pairs of ints; :class:`InputError` otherwise."""
+    ok = isinstance(data, list) and all(
+        isinstance(m, list) and len(m) == 2 and all(type(x) is int for x in m) for m in data
+    )
+    if not ok:
+        raise InputError("moves must be a list of [region, colour] pairs of integers")
+    return [(m[0], m[1]) for m in data]
+
+
+def click_move(board: Board, g: RegionGraph, pos: rules.Position, cell: int, colour: int):
+    """The move a click on cell number ``cell`` with colour ``colour`` picked stands for.
+
+    Free rules: the clicked region takes the picked colour. Pivot rules, as in Flood-It:
+    the pivot's region takes the clicked cell's colour, or the picked colour when the click
+    is on the pivot's region itself.
+
+    Parameters
+    ----------
+    board : Board
+        The puzzle.
+    g : RegionGraph
+        Its starting region graph.
+    pos : tuple of int
+        The position (colour per starting region).
+    cell : int
+        The cell's number (its place in ``board.order``).
+    colour : int
+        The picked colour.
+
+    Returns
+    -------
+    (int, int)
+        The move: (starting region, colour); the rules engine checks it.
+
+    Raises
+    ------
+    kamicp.errors.InputError
+        When there is no such cell.
+    """
+    if type(cell) is not int or not 0 <= cell < len(board.order):
+        raise InputError(f"no cell {cell!r} (the board has {len(board.order)})")
+    region = g.region_of[board.order[cell]]
+    if board.rules != "pivot":
+        return (region, colour)
+    if region in rules.current_region(g, pos, g.pivot):
+        return (g.pivot, colour)
+    return (g.pivot, pos[region])
+
+
+def play_json(board: Board, moves: object, click: object = None) -> dict:
+    """Replay ``moves`` (and the move a click stands for): the position for the page.
+
+    Parameters
+    ----------
+    board : Board
+        The puzzle.
+    moves : list of [int, int]
+        The moves played, as the page sends them.
+    click : dict, optional
+        ``{"cell": n, "colour": c}``: one more move (:func:`click_move`).
+
+    Returns
+    -------
+    dict
+        ``moves`` (with the click's move), ``colours`` and ``regions`` (the smallest
+        starting region of each cell's current region) per cell, ``used``, ``solved``,
+        ``par``, and ``last``, the text of the click's move (None without a click).
+
+    Raises
+    ------
+    kamicp.errors.IllegalMove
+        At the first illegal move, the click's included; the message says why.
+    kamicp.errors.InputError
+        When ``moves`` or ``click`` is malformed.
+
+    Examples
+    --------
+    >>> board = formats.parse("RG\\nGG\\n")[0]
+    >>> state = play_json(board, [], {"cell": 0, "colour": 0})
+    >>> state["solved"], state["moves"], state["last"]
+    (True, [[0, 0]], '0,0:G')
+    """
+    g = region_graph(board)
+    played = _moves(g, moves)
+    pos = rules.replay(g, played)
+    last = None
+    if click is not None:
+        if not isinstance(click, dict) or type(click.get("colour")) is not int:
+            raise InputError("a click needs a cell and a colour (integers)")
+        move = click_move(board, g, pos, click.get("cell"), click["colour"])
+        pos = rules.apply(g, pos, move)
+        played.append(move)
+        last = move_text(board, g, move)
+    label = {}
+    for part in rules.current_regions(g, pos):
+        for r in part:
+            label[r] = part[0]
+    return {
+        "moves": [list(m) for m in played],
+        "colours": [pos[g.region_of[cell]] for cell in board.order],
+        "regions": [label[g.region_of[cell]] for cell in board.order],
+        "used": len(played),
+        "solved": rules.is_solved(pos),
+        "par": board.par,
+        "last": last,
+    }
+
+
+def outline_json(board: Board, cells: list[int]) -> list[list[list[float]]]:
+    """The boundary of a group of cells, as segments ``[[x1, y1], [x2, y2]]``.
+
+    Parameters
+    ----------
+    board : Board
+        The puzzle.
+    cells : list of int
+        Cell numbers.
+
+    Returns
+    -------
+    list
+        The segments (empty on graph boards, whose nodes are drawn as circles).
+
+    Examples
+    --------
+    >>> len(outline_json(formats.parse("RG\\nGB\\n")[0], [0, 1]))
+    6
+    """
+    polygons = layout(board).polygons
+    if not polygons:
+        return []
+    chosen = [polygons[board.order[i]] for i in cells]
+    return [[_round(a), _round(b)] for a, b in outline(chosen)]
+
+
+def result_json(board: Board, result) -> dict:
+    """A solve's result for the page: status, bounds, proof, solution and its text.
+
+    Parameters
+    ----------
+    board : Board
+        The puzzle that was solved (from its start).
+    result : kamicp.result.Result
+        The solve's answer.
+
+    Returns
+    -------
+    dict
+        ``status``, ``moves``, ``lower``, ``upper``, ``proof``, ``solver``, ``seconds``,
+        ``solution`` (list of [region, colour]) and ``text`` (the moves in notation).
+    """
+    g = region_graph(board)
+    solution = result.solution or []
+    return {
+        "status": result.status,
+        "moves": result.moves,
+        "lower": result.lower_bound,
+        "upper": result.upper_bound,
+        "proof": result.proof,
+        "solver": result.solver,
+        "seconds": round(result.seconds, 3),
+        "solution": [list(m) for m in solution],
+        "text": [move_text(board, g, m) for m in solution],
+    }
+
+
+def hint_json(board: Board, moves: list, h) -> dict:
+    """A hint for the page: the move on the starting regions, the cells to mark, moves left.
+
+    Parameters
+    ----------
+    board : Board
+        The puzzle.
+    moves : list of (int, int)
+        The moves played before the hint.
+    h : kamicp.solving.hint.Hint
+        The hint.
+
+    Returns
+    -------
+    dict
+        What :func:`result_json` gives for the solve from the position (``moves`` is then
+        the number of moves left, ``solution`` and ``text`` are not sent), and ``move``
+        (``[region, colour]`` on the starting region graph, or None), ``move_text``,
+        ``cells`` (the cell numbers of the region to recolour) and ``outline``.
+    """
+    g = region_graph(board)
+    out = result_json(h.position, h.result)
+    del out["solution"], out["text"]
+    out.update(move=None, move_text=None, cells=[], outline=[])
+    if h.next_move is not None:
+        pg = region_graph(h.position)
+        region, colour = h.next_move
+        move = (g.region_of[pg.cells[region][0]], colour)
+        pos = rules.replay(g, moves)
+        part = set(rules.current_region(g, pos, move[0]))
+        cells = [i for i, cell in enumerate(board.order) if g.region_of[cell] in part]
+        out.update(
+            move=list(move),
+            move_text=move_text(board, g, move),
+            cells=cells,
+            outline=outline_json(board, cells),
+        )
+    return out

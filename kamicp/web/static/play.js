@@ -1,0 +1,322 @@
+// The play page: the puzzle and the moves played live here; the server replays them (the
+// rules engine), solves and hints (kamicp.web.app lists the endpoints).
+
+import { drawBoard } from "/static/board.js";
+
+const $ = (id) => document.getElementById(id);
+const POLL_MS = 250; // how often a running solve or hint is asked for its bounds
+const FRAME_MS = 700; // the pause between two moves of a solution shown
+
+const game = {
+  puzzle: null, // {text, format, name}: what every request sends
+  board: null, // the board JSON
+  view: null, // what drawBoard answered
+  moves: [], // [region, colour] pairs played
+  undone: [], // moves taken back, the last one first to redo
+  colour: 0, // the colour picked
+  job: null, // the running solve or hint
+  playing: false, // a solution being shown
+};
+
+let queue = Promise.resolve(); // requests that change the game run one after the other
+
+function serial(work) {
+  queue = queue.then(work).catch((err) => say(String(err), true));
+  return queue;
+}
+
+async function call(method, url, body) {
+  const options = { method, headers: { "Content-Type": "application/json" } };
+  if (body !== undefined) options.body = JSON.stringify(body);
+  const response = await fetch(url, options);
+  const data = await response.json();
+  if (!response.ok) throw new Error(data.error || `${response.status} ${response.statusText}`);
+  return data;
+}
+
+function say(text, error = false) {
+  const message = $("message");
+  message.textContent = text.replace(/^Error: /, "");
+  message.classList.toggle("error", error);
+}
+
+function timeLimit() {
+  const value = Number($("time-limit").value);
+  return value > 0 ? value : 60;
+}
+
+// -- the board and the position -----------------------------------------------------------
+
+async function load(puzzle) {
+  stopShowing();
+  await cancelJob();
+  const board = await call("POST", "/api/board", { puzzle });
+  Object.assign(game, { puzzle, board, moves: [], undone: [], colour: 0 });
+  game.view = drawBoard($("board"), board, { onCellClick: (i) => serial(() => click(i)) });
+  $("title").textContent = `${board.name || puzzle.name} — ${board.geometry}, ${board.rules} rules`;
+  $("rules-note").textContent =
+    board.rules === "pivot"
+      ? "Pivot rules: every move recolours the pivot's region (the ringed cell). Click a cell " +
+        "to take its colour, or the pivot's region to take the colour picked."
+      : "Free rules: click any region to flood it with the colour picked.";
+  for (const id of ["hint-text", "solve-text", "proof", "progress"]) $(id).textContent = "";
+  say("");
+  swatches();
+  await show({ moves: [], colours: board.colours, regions: board.regions, used: 0,
+    solved: false, par: board.par });
+}
+
+function swatches() {
+  const box = $("swatches");
+  box.replaceChildren();
+  game.board.palette.forEach((entry, i) => {
+    const button = document.createElement("button");
+    button.className = "swatch";
+    button.dataset.colour = i;
+    button.style.background = entry.colour;
+    button.style.color = entry.light ? "#1d1d1d" : "#ffffff";
+    button.setAttribute("role", "radio");
+    button.title = `${entry.name} (key ${i + 1})`;
+    button.innerHTML = `<kbd>${i < 9 ? i + 1 : ""}</kbd><span>${entry.name}</span>`;
+    button.addEventListener("click", () => pick(i));
+    box.append(button);
+  });
+  pick(0);
+}
+
+function pick(i) {
+  game.colour = i;
+  for (const button of $("swatches").children) {
+    const on = Number(button.dataset.colour) === i;
+    button.classList.toggle("picked", on);
+    button.setAttribute("aria-checked", on);
+  }
+}
+
+function show(state) {
+  game.moves = state.moves;
+  game.view.setColours(state.colours, state.regions);
+  game.view.unmark();
+  for (const button of $("swatches").children) button.classList.remove("suggested");
+  const par = state.par === null || state.par === undefined ? "–" : state.par;
+  const status = $("status");
+  status.textContent = state.solved
+    ? `Solved in ${state.used} moves (par ${par}).`
+    : `Moves used: ${state.used} / par ${par}`;
+  status.dataset.used = state.used;
+  status.classList.toggle("solved", state.solved);
+  $("board").dataset.solved = state.solved;
+  $("undo").disabled = state.used === 0;
+  $("redo").disabled = game.undone.length === 0;
+}
+
+async function replay(moves) {
+  show(await call("POST", "/api/play", { puzzle: game.puzzle, moves }));
+}
+
+async function click(cell) {
+  if (game.playing) return;
+  try {
+    const state = await call("POST", "/api/play", {
+      puzzle: game.puzzle,
+      moves: game.moves,
+      click: { cell, colour: game.colour },
+    });
+    game.undone = [];
+    show(state);
+    say(`Played ${state.last}.`);
+    $("hint-text").textContent = "";
+  } catch (err) {
+    say(err.message, true);
+  }
+}
+
+function undo() {
+  if (!game.moves.length) return;
+  game.undone.push(game.moves[game.moves.length - 1]);
+  return replay(game.moves.slice(0, -1));
+}
+
+function redo() {
+  if (!game.undone.length) return;
+  return replay([...game.moves, game.undone.pop()]);
+}
+
+function restart() {
+  game.undone = [...game.undone, ...game.moves.slice().reverse()];
+  return replay([]);
+}
+
+// -- hints and solves: jobs in the server's child processes --------------------------------
+
+function bounds(job) {
+  const low = job.lower === null ? "" : `${job.lower} ≤ `;
+  const high = job.upper === null ? "" : ` ≤ ${job.upper}`;
+  return low || high ? `${low}optimum${high}` : "no bound yet";
+}
+
+async function runJob(kind) {
+  await cancelJob();
+  const body = { puzzle: game.puzzle, moves: game.moves, time_limit: timeLimit() };
+  let job = await call("POST", `/api/${kind}`, body);
+  game.job = job;
+  busy(true);
+  const progress = $("progress");
+  while (job.state === "running" && game.job && game.job.id === job.id) {
+    progress.textContent = `${kind === "hint" ? "Hint" : "Solve"}: ${job.seconds.toFixed(1)} s, ${bounds(job)}${job.line ? ` — ${job.line}` : ""}`;
+    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+    job = await call("GET", `/api/jobs/${job.id}`);
+  }
+  if (game.job && game.job.id === job.id) game.job = null;
+  busy(false);
+  progress.textContent =
+    job.state === "done"
+      ? `${kind === "hint" ? "Hint" : "Solve"} done in ${job.seconds.toFixed(1)} s.`
+      : `${kind === "hint" ? "Hint" : "Solve"} ${job.state} after ${job.seconds.toFixed(1)} s: ${bounds(job)}${job.error ? ` (${job.error})` : ""}.`;
+  progress.dataset.state = job.state;
+  return job;
+}
+
+async function cancelJob() {
+  const job = game.job;
+  if (!job) return;
+  game.job = null;
+  const ended = await call("DELETE", `/api/jobs/${job.id}`);
+  $("progress").textContent = `Cancelled after ${ended.seconds.toFixed(1)} s: ${bounds(ended)}.`;
+  $("progress").dataset.state = ended.state;
+  busy(false);
+}
+
+function busy(on) {
+  $("cancel").disabled = !on;
+  $("hint").disabled = on;
+  $("solve").disabled = on;
+}
+
+async function hint() {
+  const text = $("hint-text");
+  text.textContent = "Thinking…";
+  const at = JSON.stringify(game.moves);
+  const job = await runJob("hint");
+  const r = job.result;
+  if (JSON.stringify(game.moves) !== at) {
+    text.textContent = "";  // the position changed while the hint was thought of
+    return;
+  }
+  if (!r) {
+    text.textContent = "No hint: the search did not finish.";
+    return;
+  }
+  text.dataset.movesLeft = r.moves ?? "";
+  if (r.moves === 0) {
+    text.textContent = "Already solved.";
+  } else if (!r.move) {
+    text.textContent = "No move solves this board.";
+  } else {
+    const proved = r.status === "optimal" ? "proved" : `not proved (${r.status})`;
+    text.textContent = `Next: ${r.move_text}. Moves left: ${r.moves} (${proved}).`;
+    game.view.mark(r.cells, r.outline);
+    const swatch = $("swatches").children[r.move[1]];
+    if (swatch) swatch.classList.add("suggested");
+  }
+}
+
+async function solve() {
+  const text = $("solve-text");
+  text.textContent = "Solving from the start…";
+  $("proof").textContent = "";
+  const job = await runJob("solve");
+  const r = job.result;
+  if (!r) {
+    text.textContent = `Not solved: ${bounds(job)}.`;
+    return;
+  }
+  const optimum = r.status === "optimal" ? `Optimum: ${r.moves} moves` : `${r.status}: ${r.moves ?? "no"} moves`;
+  text.textContent = `${optimum}. ${r.text.join(" ")}`;
+  text.dataset.moves = r.moves ?? "";
+  $("proof").textContent = `${r.status}; bounds ${r.lower} ≤ optimum ≤ ${r.upper ?? "?"}; ${r.proof} (${r.solver}, ${r.seconds} s)`;
+  if (r.solution.length) await serial(() => showSolution(r.solution));
+}
+
+async function showSolution(solution) {
+  game.playing = true;
+  $("stop").disabled = false;
+  game.undone = [];
+  await replay([]);
+  for (let i = 1; i <= solution.length && game.playing; i++) {
+    await new Promise((resolve) => setTimeout(resolve, FRAME_MS));
+    if (game.playing) await replay(solution.slice(0, i));
+  }
+  stopShowing();
+}
+
+function stopShowing() {
+  game.playing = false;
+  $("stop").disabled = true;
+}
+
+// -- files --------------------------------------------------------------------------------
+
+async function choose(puzzles) {
+  const picker = $("picker");
+  picker.replaceChildren();
+  puzzles.forEach((p, i) => picker.append(new Option(`${i + 1}. ${p.name}`, i)));
+  picker.hidden = puzzles.length < 2;
+  picker.onchange = () => serial(() => load(puzzles[Number(picker.value)]));
+  await load(puzzles[0]);
+}
+
+async function openFile(file) {
+  try {
+    const text = await file.text();
+    const { puzzles } = await call("POST", "/api/open", { text, name: file.name });
+    await choose(puzzles);
+  } catch (err) {
+    say(err.message, true);
+  }
+}
+
+// -- wiring -------------------------------------------------------------------------------
+
+function wire() {
+  $("undo").addEventListener("click", () => serial(undo));
+  $("redo").addEventListener("click", () => serial(redo));
+  $("restart").addEventListener("click", () => serial(restart));
+  // hints and solves run beside play, so that the board stays live while they think
+  $("hint").addEventListener("click", () => hint().catch((e) => say(e.message, true)));
+  $("solve").addEventListener("click", () => solve().catch((e) => say(e.message, true)));
+  $("cancel").addEventListener("click", () => cancelJob().catch((e) => say(e.message, true)));
+  $("stop").addEventListener("click", stopShowing);
+  $("file").addEventListener("change", (event) => {
+    const [file] = event.target.files;
+    if (file) serial(() => openFile(file));
+    event.target.value = "";
+  });
+  document.addEventListener("dragover", (event) => {
+    event.preventDefault();
+    document.body.classList.add("dragging");
+  });
+  document.addEventListener("dragleave", () => document.body.classList.remove("dragging"));
+  document.addEventListener("drop", (event) => {
+    event.preventDefault();
+    document.body.classList.remove("dragging");
+    const [file] = event.dataTransfer.files;
+    if (file) serial(() => openFile(file));
+  });
+  document.addEventListener("keydown", (event) => {
+    if (event.target.tagName === "INPUT" || event.ctrlKey || event.metaKey || event.altKey) return;
+    const n = Number(event.key);
+    if (n >= 1 && n <= 9 && game.board && n <= game.board.palette.length) pick(n - 1);
+    else if (event.key === "z") serial(undo);
+    else if (event.key === "y") serial(redo);
+    else if (event.key === "r") serial(restart);
+    else if (event.key === "h") hint().catch((e) => say(e.message, true));
+  });
+}
+
+wire();
+serial(async () => {
+  const { puzzles } = await call("GET", "/api/start");
+  await choose(puzzles);
+  document.body.dataset.ready = "true";
+});
