@@ -31,15 +31,8 @@ from kamicp.errors import KamicpError
 from kamicp.game.board import Board
 from kamicp.solving.options import DEFAULT_SOLVER
 from kamicp.web.jobs import Jobs, JobSpec
-from kamicp.web.page import (
-    EXAMPLE,
-    Puzzle,
-    board_json,
-    board_of,
-    open_text,
-    play_json,
-    puzzle_of,
-)
+from kamicp.web.page import board_json, play_json
+from kamicp.web.puzzle import EXAMPLE, Puzzle, board_of, open_text, puzzle_of
 
 __all__ = ["STATIC", "example_board", "make_app", "play_routes"]
 
@@ -51,7 +44,7 @@ MOST_BYTES = 20_000_000
 
 
 def example_board() -> Board:
-    """The board the page opens without a file (:data:`kamicp.web.page.EXAMPLE`).
+    """The board the page opens without a file (:data:`kamicp.web.puzzle.EXAMPLE`).
 
     Returns
     -------

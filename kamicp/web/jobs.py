@@ -50,7 +50,13 @@ class JobSpec:
     time_limit: float = 60.0
 
     def check(self) -> None:
-        """Raise :class:`KamicpError` with the reason when the job cannot run."""
+        """Say why the job cannot run, if it cannot.
+
+        Raises
+        ------
+        kamicp.errors.KamicpError
+            An unknown kind or solver, or a time limit not in (0, 3600] seconds.
+        """
         if self.kind not in KINDS:
             raise KamicpError(f"unknown job {self.kind!r} (one of {', '.join(KINDS)})")
         if self.solver not in SOLVERS:
@@ -126,8 +132,11 @@ class Job:
         self.child.stop()
 
     def read(self) -> None:
-        """Take in what the child has sent so far, without waiting; end a job past its
-        time limit (plus :data:`GRACE`) or whose child died without an answer."""
+        """Take in what the child has sent so far, without waiting.
+
+        A job past its time limit (plus :data:`GRACE`) is ended as cancelled, and one whose
+        child died without an answer as failed; O(messages waiting).
+        """
         while self.state == "running":
             try:
                 if not self.child.conn.poll(0):
@@ -146,13 +155,26 @@ class Job:
             self.error = "stopped at the time limit"
 
     def cancel(self) -> None:
-        """Kill the child (within a second); the bounds told so far stay."""
+        """Kill the child and its descendants (SIGKILL); the bounds told so far stay.
+
+        Nothing happens to a job that has ended.
+        """
         self.read()
         if self.state == "running":
             self._end("cancelled")
 
     def to_json(self) -> dict:
-        """The job as the page polls it: state, bounds so far, seconds, result or error."""
+        """The job as the page polls it.
+
+        Returns
+        -------
+        dict
+            ``id``, ``kind``, ``state`` (running, done, failed, cancelled), the bounds told
+            so far (``lower``, ``upper``: the length of the best solution), the last status
+            ``line``, ``seconds`` since the start, ``result`` (from
+            :func:`~kamicp.web.page.result_json` or :func:`~kamicp.web.page.hint_json`)
+            or ``error``.
+        """
         end = self.ended if self.ended is not None else time.monotonic()
         return {
             "id": self.id,
@@ -204,6 +226,15 @@ class Jobs:
 
     def get(self, job_id: str) -> Job:
         """The job ``job_id``, its news read in.
+
+        Parameters
+        ----------
+        job_id : str
+            The id :meth:`start` gave it.
+
+        Returns
+        -------
+        Job
 
         Raises
         ------

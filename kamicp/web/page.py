@@ -1,176 +1,30 @@
-"""What the play page is sent: a board as drawing data, and the position after a move list.
+"""What the play page is sent: a board as drawing data, the position after a move list,
+and the answers of solves and hints.
 
-The page keeps the puzzle as text (a :class:`Puzzle`) and the moves played; every request
-sends both and the server replays the moves with the rules engine (:mod:`kamicp.game.rules`),
-so the server holds no game of its own and undo is a shorter list. Cells are numbered by
-their place in ``Board.order``; a move is ``[region, colour]`` on the starting region graph,
-as :func:`kamicp.solve` answers it.
+The page keeps the puzzle (:class:`kamicp.web.puzzle.Puzzle`) and the moves played; every
+request sends both and the server replays the moves with the rules engine
+(:mod:`kamicp.game.rules`), so undo is a shorter list. Cells are numbered by their place in
+``Board.order``; a move is ``[region, colour]`` on the starting region graph, as
+:func:`kamicp.solve` answers it.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from functools import lru_cache
-
-from kamicp import formats
-from kamicp.errors import InputError
+from kamicp.errors import KamicpError
 from kamicp.game import notation, rules
 from kamicp.game.board import Board
 from kamicp.game.regions import RegionGraph, region_graph
 from kamicp.view.layout import NODE_RADIUS, is_light, layout, outline, palette_colours
 
 __all__ = [
-    "EXAMPLE",
-    "Puzzle",
     "board_json",
-    "board_of",
     "click_move",
     "hint_json",
     "move_text",
-    "open_text",
     "outline_json",
     "play_json",
-    "puzzle_of",
     "result_json",
 ]
-
-# The board the page opens without a file: a small triangle board written for the page
-# (13 regions, 4 colours), built from this text so that it ships inside the module.
-EXAMPLE = """\
-name: paper folds
-geometry: triangle
-palette: OTWP
-par: 4
-OOOTTTTW
-OOTTTWWW
-OWWTTWPP
-WWWPTPPP
-WWPPPPOO
-TTPPOOOO
-TTTWWOOO
-TTWWWWOT
-"""
-
-# The format each geometry's board is written in for the page (every one reads back the
-# same cells in the same order).
-NATIVE = {"kami2": "puz", "graph": "json"}
-
-
-@dataclass(frozen=True)
-class Puzzle:
-    """One puzzle as the page holds it: its text in format ``format``, and a name."""
-
-    text: str
-    format: str
-    name: str
-
-    def to_json(self) -> dict:
-        """The puzzle as a JSON object (``text``, ``format``, ``name``)."""
-        return {"text": self.text, "format": self.format, "name": self.name}
-
-    @classmethod
-    def from_json(cls, data: object) -> Puzzle:
-        """The puzzle a request sends; :class:`InputError` when it is not one.
-
-        Parameters
-        ----------
-        data : object
-            The decoded JSON value.
-
-        Returns
-        -------
-        Puzzle
-
-        Raises
-        ------
-        kamicp.errors.InputError
-            When ``data`` lacks a string ``text``, ``format`` or ``name``.
-        """
-        keys = ("text", "format", "name")
-        if not isinstance(data, dict) or not all(isinstance(data.get(k), str) for k in keys):
-            raise InputError("the request's puzzle needs text, format and name (strings)")
-        return cls(data["text"], data["format"], data["name"])
-
-
-def puzzle_of(board: Board, name: str | None = None) -> Puzzle:
-    """``board`` as the page holds it: written in its geometry's format.
-
-    Parameters
-    ----------
-    board : Board
-        The puzzle.
-    name : str, optional
-        What the page calls it (default: the board's name).
-
-    Returns
-    -------
-    Puzzle
-
-    Examples
-    --------
-    >>> board = formats.parse("RG\\nGB\\n", "tiny.txt")[0]
-    >>> puzzle_of(board).format, puzzle_of(board).name
-    ('grid', 'tiny')
-    """
-    fmt = NATIVE.get(board.geometry, "grid")
-    return Puzzle(formats.dump(board, fmt), fmt, name or board.name or "puzzle")
-
-
-@lru_cache(maxsize=64)
-def board_of(puzzle: Puzzle) -> Board:
-    """The board a :class:`Puzzle` holds (parsed once per puzzle, then cached).
-
-    Parameters
-    ----------
-    puzzle : Puzzle
-        One puzzle.
-
-    Returns
-    -------
-    Board
-
-    Raises
-    ------
-    kamicp.errors.InputError
-        When the text is not one puzzle of its format.
-    """
-    boards = formats.parse(puzzle.text, puzzle.name, puzzle.format)
-    if len(boards) != 1:
-        raise InputError(f"{len(boards)} puzzles where one was expected", puzzle.name)
-    return boards[0]
-
-
-def open_text(text: str, name: str, fmt: str | None = None) -> list[Puzzle]:
-    """Every puzzle of a file's text, each as a :class:`Puzzle`.
-
-    Parameters
-    ----------
-    text : str
-        The file's content.
-    name : str
-        The file's name (error messages name it).
-    fmt : str, optional
-        Its format; detected from the content by default.
-
-    Returns
-    -------
-    list of Puzzle
-        In the file's order; puzzles of a multi-puzzle file are named ``name (i)``.
-
-    Raises
-    ------
-    kamicp.errors.InputError
-        The message the command line gives for the same file.
-
-    Examples
-    --------
-    >>> [p.name for p in open_text("RG\\nGB\\n", "tiny.txt")]
-    ['tiny']
-    """
-    boards = formats.parse(text, name, fmt)
-    if len(boards) == 1:
-        return [puzzle_of(boards[0])]
-    return [puzzle_of(b, f"{b.name or name} ({i})") for i, b in enumerate(boards, 1)]
 
 
 def _round(point) -> list[float]:
@@ -197,6 +51,7 @@ def board_json(board: Board) -> dict:
 
     Examples
     --------
+    >>> from kamicp import formats
     >>> data = board_json(formats.parse("RG\\nGB\\n")[0])
     >>> data["cells"][1]["points"], data["regions"]
     ([[1.0, 0.0], [2.0, 0.0], [2.0, 1.0], [1.0, 1.0]], [0, 1, 2, 3])
@@ -253,6 +108,7 @@ def move_text(board: Board, g: RegionGraph, move: rules.Move) -> str:
 
     Examples
     --------
+    >>> from kamicp import formats
     >>> board = formats.parse("RG\\nGB\\n")[0]
     >>> move_text(board, region_graph(board), (1, 0))
     '0,1:B'
@@ -261,12 +117,12 @@ def move_text(board: Board, g: RegionGraph, move: rules.Move) -> str:
 
 
 def _moves(g: RegionGraph, data: object) -> list[rules.Move]:
-    """The move list of a request, as pairs of ints; :class:`InputError` otherwise."""
+    """The move list of a request, as pairs of ints; :class:`KamicpError` otherwise."""
     ok = isinstance(data, list) and all(
         isinstance(m, list) and len(m) == 2 and all(type(x) is int for x in m) for m in data
     )
     if not ok:
-        raise InputError("moves must be a list of [region, colour] pairs of integers")
+        raise KamicpError("moves must be a list of [region, colour] pairs of integers")
     return [(m[0], m[1]) for m in data]
 
 
@@ -297,11 +153,11 @@ def click_move(board: Board, g: RegionGraph, pos: rules.Position, cell: int, col
 
     Raises
     ------
-    kamicp.errors.InputError
+    kamicp.errors.KamicpError
         When there is no such cell.
     """
     if type(cell) is not int or not 0 <= cell < len(board.order):
-        raise InputError(f"no cell {cell!r} (the board has {len(board.order)})")
+        raise KamicpError(f"no cell {cell!r} (the board has {len(board.order)})")
     region = g.region_of[board.order[cell]]
     if board.rules != "pivot":
         return (region, colour)
@@ -333,11 +189,12 @@ def play_json(board: Board, moves: object, click: object = None) -> dict:
     ------
     kamicp.errors.IllegalMove
         At the first illegal move, the click's included; the message says why.
-    kamicp.errors.InputError
+    kamicp.errors.KamicpError
         When ``moves`` or ``click`` is malformed.
 
     Examples
     --------
+    >>> from kamicp import formats
     >>> board = formats.parse("RG\\nGG\\n")[0]
     >>> state = play_json(board, [], {"cell": 0, "colour": 0})
     >>> state["solved"], state["moves"], state["last"]
@@ -349,7 +206,7 @@ def play_json(board: Board, moves: object, click: object = None) -> dict:
     last = None
     if click is not None:
         if not isinstance(click, dict) or type(click.get("colour")) is not int:
-            raise InputError("a click needs a cell and a colour (integers)")
+            raise KamicpError("a click needs a cell and a colour (integers)")
         move = click_move(board, g, pos, click.get("cell"), click["colour"])
         pos = rules.apply(g, pos, move)
         played.append(move)
@@ -386,6 +243,7 @@ def outline_json(board: Board, cells: list[int]) -> list[list[list[float]]]:
 
     Examples
     --------
+    >>> from kamicp import formats
     >>> len(outline_json(formats.parse("RG\\nGB\\n")[0], [0, 1]))
     6
     """

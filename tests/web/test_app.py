@@ -14,7 +14,7 @@ from kamicp.game.regions import region_graph
 from kamicp.solving.hint import position_after
 from kamicp.web.app import example_board, make_app
 from kamicp.web.jobs import MOST_JOBS
-from kamicp.web.page import Puzzle, board_of, puzzle_of
+from kamicp.web.puzzle import Puzzle, board_of, puzzle_of
 from tests.cli.helpers import ROOT
 from tests.seed import long_board
 

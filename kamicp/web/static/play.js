@@ -98,11 +98,11 @@ function show(state) {
   game.view.setColours(state.colours, state.regions);
   game.view.unmark();
   for (const button of $("swatches").children) button.classList.remove("suggested");
-  const par = state.par === null || state.par === undefined ? "–" : state.par;
+  const known = state.par !== null && state.par !== undefined;
   const status = $("status");
   status.textContent = state.solved
-    ? `Solved in ${state.used} moves (par ${par}).`
-    : `Moves used: ${state.used} / par ${par}`;
+    ? `Solved in ${state.used} moves${known ? ` (par ${state.par})` : ""}.`
+    : `Moves used: ${state.used}${known ? ` / par ${state.par}` : ""}`;
   status.dataset.used = state.used;
   status.classList.toggle("solved", state.solved);
   $("board").dataset.solved = state.solved;
