@@ -9,11 +9,14 @@ import subprocess
 import sys
 import time
 import urllib.request
+import warnings
 from pathlib import Path
 
 import pytest
 
+from kamicp import formats
 from kamicp.cli import play
+from kamicp.web.puzzle import Puzzle, board_of
 from tests.cli.helpers import ROOT, run
 from tests.seed import long_board
 
@@ -101,6 +104,33 @@ def test_without_a_file_the_example_opens_and_the_browser_is_asked(capsys, monke
     host, port = served[0][0].getsockname()
     assert url == f"http://{host}:{port}/" and host == "127.0.0.1"
     served[0][0].close()
+
+
+def served(capsys, monkeypatch, *argv):
+    """The puzzles the page of ``kamicp play *argv`` opens with (the server is not run)."""
+    apps = []
+
+    def run_server(server, sockets):
+        apps.append(server.config.app)
+        sockets[0].close()
+
+    monkeypatch.setattr("uvicorn.Server.run", run_server)
+    assert run(capsys, "play", "--no-browser", *argv)[0] == 0
+    with warnings.catch_warnings():  # Starlette suggests another HTTP client; httpx serves
+        warnings.simplefilter("ignore")
+        from starlette.testclient import TestClient
+
+    with TestClient(apps[0]) as client:
+        puzzles = client.get("/api/start").json()["puzzles"]
+    return [board_of(Puzzle.from_json(p)) for p in puzzles]
+
+
+def test_index_and_rules_pick_what_the_page_opens(capsys, monkeypatch):
+    small = str(ROOT / "puzzles" / "flood" / "small.txt")
+    every = formats.load(small)
+    assert [b.digest() for b in served(capsys, monkeypatch, small)] == [b.digest() for b in every]
+    (second,) = served(capsys, monkeypatch, small, "--index", "2", "--rules", "free")
+    assert second.digest() == every[1].with_rules("free").digest()
 
 
 def test_bad_input_is_one_line_and_exit_2(capsys, tmp_path):

@@ -122,9 +122,10 @@ def test_pivot_rules_flood_the_pivot_region(client):
         for i, c in enumerate(board.order)
         if board.cells[c] != board.cells[board.pivot] and g.region_of[c] != g.pivot
     )
-    state = post(
-        client, "/api/play", {"puzzle": puzzle, "moves": [], "click": {"cell": far, "colour": 0}}
-    )
+    # a colour picked that is neither the pivot's nor the clicked cell's
+    picked = ({0, 1, 2} - {board.cells[board.pivot], board.cells[board.order[far]]}).pop()
+    click = {"cell": far, "colour": picked}
+    state = post(client, "/api/play", {"puzzle": puzzle, "moves": [], "click": click})
     # the pivot's region takes the clicked cell's colour, whatever colour was picked
     pivot = board.order.index(board.pivot)
     assert state["moves"] == [[g.pivot, board.cells[board.order[far]]]]
@@ -226,6 +227,22 @@ def test_cancel_ends_the_child_and_keeps_the_bounds(client, tmp_path):
     cancelled = client.delete(f"/api/jobs/{job['id']}").json()
     assert cancelled["state"] == "cancelled" and cancelled["result"] is None
     assert not running.child.process.is_alive()
+
+
+def test_a_hint_on_a_solved_board_has_no_move(client):
+    board = load("square/first.txt")
+    puzzle = puzzle_of(board).to_json()
+    job = wait(client, post(client, "/api/hint", {"puzzle": puzzle, "moves": solution(board)}))
+    assert job["state"] == "done" and job["result"]["moves"] == 0
+    assert job["result"]["move"] is None and job["result"]["cells"] == []
+
+
+def test_a_child_that_dies_fails_its_job(client, tmp_path):
+    board = formats.load(str(long_board(tmp_path)))[0]
+    job = post(client, "/api/solve", {"puzzle": puzzle_of(board).to_json(), "time_limit": 600})
+    client.app.state.jobs.jobs[job["id"]].child.process.kill()
+    job = wait(client, job, seconds=30)
+    assert job["state"] == "failed" and job["error"] == "the solve stopped without an answer"
 
 
 def test_jobs_are_checked_and_limited(client, tmp_path):

@@ -66,11 +66,17 @@ def click_cell(browser, cell: int):
     browser.find_element("css selector", f'#board .cell[data-cell="{cell}"]').click()
 
 
-def play(browser, board, moves, done: int = 0):
-    """Play ``moves`` (regions of the board's region graph) by picking and clicking."""
+def play(browser, board, moves, done: int = 0, keys: bool = False):
+    """Play ``moves`` (regions of the board's region graph): pick each colour (its swatch,
+    or its key 1-9), click a cell of the region."""
     g = region_graph(board)
     for k, (region, colour) in enumerate(moves, done + 1):
-        browser.find_elements("css selector", ".swatch")[colour].click()
+        if keys:
+            browser.find_element("tag name", "body").send_keys(str(colour + 1))
+        else:
+            browser.find_elements("css selector", ".swatch")[colour].click()
+        picked = browser.find_element("css selector", ".swatch.picked")
+        assert picked.get_attribute("data-colour") == str(colour)
         click_cell(browser, board.order.index(g.cells[region][0]))
         wait_for(browser, lambda k=k: data(browser, "status", "used") == str(k))
 
@@ -85,7 +91,7 @@ def test_a_kami2_level_is_played_to_the_end(browser, server):
     open_file(browser, server, path, board.name)
     assert colours(browser) == [board.cells[c] for c in board.order]
     moves = solution(board)
-    play(browser, board, moves)
+    play(browser, board, moves, keys=True)
     assert len(set(colours(browser))) == 1 and len(set(regions(browser))) == 1
     assert text(browser, "status") == f"Solved in {len(moves)} moves (par {board.par})."
     assert data(browser, "board", "solved") == "true"
@@ -173,6 +179,9 @@ def test_pivot_rules_flood_the_pivot_and_mark_it(browser, server):
         for i, c in enumerate(board.order)
         if board.cells[c] != board.cells[board.pivot] and g.region_of[c] != g.pivot
     )
+    # a colour picked that is neither the pivot's nor the clicked cell's
+    picked = ({0, 1, 2} - {board.cells[board.pivot], board.cells[board.order[far]]}).pop()
+    browser.find_elements("css selector", ".swatch")[picked].click()
     click_cell(browser, far)
     wait_for(browser, lambda: data(browser, "status", "used") == "1")
     assert colours(browser)[pivot] == board.cells[board.order[far]]
@@ -187,6 +196,26 @@ def test_a_file_of_several_puzzles_offers_a_picker(browser, server):
     options[2].click()
     wait_for(browser, lambda: len(colours(browser)) == len(boards[2].order))
     assert colours(browser) == [boards[2].cells[c] for c in boards[2].order]
+
+
+def test_a_file_dropped_on_the_page_opens(browser, server):
+    browser.get(server)
+    wait_for(browser, lambda: js(browser, "return document.body.dataset.ready === 'true'"))
+    content = (PUZZLES / "graph" / "wheel.json").read_text()
+    board = formats.parse(content, "wheel.json")[0]
+    browser.execute_script(
+        """const drop = new DataTransfer();
+        drop.items.add(new File([arguments[0]], "wheel.json"));
+        document.dispatchEvent(new DragEvent("drop", {dataTransfer: drop, bubbles: true}));""",
+        content,
+    )
+    wait_for(browser, lambda: board.name in text(browser, "title"))
+    assert js(browser, "return document.querySelectorAll('#board circle.cell').length") == len(
+        board.order
+    )
+    assert js(browser, "return document.querySelectorAll('#board .links line').length") == len(
+        board.edges
+    )
 
 
 @pytest.mark.parametrize("content", ["RGB\nRG\n", "01|Default|0|0|3|60|zz|4||0|\n"])

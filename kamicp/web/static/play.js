@@ -162,17 +162,22 @@ async function runJob(kind) {
   game.job = job;
   busy(true);
   const progress = $("progress");
-  while (job.state === "running" && game.job && game.job.id === job.id) {
-    progress.textContent = `${kind === "hint" ? "Hint" : "Solve"}: ${job.seconds.toFixed(1)} s, ${bounds(job)}${job.line ? ` — ${job.line}` : ""}`;
+  const name = kind === "hint" ? "Hint" : "Solve";
+  const mine = () => game.job !== null && game.job.id === job.id;
+  while (job.state === "running" && mine()) {
+    const line = job.line ? ` — ${job.line}` : "";
+    progress.textContent = `${name}: ${job.seconds.toFixed(1)} s, ${bounds(job)}${line}`;
     await new Promise((resolve) => setTimeout(resolve, POLL_MS));
     job = await call("GET", `/api/jobs/${job.id}`);
   }
-  if (game.job && game.job.id === job.id) game.job = null;
+  if (!mine()) return job; // cancelled: cancelJob has said so
+  game.job = null;
   busy(false);
+  const why = job.error ? ` (${job.error})` : "";
   progress.textContent =
     job.state === "done"
-      ? `${kind === "hint" ? "Hint" : "Solve"} done in ${job.seconds.toFixed(1)} s.`
-      : `${kind === "hint" ? "Hint" : "Solve"} ${job.state} after ${job.seconds.toFixed(1)} s: ${bounds(job)}${job.error ? ` (${job.error})` : ""}.`;
+      ? `${name} done in ${job.seconds.toFixed(1)} s.`
+      : `${name} ${job.state} after ${job.seconds.toFixed(1)} s: ${bounds(job)}${why}.`;
   progress.dataset.state = job.state;
   return job;
 }
@@ -182,7 +187,8 @@ async function cancelJob() {
   if (!job) return;
   game.job = null;
   const ended = await call("DELETE", `/api/jobs/${job.id}`);
-  $("progress").textContent = `Cancelled after ${ended.seconds.toFixed(1)} s: ${bounds(ended)}.`;
+  const what = ended.state === "cancelled" ? "Cancelled" : `Ended (${ended.state})`;
+  $("progress").textContent = `${what} after ${ended.seconds.toFixed(1)} s: ${bounds(ended)}.`;
   $("progress").dataset.state = ended.state;
   busy(false);
 }
