@@ -11,12 +11,15 @@ and a bad request (a bad file, an illegal move, a malformed body) is answered wi
   play_json`);
 - ``POST /api/solve``, ``POST /api/hint`` ``{puzzle, moves, solver?, time_limit?}``: a job
   (:mod:`kamicp.web.jobs`), polled at ``GET /api/jobs/ID`` and cancelled by ``DELETE``.
+
+A bug answers status 500 and ``{"error": "internal error: ..."}``, the command line's line.
 """
 
 from __future__ import annotations
 
 import contextlib
 import json
+import os
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
@@ -73,13 +76,20 @@ async def _body(request: Request) -> dict:
 
 
 def _answers(handler: Callable) -> Callable:
-    """A handler whose :class:`KamicpError` becomes a 400 answer with its one line."""
+    """A handler whose :class:`KamicpError` becomes a 400 answer with its one line, and any
+    other exception (a bug) a 500 answer with the line the command line gives for a bug
+    (``KAMICP_TRACEBACK`` set: the exception is raised instead)."""
 
     async def answered(request: Request):
         try:
             return JSONResponse(await handler(request))
         except KamicpError as err:
             return JSONResponse({"error": str(err)}, status_code=400)
+        except Exception as err:
+            if os.environ.get("KAMICP_TRACEBACK"):
+                raise
+            line = f"internal error: {type(err).__name__}: {err} (a bug in kamicp)"
+            return JSONResponse({"error": line}, status_code=500)
 
     return answered
 

@@ -4,8 +4,10 @@ A job runs :func:`kamicp.solve` (from the start) or :func:`kamicp.solving.hint.h
 the moves played) in a forked child (:class:`kamicp.procs.child.Child`), so the server
 answers while it runs and a cancel is a kill. The child hears the bounds its solve proves
 (:func:`kamicp.procs.progress.watched`) and sends each on its pipe; the page asks for them
-(:meth:`Jobs.poll`) and the server reads what has come, without waiting. Children die
-with the server (:func:`kamicp.procs.child.die_with_parent`).
+every 250 ms (:meth:`Jobs.get`) and the server reads what has come, without waiting. Asked,
+not streamed: uvicorn waits for open responses when it stops, so an event stream held open
+would hold up Ctrl-C, and a poll costs one small request. Children die with the server
+(:func:`kamicp.procs.child.die_with_parent`).
 """
 
 from __future__ import annotations

@@ -270,6 +270,17 @@ def test_jobs_stop_with_the_app(tmp_path):
     assert not child.process.is_alive()
 
 
+def test_a_bug_is_one_line_too(client, monkeypatch):
+    def broken(board):
+        raise ZeroDivisionError("division by zero")
+
+    monkeypatch.delenv("KAMICP_TRACEBACK", raising=False)
+    monkeypatch.setattr("kamicp.web.app.board_json", broken)
+    puzzle = client.get("/api/start").json()["puzzles"][0]
+    got = post(client, "/api/board", {"puzzle": puzzle}, status=500)
+    assert got == {"error": "internal error: ZeroDivisionError: division by zero (a bug in kamicp)"}
+
+
 def test_more_routes_are_served_beside_the_page():
     from starlette.responses import PlainTextResponse
     from starlette.routing import Route

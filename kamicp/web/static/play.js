@@ -29,8 +29,8 @@ async function call(method, url, body) {
   const options = { method, headers: { "Content-Type": "application/json" } };
   if (body !== undefined) options.body = JSON.stringify(body);
   const response = await fetch(url, options);
-  const data = await response.json();
-  if (!response.ok) throw new Error(data.error || `${response.status} ${response.statusText}`);
+  const data = await response.json().catch(() => ({}));
+  if (!response.ok) throw new Error(data.error || `${url}: ${response.status} ${response.statusText}`);
   return data;
 }
 
