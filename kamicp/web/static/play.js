@@ -59,7 +59,10 @@ async function load(puzzle) {
       ? "Pivot rules: every move recolours the pivot's region (the ringed cell). Click a cell " +
         "to take its colour, or the pivot's region to take the colour picked."
       : "Free rules: click any region to flood it with the colour picked.";
-  for (const id of ["hint-text", "solve-text", "proof", "progress"]) $(id).textContent = "";
+  for (const id of ["hint-text", "solve-text", "proof", "progress"]) {
+    $(id).textContent = "";
+    for (const key of Object.keys($(id).dataset)) delete $(id).dataset[key];
+  }
   say("");
   swatches();
   await show({ moves: [], colours: board.colours, regions: board.regions, used: 0,
@@ -77,7 +80,11 @@ function swatches() {
     button.style.color = entry.light ? "#1d1d1d" : "#ffffff";
     button.setAttribute("role", "radio");
     button.title = `${entry.name} (key ${i + 1})`;
-    button.innerHTML = `<kbd>${i < 9 ? i + 1 : ""}</kbd><span>${entry.name}</span>`;
+    const key = document.createElement("kbd");
+    key.textContent = i < 9 ? i + 1 : "";
+    const name = document.createElement("span");
+    name.textContent = entry.name;
+    button.append(key, name);
     button.addEventListener("click", () => pick(i));
     box.append(button);
   });
@@ -202,11 +209,13 @@ function busy(on) {
 async function hint() {
   const text = $("hint-text");
   text.textContent = "Thinking…";
+  delete text.dataset.movesLeft;
   const at = JSON.stringify(game.moves);
+  const puzzle = game.puzzle;
   const job = await runJob("hint");
   const r = job.result;
-  if (JSON.stringify(game.moves) !== at) {
-    text.textContent = "";  // the position changed while the hint was thought of
+  if (game.puzzle !== puzzle || JSON.stringify(game.moves) !== at) {
+    text.textContent = ""; // the position changed while the hint was thought of
     return;
   }
   if (!r) {
@@ -230,9 +239,12 @@ async function hint() {
 async function solve() {
   const text = $("solve-text");
   text.textContent = "Solving from the start…";
+  delete text.dataset.moves;
   $("proof").textContent = "";
+  const puzzle = game.puzzle;
   const job = await runJob("solve");
   const r = job.result;
+  if (game.puzzle !== puzzle) return; // another puzzle was opened meanwhile
   if (!r) {
     text.textContent = `Not solved: ${bounds(job)}.`;
     return;
