@@ -181,8 +181,8 @@ def make_app(
         The board the page opens with (default :func:`example_board`); of several (a
         multi-puzzle file), the page opens the first and offers the others in a picker.
     name : str, optional
-        What the page calls the board (default: the board's name); several are called
-        ``name (i)``.
+        What the page calls the board (default: the board's name); several are called by
+        their own names (``name`` where they have none) and their place, ``small-1 (1)``.
     routes : sequence of starlette routes
         More routes, after the page's own (the design page's, say).
 
@@ -200,7 +200,7 @@ def make_app(
     if len(boards) == 1:
         start = [puzzle_of(boards[0], name)]
     else:
-        start = [puzzle_of(b, f"{name or b.name} ({i})") for i, b in enumerate(boards, 1)]
+        start = [puzzle_of(b, f"{b.name or name} ({i})") for i, b in enumerate(boards, 1)]
     jobs = Jobs()
 
     @contextlib.asynccontextmanager

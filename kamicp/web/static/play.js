@@ -30,7 +30,9 @@ async function call(method, url, body) {
   if (body !== undefined) options.body = JSON.stringify(body);
   const response = await fetch(url, options);
   const data = await response.json().catch(() => ({}));
-  if (!response.ok) throw new Error(data.error || `${url}: ${response.status} ${response.statusText}`);
+  if (!response.ok) {
+    throw new Error(data.error || `${url}: ${response.status} ${response.statusText}`);
+  }
   return data;
 }
 
@@ -53,7 +55,8 @@ async function load(puzzle) {
   const board = await call("POST", "/api/board", { puzzle });
   Object.assign(game, { puzzle, board, moves: [], undone: [], colour: 0 });
   game.view = drawBoard($("board"), board, { onCellClick: (i) => serial(() => click(i)) });
-  $("title").textContent = `${board.name || puzzle.name} — ${board.geometry}, ${board.rules} rules`;
+  const title = `${board.name || puzzle.name} — ${board.geometry}, ${board.rules} rules`;
+  $("title").textContent = title;
   $("rules-note").textContent =
     board.rules === "pivot"
       ? "Pivot rules: every move recolours the pivot's region (the ringed cell). Click a cell " +
@@ -249,10 +252,12 @@ async function solve() {
     text.textContent = `Not solved: ${bounds(job)}.`;
     return;
   }
-  const optimum = r.status === "optimal" ? `Optimum: ${r.moves} moves` : `${r.status}: ${r.moves ?? "no"} moves`;
+  const optimum =
+    r.status === "optimal" ? `Optimum: ${r.moves} moves` : `${r.status}: ${r.moves ?? "no"} moves`;
   text.textContent = `${optimum}. ${r.text.join(" ")}`;
   text.dataset.moves = r.moves ?? "";
-  $("proof").textContent = `${r.status}; bounds ${r.lower} ≤ optimum ≤ ${r.upper ?? "?"}; ${r.proof} (${r.solver}, ${r.seconds} s)`;
+  const proved = `bounds ${r.lower} ≤ optimum ≤ ${r.upper ?? "?"}`;
+  $("proof").textContent = `${r.status}; ${proved}; ${r.proof} (${r.solver}, ${r.seconds} s)`;
   if (r.solution.length) await serial(() => showSolution(r.solution));
 }
 
