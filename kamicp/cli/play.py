@@ -96,7 +96,8 @@ def run_play(args: argparse.Namespace) -> int:
     KamicpError
         If the file is bad (one line naming it), or the port cannot be had.
     """
-    import uvicorn  # the server loads only for this command: it is no part of the others
+    # the server and the page load only for this command, keeping the others' start-up short
+    import uvicorn
 
     from kamicp.web.app import make_app
 
