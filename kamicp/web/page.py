@@ -14,9 +14,17 @@ from kamicp.errors import KamicpError
 from kamicp.game import notation, rules
 from kamicp.game.board import Board
 from kamicp.game.regions import RegionGraph, region_graph
-from kamicp.view.layout import NODE_RADIUS, is_light, layout, outline, palette_colours
+from kamicp.view.layout import (
+    NAMED_COLOURS,
+    NODE_RADIUS,
+    is_light,
+    layout,
+    outline,
+    palette_colours,
+)
 
 __all__ = [
+    "COLOUR_NAMES",
     "board_json",
     "click_move",
     "hint_json",
@@ -25,6 +33,10 @@ __all__ = [
     "play_json",
     "result_json",
 ]
+
+# What a swatch says its colour is, for players who do not tell the colours apart (KAMI 2
+# palettes are digits): the first name the drawing's colour table gives each colour.
+COLOUR_NAMES = {colour: name for name, colour in reversed(NAMED_COLOURS.items())}
 
 
 def _round(point) -> list[float]:
@@ -43,7 +55,8 @@ def board_json(board: Board) -> dict:
     -------
     dict
         ``geometry``, ``rules``, ``name``, ``par``, ``optimum``; ``palette`` (per colour its
-        ``name``, ``colour`` as ``#rrggbb`` and whether it is ``light``); ``cells`` (per
+        ``name``, ``colour`` as ``#rrggbb``, whether it is ``light``, and what it is
+        ``called``: "blue", or "" for a colour without a name); ``cells`` (per
         cell its ``label``, and ``points`` or, on graph boards, ``centre``); ``colours``
         and ``regions`` per cell (palette index, starting region); ``links`` (graph boards:
         pairs of cell numbers); ``pivot`` (the pivot's cell number under pivot rules, else
@@ -76,7 +89,12 @@ def board_json(board: Board) -> dict:
         "par": board.par,
         "optimum": board.optimum,
         "palette": [
-            {"name": name, "colour": colour, "light": is_light(colour)}
+            {
+                "name": name,
+                "colour": colour,
+                "light": is_light(colour),
+                "called": COLOUR_NAMES.get(colour, ""),
+            }
             for name, colour in zip(board.palette, colours, strict=True)
         ],
         "cells": cells,

@@ -57,6 +57,8 @@ export function drawBoard(svg, board, { onCellClick } = {}) {
     title.textContent = cell.label;
     node.append(title);
     if (onCellClick) node.addEventListener("click", (event) => onCellClick(i, event));
+    node.addEventListener("mouseenter", () => hover(node.dataset.region));
+    node.addEventListener("mouseleave", () => hover(null));
     group.append(node);
     return node;
   });
@@ -71,6 +73,13 @@ export function drawBoard(svg, board, { onCellClick } = {}) {
     title.textContent = "the pivot: every move recolours its region";
     pivot.append(title);
     svg.append(pivot);
+  }
+
+  let hovered = [];
+  function hover(region) {
+    for (const node of hovered) node.classList.remove("hover");
+    hovered = region === null ? [] : cells.filter((node) => node.dataset.region === region);
+    for (const node of hovered) node.classList.add("hover");
   }
 
   function setColours(colours, regions) {

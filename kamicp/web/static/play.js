@@ -82,12 +82,17 @@ function swatches() {
     button.style.background = entry.colour;
     button.style.color = entry.light ? "#1d1d1d" : "#ffffff";
     button.setAttribute("role", "radio");
-    button.title = `${entry.name} (key ${i + 1})`;
+    button.title = `${entry.called || entry.name} (key ${i + 1})`;
     const key = document.createElement("kbd");
     key.textContent = i < 9 ? i + 1 : "";
     const name = document.createElement("span");
     name.textContent = entry.name;
     button.append(key, name);
+    if (entry.called && entry.called !== entry.name.toLowerCase()) {
+      const called = document.createElement("small");
+      called.textContent = entry.called;
+      button.append(called);
+    }
     button.addEventListener("click", () => pick(i));
     box.append(button);
   });
@@ -114,6 +119,10 @@ function show(state) {
     ? `Solved in ${state.used} moves${known ? ` (par ${state.par})` : ""}.`
     : `Moves used: ${state.used}${known ? ` / par ${state.par}` : ""}`;
   status.dataset.used = state.used;
+  const left = new Set(state.regions).size;
+  const colours = new Set(state.colours).size;
+  const plural = (n, noun) => `${n} ${noun}${n === 1 ? "" : "s"}`;
+  $("count").textContent = `${plural(left, "region")}, ${plural(colours, "colour")} left`;
   status.classList.toggle("solved", state.solved);
   $("board").dataset.solved = state.solved;
   $("undo").disabled = state.used === 0;
