@@ -79,6 +79,7 @@ def test_start_opens_the_example_and_its_drawing_matches_the_board(client):
     assert data["colours"] == [board.cells[c] for c in board.order]
     assert all(len(cell["points"]) == 3 for cell in data["cells"])
     assert [p["name"] for p in data["palette"]] == list(board.palette)
+    assert [p["called"] for p in data["palette"]] == ["orange", "teal", "white", "purple"]
     assert data["pivot"] is None and data["par"] == board.par
 
 

@@ -92,8 +92,11 @@ def test_a_kami2_level_is_played_to_the_end(browser, server):
     board = formats.load(str(path))[0]
     open_file(browser, server, path, board.name)
     assert colours(browser) == [board.cells[c] for c in board.order]
+    g = region_graph(board)
+    assert text(browser, "count") == f"{g.n} regions, {g.k} colours left"
     moves = solution(board)
     play(browser, board, moves, keys=True)
+    assert text(browser, "count") == "1 region, 1 colour left"
     assert len(set(colours(browser))) == 1 and len(set(regions(browser))) == 1
     assert text(browser, "status") == f"Solved in {len(moves)} moves (par {board.par})."
     assert data(browser, "board", "solved") == "true"
