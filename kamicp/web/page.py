@@ -200,8 +200,10 @@ def play_json(board: Board, moves: object, click: object = None) -> dict:
     -------
     dict
         ``moves`` (with the click's move), ``colours`` and ``regions`` (the smallest
-        starting region of each cell's current region) per cell, ``used``, ``solved``,
-        ``par``, and ``last``, the text of the click's move (None without a click).
+        starting region of each cell's current region) per cell, ``links`` (the current
+        regions that touch, as pairs of those ids: the region graph), ``used``,
+        ``solved``, ``par``, and ``last``, the text of the click's move (None without a
+        click). O(cells + region graph edges).
 
     Raises
     ------
@@ -233,10 +235,12 @@ def play_json(board: Board, moves: object, click: object = None) -> dict:
     for part in rules.current_regions(g, pos):
         for r in part:
             label[r] = part[0]
+    links = {(label[a], label[b]) for a in range(g.n) for b in g.adj[a] if label[a] < label[b]}
     return {
         "moves": [list(m) for m in played],
         "colours": [pos[g.region_of[cell]] for cell in board.order],
         "regions": [label[g.region_of[cell]] for cell in board.order],
+        "links": sorted([a, b] for a, b in links),
         "used": len(played),
         "solved": rules.is_solved(pos),
         "par": board.par,

@@ -108,10 +108,12 @@ def test_an_optimal_solution_played_by_clicks_ends_solved(client):
         assert state["last"].endswith(board.palette[colour])
     assert state["solved"] and state["used"] == optimum(board) == len(moves)
     assert len(set(state["colours"])) == 1 and len(set(state["regions"])) == 1
+    assert state["links"] == []
     # undo is a shorter list: one move less, the board is not solved
     assert not post(client, "/api/play", {"puzzle": puzzle, "moves": moves[:-1]})["solved"]
     start = post(client, "/api/play", {"puzzle": puzzle, "moves": []})
     assert start["colours"] == [board.cells[c] for c in board.order]
+    assert start["links"] == sorted(list(edge) for edge in g.edges())
 
 
 def test_pivot_rules_flood_the_pivot_region(client):

@@ -122,6 +122,14 @@ def test_undo_redo_and_restart_bring_the_colours_back(browser, server):
     browser.find_element("id", "restart").click()
     wait_for(browser, lambda: data(browser, "status", "used") == "0")
     assert colours(browser) == start
+    # the region graph over the board: a node per region, a link per touching pair
+    browser.find_element("id", "graph").click()
+    g = region_graph(board)
+    assert js(browser, "return document.querySelectorAll('.region-graph circle').length") == g.n
+    lines = js(browser, "return document.querySelectorAll('.region-graph line').length")
+    assert lines == len(g.edges())
+    browser.find_element("id", "graph").click()
+    assert js(browser, "return document.querySelectorAll('.region-graph *').length") == 0
 
 
 def test_a_hint_marks_a_region_and_the_proved_moves_left(browser, server):

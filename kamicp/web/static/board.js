@@ -8,6 +8,9 @@
 //   view.setColours(colours, regions)  recolour every cell (palette indices, region ids)
 //   view.mark(cells, outline)          outline a group of cells (segments [[x,y],[x,y]])
 //   view.unmark()                      remove the outline
+//   view.showGraph(regions, links)     the region graph over the board: a node per region
+//                                      (at the mean of its cells' centres), links between
+//   view.hideGraph()                   remove it
 //   view.cells                         the cell elements, by cell number
 //
 // Each cell element carries data-cell (its number), data-colour (its palette index) and
@@ -65,7 +68,8 @@ export function drawBoard(svg, board, { onCellClick } = {}) {
   svg.append(group);
 
   const marks = element("g", { class: "marks" });
-  svg.append(marks);
+  const graph = element("g", { class: "region-graph" });
+  svg.append(marks, graph);
   if (board.pivot !== null && board.pivot !== undefined) {
     const [px, py] = centreOf(board.cells[board.pivot]);
     const pivot = element("circle", { class: "pivot", cx: px, cy: py, r: 0.16 });
@@ -106,6 +110,34 @@ export function drawBoard(svg, board, { onCellClick } = {}) {
     }
   }
 
+  function hideGraph() {
+    graph.replaceChildren();
+  }
+
+  function showGraph(regions, links) {
+    hideGraph();
+    const sums = new Map();
+    regions.forEach((region, i) => {
+      const [x, y] = centreOf(board.cells[i]);
+      const sum = sums.get(region) || [0, 0, 0];
+      sums.set(region, [sum[0] + x, sum[1] + y, sum[2] + 1]);
+    });
+    const at = new Map([...sums].map(([region, [x, y, n]]) => [region, [x / n, y / n]]));
+    for (const [a, b] of links) {
+      const [x1, y1] = at.get(a);
+      const [x2, y2] = at.get(b);
+      graph.append(element("line", { x1, y1, x2, y2 }));
+    }
+    regions.forEach((region, i) => {
+      if (!at.has(region)) return;
+      const [cx, cy] = at.get(region);
+      at.delete(region);
+      const node = element("circle", { cx, cy, r: 0.22, "data-region": region });
+      node.style.fill = cells[i].style.fill;
+      graph.append(node);
+    });
+  }
+
   setColours(board.colours, board.regions);
-  return { setColours, mark, unmark, cells };
+  return { setColours, mark, unmark, showGraph, hideGraph, cells };
 }

@@ -14,6 +14,7 @@ const game = {
   moves: [], // [region, colour] pairs played
   undone: [], // moves taken back, the last one first to redo
   colour: 0, // the colour picked
+  links: null, // the current region graph's links (pairs of region ids)
   job: null, // the running solve or hint
   playing: false, // a solution being shown
 };
@@ -55,8 +56,6 @@ async function load(puzzle) {
   const board = await call("POST", "/api/board", { puzzle });
   Object.assign(game, { puzzle, board, moves: [], undone: [], colour: 0 });
   game.view = drawBoard($("board"), board, { onCellClick: (i) => serial(() => click(i)) });
-  const title = `${board.name || puzzle.name} — ${board.geometry}, ${board.rules} rules`;
-  $("title").textContent = title;
   $("rules-note").textContent =
     board.rules === "pivot"
       ? "Pivot rules: every move recolours the pivot's region (the ringed cell). Click a cell " +
@@ -68,8 +67,11 @@ async function load(puzzle) {
   }
   say("");
   swatches();
-  await show({ moves: [], colours: board.colours, regions: board.regions, used: 0,
-    solved: false, par: board.par });
+  $("graph-option").hidden = board.geometry === "graph";
+  await replay([]);
+  // the title comes last: once it names the board, the whole page is about that board
+  const name = board.name || puzzle.name;
+  $("title").textContent = `${name} — ${board.geometry}, ${board.rules} rules`;
 }
 
 function swatches() {
@@ -112,6 +114,8 @@ function show(state) {
   game.moves = state.moves;
   game.view.setColours(state.colours, state.regions);
   game.view.unmark();
+  game.links = state.links;
+  drawGraph();
   for (const button of $("swatches").children) button.classList.remove("suggested");
   const known = state.par !== null && state.par !== undefined;
   const status = $("status");
@@ -127,6 +131,12 @@ function show(state) {
   $("board").dataset.solved = state.solved;
   $("undo").disabled = state.used === 0;
   $("redo").disabled = game.undone.length === 0;
+}
+
+function drawGraph() {
+  const regions = game.view.cells.map((node) => Number(node.dataset.region));
+  if ($("graph").checked && game.links) game.view.showGraph(regions, game.links);
+  else game.view.hideGraph();
 }
 
 async function replay(moves) {
@@ -319,6 +329,7 @@ function wire() {
   $("solve").addEventListener("click", () => solve().catch((e) => say(e.message, true)));
   $("cancel").addEventListener("click", () => cancelJob().catch((e) => say(e.message, true)));
   $("stop").addEventListener("click", stopShowing);
+  $("graph").addEventListener("change", drawGraph);
   $("file").addEventListener("change", (event) => {
     const [file] = event.target.files;
     if (file) serial(() => openFile(file));
