@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import itertools
 import multiprocessing as mp
+import os
+import stat
 import time
 from dataclasses import dataclass, field
 
@@ -32,7 +34,7 @@ __all__ = ["GRACE", "KINDS", "MOST_JOBS", "Job", "Jobs", "JobSpec"]
 KINDS = ("solve", "hint")
 
 # Jobs running at once: each may use every core (the portfolio runs two backends), so more
-# would only slow each other; a page runs one solve and one hint at most.
+# would only slow each other; a page runs one job at a time, so this serves a few pages.
 MOST_JOBS = 4
 
 # Seconds a job may run past its time limit before it is killed: a solve stops on its own
@@ -80,8 +82,29 @@ class _Relay:
         self.conn.send(("status", text))
 
 
+def _drop_sockets() -> None:
+    """In the child: let go of the server's sockets it inherited (the listening socket, the
+    browser's connections), each fd pointed at /dev/null instead. A connection the server
+    closes is then closed for the browser too; the child holding it would leave the browser
+    sending on it to nobody. The fd numbers stay taken, so an old socket object closes
+    /dev/null, never a pipe of the solve's. Linux (``/proc/self/fd``); elsewhere nothing."""
+    try:
+        fds = [int(fd) for fd in os.listdir("/proc/self/fd")]
+    except OSError:
+        return
+    null = os.open(os.devnull, os.O_RDWR)
+    for fd in fds:
+        try:
+            if fd != null and stat.S_ISSOCK(os.fstat(fd).st_mode):
+                os.dup2(null, fd)
+        except OSError:
+            pass  # the fd of the listing itself, closed by now
+    os.close(null)
+
+
 def _work(conn, spec: JobSpec) -> None:
     """In the child: run the job, telling bounds as they come, and answer its JSON."""
+    _drop_sockets()
 
     def run() -> dict:
         with watched(_Relay(conn)):

@@ -104,6 +104,38 @@ def test_a_running_solve_ends_with_the_server(tmp_path):
         proc.stderr.close()
 
 
+def sockets(pid: int) -> set[str]:
+    """The sockets process ``pid`` has open (``socket:[inode]``)."""
+    found = set()
+    for fd in Path(f"/proc/{pid}/fd").iterdir():
+        try:
+            target = os.readlink(fd)
+        except OSError:
+            continue  # closed meanwhile
+        if target.startswith("socket:"):
+            found.add(target)
+    return found
+
+
+def test_a_solve_holds_none_of_the_servers_connections(tmp_path):
+    # a connection the server closes must close for the browser: no child may keep it open
+    proc, url = start(str(long_board(tmp_path)))
+    try:
+        (puzzle,) = get(url + "api/start")["puzzles"]
+        get(url + "api/solve", {"puzzle": puzzle, "time_limit": 600})
+        (child,) = children(proc.pid)
+        served = sockets(proc.pid)
+        end = time.monotonic() + 10
+        while sockets(child) & served and time.monotonic() < end:
+            time.sleep(0.05)
+        assert served and not sockets(child) & served
+    finally:
+        proc.kill()
+        proc.wait()
+        proc.stdout.close()
+        proc.stderr.close()
+
+
 def test_without_a_file_the_example_opens_and_the_browser_is_asked(capsys, monkeypatch):
     opened, served = [], []
     monkeypatch.setattr(play.webbrowser, "open", opened.append)
