@@ -72,6 +72,7 @@ async function load(puzzle) {
   // the title comes last: once it names the board, the whole page is about that board
   const name = board.name || puzzle.name;
   $("title").textContent = `${name} — ${board.geometry}, ${board.rules} rules`;
+  document.title = `${name} — kamicp play`;
 }
 
 function swatches() {
