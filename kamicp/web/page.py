@@ -107,8 +107,10 @@ def board_json(board: Board) -> dict:
     }
 
 
-def move_text(board: Board, g: RegionGraph, move: rules.Move) -> str:
-    """A move as the page shows it to the player.
+def move_text(
+    board: Board, g: RegionGraph, move: rules.Move, pos: rules.Position | None = None
+) -> str:
+    """A move as the page shows it to the player: every move text of the page comes from here.
 
     Parameters
     ----------
@@ -118,6 +120,9 @@ def move_text(board: Board, g: RegionGraph, move: rules.Move) -> str:
         Its starting region graph.
     move : (int, int)
         (starting region, colour).
+    pos : tuple of int, optional
+        The position the move is played in (the start by default), for a text that names
+        the region as it stands then; the notation needs no position.
 
     Returns
     -------
@@ -228,9 +233,9 @@ def play_json(board: Board, moves: object, click: object = None) -> dict:
         if not isinstance(click, dict) or type(click.get("colour")) is not int:
             raise KamicpError("a click needs a cell and a colour (integers)")
         move = click_move(board, g, pos, click.get("cell"), click["colour"])
+        last = move_text(board, g, move, pos)
         pos = rules.apply(g, pos, move)
         played.append(move)
-        last = move_text(board, g, move)
     label = {}
     for part in rules.current_regions(g, pos):
         for r in part:
@@ -294,6 +299,10 @@ def result_json(board: Board, result) -> dict:
     """
     g = region_graph(board)
     solution = result.solution or []
+    text, pos = [], rules.start(g)
+    for move in solution:
+        text.append(move_text(board, g, move, pos))
+        pos = rules.apply(g, pos, move)
     return {
         "status": result.status,
         "moves": result.moves,
@@ -303,7 +312,7 @@ def result_json(board: Board, result) -> dict:
         "solver": result.solver,
         "seconds": round(result.seconds, 3),
         "solution": [list(m) for m in solution],
-        "text": [move_text(board, g, m) for m in solution],
+        "text": text,
     }
 
 
@@ -340,7 +349,7 @@ def hint_json(board: Board, moves: list, h) -> dict:
         cells = [i for i, cell in enumerate(board.order) if g.region_of[cell] in part]
         out.update(
             move=list(move),
-            move_text=move_text(board, g, move),
+            move_text=move_text(board, g, move, pos),
             cells=cells,
             outline=outline_json(board, cells),
         )
