@@ -12,8 +12,8 @@ from kamicp import formats
 from kamicp.errors import InputError
 from kamicp.game.regions import region_graph
 from kamicp.solving.hint import position_after
+from kamicp.web import jobs
 from kamicp.web.app import example_board, make_app
-from kamicp.web.jobs import MOST_JOBS
 from kamicp.web.puzzle import Puzzle, board_of, puzzle_of
 from tests.cli.helpers import ROOT
 from tests.seed import long_board
@@ -253,6 +253,33 @@ def test_a_child_that_dies_fails_its_job(client, tmp_path):
     assert job["state"] == "failed" and job["error"] == "the solve stopped without an answer"
 
 
+def test_a_job_past_its_time_limit_is_stopped(monkeypatch):
+    # a solve that overruns its limit (here one that sleeps) is killed past the grace
+    monkeypatch.setattr(jobs, "solve", lambda *args: time.sleep(600))
+    monkeypatch.setattr(jobs, "GRACE", 0.2)
+    running = jobs.Jobs()
+    job = running.start(jobs.JobSpec("solve", example_board(), time_limit=0.3))
+    while job.state == "running":
+        time.sleep(0.05)
+        job.read()
+    assert job.state == "cancelled" and job.error == "stopped at the time limit"
+    assert not job.child.process.is_alive()
+
+
+def test_a_solve_that_raises_fails_its_job_with_the_reason(monkeypatch):
+    def broken(*args):
+        raise ValueError("no such thing")
+
+    monkeypatch.setattr(jobs, "solve", broken)
+    running = jobs.Jobs()
+    job = running.start(jobs.JobSpec("solve", example_board(), time_limit=30))
+    end = time.monotonic() + 30
+    while job.state == "running" and time.monotonic() < end:
+        time.sleep(0.05)
+        job.read()
+    assert job.state == "failed" and job.error == "no such thing"
+
+
 def test_jobs_are_checked_and_limited(client, tmp_path):
     puzzle = puzzle_of(formats.load(str(long_board(tmp_path)))[0]).to_json()
     for body, says in [
@@ -261,10 +288,10 @@ def test_jobs_are_checked_and_limited(client, tmp_path):
         ({"time_limit": 0}, "more than 0"),
     ]:
         assert says in post(client, "/api/solve", {"puzzle": puzzle, **body}, 400)["error"]
-    for _ in range(MOST_JOBS):
+    for _ in range(jobs.MOST_JOBS):
         post(client, "/api/solve", {"puzzle": puzzle, "time_limit": 600})
     error = post(client, "/api/hint", {"puzzle": puzzle, "time_limit": 600}, 400)["error"]
-    assert error == f"{MOST_JOBS} solves are running: cancel one first"
+    assert error == f"{jobs.MOST_JOBS} solves are running: cancel one first"
 
 
 def test_jobs_stop_with_the_app(tmp_path):
