@@ -37,7 +37,9 @@ def add_play(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument("--rules", choices=("free", "pivot"), help="override the file's rule set")
     p.add_argument(
-        "--index", type=POSITIVE, help="the N-th puzzle (1-based) of a multi-puzzle file"
+        "--index",
+        type=POSITIVE,
+        help="only the N-th puzzle (1-based) of a multi-puzzle file (default: a picker of all)",
     )
     p.add_argument(
         "--port", type=int, default=0, help="the port to listen on (default: a free one)"
