@@ -17,6 +17,7 @@ from kamicp.game.regions import RegionGraph, region_graph
 from kamicp.view.layout import (
     NAMED_COLOURS,
     NODE_RADIUS,
+    Layout,
     is_light,
     layout,
     outline,
@@ -59,8 +60,10 @@ def board_json(board: Board) -> dict:
         ``called``: "blue", or "" for a colour without a name); ``cells`` (per
         cell its ``label``, and ``points`` or, on graph boards, ``centre``); ``colours``
         and ``regions`` per cell (palette index, starting region); ``links`` (graph boards:
-        pairs of cell numbers); ``pivot`` (the pivot's cell number under pivot rules, else
-        None); ``view`` (x, y, width, height in layout units) and ``radius`` of a node.
+        pairs of cell numbers); ``border`` (the board's edge, holes' included, as
+        :func:`outline_json` segments, so that a dark colour shows against the page);
+        ``pivot`` (the pivot's cell number under pivot rules, else None); ``view`` (x, y,
+        width, height in layout units) and ``radius`` of a node.
 
     Examples
     --------
@@ -101,6 +104,7 @@ def board_json(board: Board) -> dict:
         "colours": [board.cells[cell] for cell in board.order],
         "regions": [g.region_of[cell] for cell in board.order],
         "links": [[index[a], index[b]] for a, b in lay.links],
+        "border": outline_json(board, range(len(board.order)), lay),
         "pivot": index[board.pivot] if board.rules == "pivot" else None,
         "view": [round(xmin, 4), round(ymin, 4), round(xmax - xmin, 4), round(ymax - ymin, 4)],
         "radius": NODE_RADIUS,
@@ -253,15 +257,17 @@ def play_json(board: Board, moves: object, click: object = None) -> dict:
     }
 
 
-def outline_json(board: Board, cells: list[int]) -> list[list[list[float]]]:
+def outline_json(board: Board, cells, lay: Layout | None = None) -> list[list[list[float]]]:
     """The boundary of a group of cells, as segments ``[[x1, y1], [x2, y2]]``.
 
     Parameters
     ----------
     board : Board
         The puzzle.
-    cells : list of int
+    cells : iterable of int
         Cell numbers.
+    lay : Layout, optional
+        The board's layout, when already made.
 
     Returns
     -------
@@ -274,7 +280,7 @@ def outline_json(board: Board, cells: list[int]) -> list[list[list[float]]]:
     >>> len(outline_json(formats.parse("RG\\nGB\\n")[0], [0, 1]))
     6
     """
-    polygons = layout(board).polygons
+    polygons = (lay or layout(board)).polygons
     if not polygons:
         return []
     chosen = [polygons[board.order[i]] for i in cells]

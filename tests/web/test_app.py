@@ -14,6 +14,7 @@ from kamicp.game.regions import region_graph
 from kamicp.solving.hint import position_after
 from kamicp.web import jobs
 from kamicp.web.app import example_board, make_app
+from kamicp.web.page import outline_json
 from kamicp.web.puzzle import Puzzle, board_of, puzzle_of
 from tests.cli.helpers import ROOT
 from tests.seed import long_board
@@ -81,6 +82,7 @@ def test_start_opens_the_example_and_its_drawing_matches_the_board(client):
     assert [p["name"] for p in data["palette"]] == list(board.palette)
     assert [p["called"] for p in data["palette"]] == ["orange", "teal", "white", "purple"]
     assert data["pivot"] is None and data["par"] == board.par
+    assert data["border"] == outline_json(board, range(len(board.order))) != []
 
 
 def test_graph_boards_are_sent_as_nodes_and_links():
@@ -89,7 +91,7 @@ def test_graph_boards_are_sent_as_nodes_and_links():
         (start,) = client.get("/api/start").json()["puzzles"]
         data = post(client, "/api/board", {"puzzle": start})
     assert all("centre" in cell and "points" not in cell for cell in data["cells"])
-    assert len(data["links"]) == len(board.edges) > 0
+    assert len(data["links"]) == len(board.edges) > 0 and data["border"] == []
 
 
 def test_an_optimal_solution_played_by_clicks_ends_solved(client):

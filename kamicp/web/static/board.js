@@ -3,7 +3,7 @@
 //   drawBoard(svg, board, {onCellClick}) -> view
 //     svg          an <svg> element; emptied, then filled with the board
 //     board        the board JSON: cells (points, or centre on graph boards), colours,
-//                  regions, palette, links, pivot, view, radius
+//                  regions, palette, links, border, pivot, view, radius
 //     onCellClick  optional, called as onCellClick(cellNumber, event) on a click on a cell
 //   view.setColours(colours, regions)  recolour every cell (palette indices, region ids)
 //   view.mark(cells, outline)          outline a group of cells (segments [[x,y],[x,y]])
@@ -66,6 +66,10 @@ export function drawBoard(svg, board, { onCellClick } = {}) {
     return node;
   });
   svg.append(group);
+  if (board.border && board.border.length) {
+    const d = board.border.map(([a, b]) => `M${a[0]},${a[1]}L${b[0]},${b[1]}`).join("");
+    svg.append(element("path", { class: "board-border", d }));
+  }
 
   const marks = element("g", { class: "marks" });
   const graph = element("g", { class: "region-graph" });
