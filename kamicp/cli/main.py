@@ -39,6 +39,7 @@ COMMANDS: dict[str, str] = {
     "(exit 1 if any).",
     "export": "Write the model of one horizon (DIMACS CNF or CP-SAT proto) for other solvers.",
     "verify": "Check a certificate written by ``solve --certificate``: each step reported.",
+    "play": "Open a local web page to play, hint and solve a board (the browser opens it).",
 }
 
 

@@ -1,0 +1,118 @@
+"""``kamicp play``: a local web page to play, hint and solve a board (:mod:`kamicp.web`).
+
+The server listens on 127.0.0.1 only, on a free port unless ``--port`` names one; it prints
+the page's address and opens it in the browser. Ctrl-C or SIGTERM stop it (uvicorn's signal
+handlers), and the page's running solves with it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import socket
+import threading
+import webbrowser
+
+from kamicp import formats
+from kamicp.cli.args import POSITIVE, load_boards
+from kamicp.errors import KamicpError
+from kamicp.formats.files import stem
+
+__all__ = ["HOST", "add_play", "listening_socket", "run_play"]
+
+HOST = "127.0.0.1"  # the page is for this machine's user: nobody else reaches it
+
+
+def add_play(p: argparse.ArgumentParser) -> None:
+    """Add the options of ``play``.
+
+    Parameters
+    ----------
+    p : argparse.ArgumentParser
+        The command's parser.
+    """
+    kinds = "grid text, flood text, .puz, JSON, floodit-99, digit lines; - reads stdin"
+    p.add_argument("file", nargs="?", help=f"puzzle file ({kinds}); default: an example board")
+    p.add_argument(
+        "--format", choices=formats.FORMATS, help="input format (default: detected from content)"
+    )
+    p.add_argument("--rules", choices=("free", "pivot"), help="override the file's rule set")
+    p.add_argument(
+        "--index",
+        type=POSITIVE,
+        help="only the N-th puzzle (1-based) of a multi-puzzle file (default: a picker of all)",
+    )
+    p.add_argument(
+        "--port", type=int, default=0, help="the port to listen on (default: a free one)"
+    )
+    p.add_argument("--no-browser", action="store_true", help="print the address only")
+    p.set_defaults(run=run_play)
+
+
+def listening_socket(port: int) -> socket.socket:
+    """A socket listening on :data:`HOST` at ``port`` (0: a free port the system picks).
+
+    It listens before the server starts, so the address printed answers at once.
+
+    Parameters
+    ----------
+    port : int
+        The port, or 0.
+
+    Returns
+    -------
+    socket.socket
+
+    Raises
+    ------
+    KamicpError
+        When the port is out of range or taken.
+    """
+    if not 0 <= port <= 65535:
+        raise KamicpError(f"--port {port}: a port is 0 to 65535")
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    try:
+        sock.bind((HOST, port))
+    except OSError as err:
+        sock.close()
+        raise KamicpError(f"--port {port}: {err.strerror or err}") from None
+    sock.listen(128)
+    return sock
+
+
+def run_play(args: argparse.Namespace) -> int:
+    """Serve the play page until Ctrl-C or SIGTERM; a file of several puzzles opens at the
+    first (or the ``--index`` one), the others in the page's picker.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The parsed arguments of ``play``.
+
+    Returns
+    -------
+    int
+        0 once the server has stopped.
+
+    Raises
+    ------
+    KamicpError
+        If the file is bad (one line naming it), or the port cannot be had.
+    """
+    # the server and the page load only for this command, keeping the others' start-up short
+    import uvicorn
+
+    from kamicp.web.app import make_app
+
+    boards, name = None, None
+    if args.file is not None:
+        boards = load_boards(args)
+        name = boards[0].name if len(boards) == 1 else stem(formats.shown(args.file))
+    sock = listening_socket(args.port)
+    url = f"http://{HOST}:{sock.getsockname()[1]}/"
+    app = make_app(boards, name)
+    config = uvicorn.Config(app, log_level="warning", timeout_graceful_shutdown=1)
+    print(f"kamicp play: {url}  (Ctrl-C stops)", flush=True)
+    if not args.no_browser:
+        threading.Thread(target=webbrowser.open, args=(url,), daemon=True).start()
+    uvicorn.Server(config).run(sockets=[sock])
+    return 0

@@ -1,0 +1,366 @@
+// The play page: the puzzle and the moves played live here; the server replays them (the
+// rules engine), solves and hints (kamicp.web.app lists the endpoints).
+
+import { drawBoard } from "/static/board.js";
+
+const $ = (id) => document.getElementById(id);
+const POLL_MS = 250; // how often a running solve or hint is asked for its bounds
+const FRAME_MS = 700; // the pause between two moves of a solution shown
+
+const game = {
+  puzzle: null, // {text, format, name}: what every request sends
+  board: null, // the board JSON
+  view: null, // what drawBoard answered
+  moves: [], // [region, colour] pairs played
+  undone: [], // moves taken back, the last one first to redo
+  colour: 0, // the colour picked
+  links: null, // the current region graph's links (pairs of region ids)
+  job: null, // the running solve or hint
+  playing: false, // a solution being shown
+};
+
+let queue = Promise.resolve(); // requests that change the game run one after the other
+
+function serial(work) {
+  queue = queue.then(work).catch((err) => say(String(err), true));
+  return queue;
+}
+
+async function call(method, url, body) {
+  const options = { method, headers: { "Content-Type": "application/json" } };
+  if (body !== undefined) options.body = JSON.stringify(body);
+  const response = await fetch(url, options);
+  const data = await response.json().catch(() => ({}));
+  if (!response.ok) {
+    throw new Error(data.error || `${url}: ${response.status} ${response.statusText}`);
+  }
+  return data;
+}
+
+function say(text, error = false) {
+  const message = $("message");
+  message.textContent = text.replace(/^Error: /, "");
+  message.classList.toggle("error", error);
+}
+
+function timeLimit() {
+  const value = Number($("time-limit").value);
+  return value > 0 ? value : 60;
+}
+
+// -- the board and the position -----------------------------------------------------------
+
+async function load(puzzle) {
+  stopShowing();
+  await cancelJob();
+  const board = await call("POST", "/api/board", { puzzle });
+  Object.assign(game, { puzzle, board, moves: [], undone: [], colour: 0 });
+  game.view = drawBoard($("board"), board, { onCellClick: (i) => serial(() => click(i)) });
+  $("rules-note").textContent =
+    board.rules === "pivot"
+      ? "Pivot rules: every move recolours the pivot's region (the ringed cell). Click a cell " +
+        "to take its colour, or the pivot's region to take the colour picked."
+      : "Free rules: click any region to flood it with the colour picked.";
+  for (const id of ["hint-text", "solve-text", "proof", "progress"]) {
+    $(id).textContent = "";
+    for (const key of Object.keys($(id).dataset)) delete $(id).dataset[key];
+  }
+  say("");
+  swatches();
+  $("graph-option").hidden = board.geometry === "graph";
+  await replay([]);
+  // the title comes last: once it names the board, the whole page is about that board
+  const name = board.name || puzzle.name;
+  $("title").textContent = `${name} — ${board.geometry}, ${board.rules} rules`;
+  document.title = `${name} — kamicp play`;
+}
+
+function swatches() {
+  const box = $("swatches");
+  box.replaceChildren();
+  game.board.palette.forEach((entry, i) => {
+    const button = document.createElement("button");
+    button.className = "swatch";
+    button.dataset.colour = i;
+    button.style.background = entry.colour;
+    button.style.color = entry.light ? "#1d1d1d" : "#ffffff";
+    button.setAttribute("role", "radio");
+    button.title = `${entry.called || entry.name} (key ${i + 1})`;
+    const key = document.createElement("kbd");
+    key.textContent = i < 9 ? i + 1 : "";
+    const name = document.createElement("span");
+    name.textContent = entry.name;
+    button.append(key, name);
+    if (entry.called && entry.called !== entry.name.toLowerCase()) {
+      const called = document.createElement("small");
+      called.textContent = entry.called;
+      button.append(called);
+    }
+    button.addEventListener("click", () => pick(i));
+    box.append(button);
+  });
+  pick(0);
+}
+
+function pick(i) {
+  game.colour = i;
+  for (const button of $("swatches").children) {
+    const on = Number(button.dataset.colour) === i;
+    button.classList.toggle("picked", on);
+    button.setAttribute("aria-checked", on);
+  }
+}
+
+function show(state) {
+  game.moves = state.moves;
+  game.view.setColours(state.colours, state.regions);
+  game.view.unmark();
+  game.links = state.links;
+  drawGraph();
+  for (const button of $("swatches").children) button.classList.remove("suggested");
+  const known = state.par !== null && state.par !== undefined;
+  const status = $("status");
+  status.textContent = state.solved
+    ? `Solved in ${state.used} moves${known ? ` (par ${state.par})` : ""}.`
+    : `Moves used: ${state.used}${known ? ` / par ${state.par}` : ""}`;
+  status.dataset.used = state.used;
+  const left = new Set(state.regions).size;
+  const colours = new Set(state.colours).size;
+  const plural = (n, noun) => `${n} ${noun}${n === 1 ? "" : "s"}`;
+  $("count").textContent = `${plural(left, "region")}, ${plural(colours, "colour")} left`;
+  status.classList.toggle("solved", state.solved);
+  $("board").dataset.solved = state.solved;
+  $("undo").disabled = state.used === 0;
+  $("redo").disabled = game.undone.length === 0;
+}
+
+function drawGraph() {
+  const regions = game.view.cells.map((node) => Number(node.dataset.region));
+  if ($("graph").checked && game.links) game.view.showGraph(regions, game.links);
+  else game.view.hideGraph();
+}
+
+async function replay(moves) {
+  show(await call("POST", "/api/play", { puzzle: game.puzzle, moves }));
+}
+
+async function click(cell) {
+  if (game.playing) return;
+  try {
+    const state = await call("POST", "/api/play", {
+      puzzle: game.puzzle,
+      moves: game.moves,
+      click: { cell, colour: game.colour },
+    });
+    game.undone = [];
+    show(state);
+    say(`Played ${state.last}.`);
+    $("hint-text").textContent = "";
+  } catch (err) {
+    say(err.message, true);
+  }
+}
+
+function undo() {
+  if (!game.moves.length) return;
+  game.undone.push(game.moves[game.moves.length - 1]);
+  return replay(game.moves.slice(0, -1));
+}
+
+function redo() {
+  if (!game.undone.length) return;
+  return replay([...game.moves, game.undone.pop()]);
+}
+
+function restart() {
+  game.undone = [...game.undone, ...game.moves.slice().reverse()];
+  return replay([]);
+}
+
+// -- hints and solves: jobs in the server's child processes --------------------------------
+
+function bounds(job) {
+  const low = job.lower === null ? "" : `${job.lower} ≤ `;
+  const high = job.upper === null ? "" : ` ≤ ${job.upper}`;
+  return low || high ? `${low}optimum${high}` : "no bound yet";
+}
+
+async function runJob(kind) {
+  await cancelJob();
+  const body = { puzzle: game.puzzle, moves: game.moves, time_limit: timeLimit() };
+  let job = await call("POST", `/api/${kind}`, body);
+  game.job = job;
+  busy(true);
+  const progress = $("progress");
+  const name = kind === "hint" ? "Hint" : "Solve";
+  const mine = () => game.job !== null && game.job.id === job.id;
+  while (job.state === "running" && mine()) {
+    const line = job.line ? ` — ${job.line}` : "";
+    progress.textContent = `${name}: ${job.seconds.toFixed(1)} s, ${bounds(job)}${line}`;
+    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+    job = await call("GET", `/api/jobs/${job.id}`);
+  }
+  if (!mine()) return job; // cancelled: cancelJob has said so
+  game.job = null;
+  busy(false);
+  const why = job.error ? ` (${job.error})` : "";
+  progress.textContent =
+    job.state === "done"
+      ? `${name} done in ${job.seconds.toFixed(1)} s.`
+      : `${name} ${job.state} after ${job.seconds.toFixed(1)} s: ${bounds(job)}${why}.`;
+  progress.dataset.state = job.state;
+  return job;
+}
+
+async function cancelJob() {
+  const job = game.job;
+  if (!job) return;
+  game.job = null;
+  const ended = await call("DELETE", `/api/jobs/${job.id}`);
+  const what = ended.state === "cancelled" ? "Cancelled" : `Ended (${ended.state})`;
+  $("progress").textContent = `${what} after ${ended.seconds.toFixed(1)} s: ${bounds(ended)}.`;
+  $("progress").dataset.state = ended.state;
+  busy(false);
+}
+
+function busy(on) {
+  $("cancel").disabled = !on;
+  $("hint").disabled = on;
+  $("solve").disabled = on;
+}
+
+async function hint() {
+  const text = $("hint-text");
+  text.textContent = "Thinking…";
+  delete text.dataset.movesLeft;
+  const at = JSON.stringify(game.moves);
+  const puzzle = game.puzzle;
+  const job = await runJob("hint");
+  const r = job.result;
+  if (game.puzzle !== puzzle || JSON.stringify(game.moves) !== at) {
+    text.textContent = ""; // the position changed while the hint was thought of
+    return;
+  }
+  if (!r) {
+    text.textContent = "No hint: the search did not finish.";
+    return;
+  }
+  text.dataset.movesLeft = r.moves ?? "";
+  if (r.moves === 0) {
+    text.textContent = "Already solved.";
+  } else if (!r.move) {
+    text.textContent = "No move solves this board.";
+  } else {
+    const proved = r.status === "optimal" ? "proved" : `not proved (${r.status})`;
+    text.textContent = `Next: ${r.move_text}. Moves left: ${r.moves} (${proved}).`;
+    game.view.mark(r.cells, r.outline);
+    const swatch = $("swatches").children[r.move[1]];
+    if (swatch) swatch.classList.add("suggested");
+  }
+}
+
+async function solve() {
+  const text = $("solve-text");
+  text.textContent = "Solving from the start…";
+  delete text.dataset.moves;
+  $("proof").textContent = "";
+  const puzzle = game.puzzle;
+  const job = await runJob("solve");
+  const r = job.result;
+  if (game.puzzle !== puzzle) return; // another puzzle was opened meanwhile
+  if (!r) {
+    text.textContent = `Not solved: ${bounds(job)}.`;
+    return;
+  }
+  const optimum =
+    r.status === "optimal" ? `Optimum: ${r.moves} moves` : `${r.status}: ${r.moves ?? "no"} moves`;
+  text.textContent = `${optimum}. ${r.text.join(" ")}`;
+  text.dataset.moves = r.moves ?? "";
+  const proved = `bounds ${r.lower} ≤ optimum ≤ ${r.upper ?? "?"}`;
+  $("proof").textContent = `${r.status}; ${proved}; ${r.proof} (${r.solver}, ${r.seconds} s)`;
+  if (r.solution.length) await serial(() => showSolution(r.solution));
+}
+
+async function showSolution(solution) {
+  game.playing = true;
+  $("stop").disabled = false;
+  game.undone = [];
+  await replay([]);
+  for (let i = 1; i <= solution.length && game.playing; i++) {
+    await new Promise((resolve) => setTimeout(resolve, FRAME_MS));
+    if (game.playing) await replay(solution.slice(0, i));
+  }
+  stopShowing();
+}
+
+function stopShowing() {
+  game.playing = false;
+  $("stop").disabled = true;
+}
+
+// -- files --------------------------------------------------------------------------------
+
+async function choose(puzzles) {
+  const picker = $("picker");
+  picker.replaceChildren();
+  puzzles.forEach((p, i) => picker.append(new Option(`${i + 1}. ${p.name}`, i)));
+  picker.hidden = puzzles.length < 2;
+  picker.onchange = () => serial(() => load(puzzles[Number(picker.value)]));
+  await load(puzzles[0]);
+}
+
+async function openFile(file) {
+  try {
+    const text = await file.text();
+    const { puzzles } = await call("POST", "/api/open", { text, name: file.name });
+    await choose(puzzles);
+  } catch (err) {
+    say(err.message, true);
+  }
+}
+
+// -- wiring -------------------------------------------------------------------------------
+
+function wire() {
+  $("undo").addEventListener("click", () => serial(undo));
+  $("redo").addEventListener("click", () => serial(redo));
+  $("restart").addEventListener("click", () => serial(restart));
+  // hints and solves run beside play, so that the board stays live while they think
+  $("hint").addEventListener("click", () => hint().catch((e) => say(e.message, true)));
+  $("solve").addEventListener("click", () => solve().catch((e) => say(e.message, true)));
+  $("cancel").addEventListener("click", () => cancelJob().catch((e) => say(e.message, true)));
+  $("stop").addEventListener("click", stopShowing);
+  $("graph").addEventListener("change", drawGraph);
+  $("file").addEventListener("change", (event) => {
+    const [file] = event.target.files;
+    if (file) serial(() => openFile(file));
+    event.target.value = "";
+  });
+  document.addEventListener("dragover", (event) => {
+    event.preventDefault();
+    document.body.classList.add("dragging");
+  });
+  document.addEventListener("dragleave", () => document.body.classList.remove("dragging"));
+  document.addEventListener("drop", (event) => {
+    event.preventDefault();
+    document.body.classList.remove("dragging");
+    const [file] = event.dataTransfer.files;
+    if (file) serial(() => openFile(file));
+  });
+  document.addEventListener("keydown", (event) => {
+    if (event.target.tagName === "INPUT" || event.ctrlKey || event.metaKey || event.altKey) return;
+    const n = Number(event.key);
+    if (n >= 1 && n <= 9 && game.board && n <= game.board.palette.length) pick(n - 1);
+    else if (event.key === "z") serial(undo);
+    else if (event.key === "y") serial(redo);
+    else if (event.key === "r") serial(restart);
+    else if (event.key === "h") hint().catch((e) => say(e.message, true));
+  });
+}
+
+wire();
+serial(async () => {
+  const { puzzles } = await call("GET", "/api/start");
+  await choose(puzzles);
+  document.body.dataset.ready = "true";
+});

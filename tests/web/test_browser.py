@@ -1,0 +1,244 @@
+"""The play page in a real headless Chromium: open files, play by clicks, undo, hint, solve.
+
+Colours and regions are read from the board's SVG cells (``data-colour``, ``data-region``),
+and every expected count is proved here by breadth-first search, not taken from the page.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+import kamicp
+from kamicp import formats
+from kamicp.game.regions import region_graph
+from kamicp.solving.hint import position_after
+from tests.seed import long_board
+
+from .conftest import ROOT
+
+PUZZLES = ROOT / "puzzles"
+WAIT = 60  # seconds at most for the page to show what a step asks
+
+
+def wait_for(browser, condition, seconds=WAIT):
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    return WebDriverWait(browser, seconds, poll_frequency=0.05).until(lambda _: condition())
+
+
+def js(browser, script: str):
+    return browser.execute_script(script)
+
+
+def colours(browser) -> list[int]:
+    return js(
+        browser, "return [...document.querySelectorAll('#board .cell')].map(c => +c.dataset.colour)"
+    )
+
+
+def regions(browser) -> list[int]:
+    return js(
+        browser, "return [...document.querySelectorAll('#board .cell')].map(c => +c.dataset.region)"
+    )
+
+
+def text(browser, element_id: str) -> str:
+    return js(browser, f"return document.getElementById('{element_id}').textContent")
+
+
+def data(browser, element_id: str, key: str):
+    return js(browser, f"return document.getElementById('{element_id}').dataset.{key} ?? null")
+
+
+def open_file(browser, server, path, name: str | None = None):
+    """Load the page and open ``path`` through its file input; wait for the board."""
+    browser.get(server)
+    wait_for(browser, lambda: js(browser, "return document.body.dataset.ready === 'true'"))
+    before = text(browser, "title")
+    browser.find_element("id", "file").send_keys(str(path))
+    if name is not None:
+        wait_for(
+            browser, lambda: text(browser, "title") != before and name in text(browser, "title")
+        )
+
+
+def click_cell(browser, cell: int):
+    browser.find_element("css selector", f'#board .cell[data-cell="{cell}"]').click()
+
+
+def play(browser, board, moves, done: int = 0, keys: bool = False):
+    """Play ``moves`` (regions of the board's region graph): pick each colour (its swatch,
+    or its key 1-9), click a cell of the region."""
+    g = region_graph(board)
+    for k, (region, colour) in enumerate(moves, done + 1):
+        if keys:
+            browser.find_element("tag name", "body").send_keys(str(colour + 1))
+        else:
+            browser.find_elements("css selector", ".swatch")[colour].click()
+        picked = browser.find_element("css selector", ".swatch.picked")
+        assert picked.get_attribute("data-colour") == str(colour)
+        click_cell(browser, board.order.index(g.cells[region][0]))
+        wait_for(browser, lambda k=k: data(browser, "status", "used") == str(k))
+
+
+def solution(board) -> list:
+    return kamicp.solve(board, "bfs").solution
+
+
+def test_a_kami2_level_is_played_to_the_end(browser, server):
+    path = PUZZLES / "puz" / "small.puz"
+    board = formats.load(str(path))[0]
+    open_file(browser, server, path, board.name)
+    assert colours(browser) == [board.cells[c] for c in board.order]
+    g = region_graph(board)
+    assert text(browser, "count") == f"{g.n} regions, {g.k} colours left"
+    moves = solution(board)
+    play(browser, board, moves, keys=True)
+    assert text(browser, "count") == "1 region, 1 colour left"
+    assert len(set(colours(browser))) == 1 and len(set(regions(browser))) == 1
+    assert text(browser, "status") == f"Solved in {len(moves)} moves (par {board.par})."
+    assert data(browser, "board", "solved") == "true"
+
+
+def test_undo_redo_and_restart_bring_the_colours_back(browser, server):
+    path = PUZZLES / "hex" / "blobs.txt"
+    board = formats.load(str(path))[0]
+    open_file(browser, server, path, board.name)
+    start = colours(browser)
+    moves = solution(board)
+    play(browser, board, moves[:1])
+    after_one = colours(browser)
+    play(browser, board, moves[1:2], done=1)
+    after_two = colours(browser)
+    assert start != after_one != after_two
+    browser.find_element("id", "undo").click()
+    wait_for(browser, lambda: data(browser, "status", "used") == "1")
+    assert colours(browser) == after_one
+    browser.find_element("id", "redo").click()
+    wait_for(browser, lambda: data(browser, "status", "used") == "2")
+    assert colours(browser) == after_two
+    browser.find_element("id", "restart").click()
+    wait_for(browser, lambda: data(browser, "status", "used") == "0")
+    assert colours(browser) == start
+    # the region graph over the board: a node per region, a link per touching pair
+    browser.find_element("id", "graph").click()
+    g = region_graph(board)
+    assert js(browser, "return document.querySelectorAll('.region-graph circle').length") == g.n
+    lines = js(browser, "return document.querySelectorAll('.region-graph line').length")
+    assert lines == len(g.edges())
+    browser.find_element("id", "graph").click()
+    assert js(browser, "return document.querySelectorAll('.region-graph *').length") == 0
+
+
+def test_a_hint_marks_a_region_and_the_proved_moves_left(browser, server):
+    path = PUZZLES / "hex" / "blobs.txt"
+    board = formats.load(str(path))[0]
+    open_file(browser, server, path, board.name)
+    browser.find_element("id", "hint").click()
+    wait_for(browser, lambda: data(browser, "hint-text", "movesLeft") is not None)
+    assert data(browser, "hint-text", "movesLeft") == str(len(solution(board)))
+    hinted = js(
+        browser,
+        "return [...document.querySelectorAll('#board .cell.hinted')].map(c => +c.dataset.cell)",
+    )
+    assert hinted and len({regions(browser)[i] for i in hinted}) == 1
+    assert js(browser, "return document.querySelectorAll('.hint-outline').length") == 1
+    suggested = browser.find_elements("css selector", ".swatch.suggested")
+    assert len(suggested) == 1
+    # the hinted move, played, leaves one move fewer (the hint is on an optimal path)
+    suggested[0].click()
+    click_cell(browser, hinted[0])
+    wait_for(browser, lambda: data(browser, "status", "used") == "1")
+    g = region_graph(board)
+    played = [(g.region_of[board.order[hinted[0]]], int(suggested[0].get_attribute("data-colour")))]
+    assert len(solution(position_after(board, played))) == len(solution(board)) - 1
+
+
+def test_solve_shows_the_optimum_and_plays_it(browser, server):
+    path = PUZZLES / "triangle" / "islands.txt"
+    board = formats.load(str(path))[0]
+    open_file(browser, server, path, board.name)
+    browser.find_element("id", "solve").click()
+    wait_for(browser, lambda: data(browser, "solve-text", "moves") is not None)
+    optimum = len(solution(board))
+    assert data(browser, "solve-text", "moves") == str(optimum)
+    assert text(browser, "proof").startswith(f"optimal; bounds {optimum} ≤ optimum ≤ {optimum}")
+    wait_for(browser, lambda: data(browser, "board", "solved") == "true")
+    assert data(browser, "status", "used") == str(optimum)
+
+
+def test_cancel_stops_a_long_solve(browser, server, tmp_path):
+    path = long_board(tmp_path)
+    open_file(browser, server, path, "big")
+    browser.find_element("id", "solve").click()
+    # the lower bound shows as soon as it is proved, long before the solve ends
+    wait_for(browser, lambda: re.match(r"Solve: .* s, \d+ ≤ optimum", text(browser, "progress")))
+    browser.find_element("id", "cancel").click()
+    wait_for(browser, lambda: data(browser, "progress", "state") == "cancelled", seconds=5)
+    assert re.match(r"Cancelled after .* s: \d+ ≤ optimum", text(browser, "progress"))
+    assert browser.find_element("id", "solve").is_enabled()
+
+
+def test_pivot_rules_flood_the_pivot_and_mark_it(browser, server):
+    path = PUZZLES / "square" / "pivot.txt"
+    board = formats.load(str(path))[0]
+    open_file(browser, server, path, board.name)
+    pivot = board.order.index(board.pivot)
+    assert js(browser, "return document.querySelectorAll('#board .pivot').length") == 1
+    g = region_graph(board)
+    far = next(
+        i
+        for i, c in enumerate(board.order)
+        if board.cells[c] != board.cells[board.pivot] and g.region_of[c] != g.pivot
+    )
+    # a colour picked that is neither the pivot's nor the clicked cell's
+    picked = ({0, 1, 2} - {board.cells[board.pivot], board.cells[board.order[far]]}).pop()
+    browser.find_elements("css selector", ".swatch")[picked].click()
+    click_cell(browser, far)
+    wait_for(browser, lambda: data(browser, "status", "used") == "1")
+    assert colours(browser)[pivot] == board.cells[board.order[far]]
+
+
+def test_a_file_of_several_puzzles_offers_a_picker(browser, server):
+    path = PUZZLES / "flood" / "small.txt"
+    boards = formats.load(str(path))
+    open_file(browser, server, path, boards[0].name)
+    options = browser.find_elements("css selector", "#picker option")
+    assert len(options) == 3 and browser.find_element("id", "picker").is_displayed()
+    options[2].click()
+    wait_for(browser, lambda: len(colours(browser)) == len(boards[2].order))
+    assert colours(browser) == [boards[2].cells[c] for c in boards[2].order]
+
+
+def test_a_file_dropped_on_the_page_opens(browser, server):
+    browser.get(server)
+    wait_for(browser, lambda: js(browser, "return document.body.dataset.ready === 'true'"))
+    content = (PUZZLES / "graph" / "wheel.json").read_text()
+    board = formats.parse(content, "wheel.json")[0]
+    browser.execute_script(
+        """const drop = new DataTransfer();
+        drop.items.add(new File([arguments[0]], "wheel.json"));
+        document.dispatchEvent(new DragEvent("drop", {dataTransfer: drop, bubbles: true}));""",
+        content,
+    )
+    wait_for(browser, lambda: board.name in text(browser, "title"))
+    assert js(browser, "return document.querySelectorAll('#board circle.cell').length") == len(
+        board.order
+    )
+    assert js(browser, "return document.querySelectorAll('#board .links line').length") == len(
+        board.edges
+    )
+
+
+@pytest.mark.parametrize("content", ["RGB\nRG\n", "01|Default|0|0|3|60|zz|4||0|\n"])
+def test_a_bad_file_shows_the_command_lines_line(browser, server, tmp_path, content):
+    path = tmp_path / "bad.txt"
+    path.write_text(content)
+    with pytest.raises(kamicp.errors.InputError) as err:
+        formats.parse(content, "bad.txt")
+    open_file(browser, server, path)
+    wait_for(browser, lambda: text(browser, "message") != "")
+    assert text(browser, "message") == str(err.value)
+    assert "error" in browser.find_element("id", "message").get_attribute("class")
