@@ -14,8 +14,8 @@ from kamicp.errors import KamicpError
 from kamicp.game import notation, rules
 from kamicp.game.board import Board
 from kamicp.game.regions import RegionGraph, region_graph
+from kamicp.view import words
 from kamicp.view.layout import (
-    NAMED_COLOURS,
     NODE_RADIUS,
     Layout,
     is_light,
@@ -25,7 +25,6 @@ from kamicp.view.layout import (
 )
 
 __all__ = [
-    "COLOUR_NAMES",
     "board_json",
     "click_move",
     "hint_json",
@@ -34,10 +33,6 @@ __all__ = [
     "play_json",
     "result_json",
 ]
-
-# What a swatch says its colour is, for players who do not tell the colours apart (KAMI 2
-# palettes are digits): the first name the drawing's colour table gives each colour.
-COLOUR_NAMES = {colour: name for name, colour in reversed(NAMED_COLOURS.items())}
 
 
 def _round(point) -> list[float]:
@@ -85,6 +80,7 @@ def board_json(board: Board) -> dict:
         cells.append(item)
     xmin, ymin, xmax, ymax = lay.bounds()
     colours = palette_colours(board.palette)
+    called = words.palette_words(board, symbol=False)  # the names the command line says
     return {
         "geometry": board.geometry,
         "rules": board.rules,
@@ -96,9 +92,9 @@ def board_json(board: Board) -> dict:
                 "name": name,
                 "colour": colour,
                 "light": is_light(colour),
-                "called": COLOUR_NAMES.get(colour, ""),
+                "called": said,
             }
-            for name, colour in zip(board.palette, colours, strict=True)
+            for name, colour, said in zip(board.palette, colours, called, strict=True)
         ],
         "cells": cells,
         "colours": [board.cells[cell] for cell in board.order],
@@ -125,22 +121,22 @@ def move_text(
     move : (int, int)
         (starting region, colour).
     pos : tuple of int, optional
-        The position the move is played in (the start by default), for a text that names
-        the region as it stands then; the notation needs no position.
+        The position the move is played in (the start by default): the place named is the
+        middle of the region as it stands then.
 
     Returns
     -------
     str
-        The move in the command line's notation (a cell of the region, a colon, the colour).
+        The move in words, as the command line says it (:func:`kamicp.view.words.move_words`).
 
     Examples
     --------
     >>> from kamicp import formats
     >>> board = formats.parse("RG\\nGB\\n")[0]
     >>> move_text(board, region_graph(board), (1, 0))
-    '0,1:B'
+    'blue (B) at row 1, column 2'
     """
-    return notation.format_move(board, g, move)
+    return words.move_words(board, g, move, pos)
 
 
 def _moves(g: RegionGraph, data: object) -> list[rules.Move]:
@@ -227,7 +223,7 @@ def play_json(board: Board, moves: object, click: object = None) -> dict:
     >>> board = formats.parse("RG\\nGG\\n")[0]
     >>> state = play_json(board, [], {"cell": 0, "colour": 0})
     >>> state["solved"], state["moves"], state["last"]
-    (True, [[0, 0]], '0,0:G')
+    (True, [[0, 0]], 'green (G) at row 1, column 1')
     """
     g = region_graph(board)
     played = _moves(g, moves)
