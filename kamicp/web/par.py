@@ -1,0 +1,154 @@
+"""Checking a designer's par: prove the board's optimum in a child process, then compare.
+
+The solve runs in a forked child (:class:`~kamicp.procs.child.Child`), not a thread: the
+compiled searches hold the GIL, and a server thread waiting on a thread that holds it would
+stop answering the page. The child dies with the server, and is killed :data:`GRACE`
+seconds after the time limit if it has not answered by then.
+
+What the page shows is :func:`par_verdict`: the optimum with its proof, and whether the par
+is confirmed, too high or too low; when the time limit ends the proof, the bounds proved so
+far still decide a par outside them.
+"""
+
+from __future__ import annotations
+
+import multiprocessing as mp
+
+from kamicp.api import format_moves, solve
+from kamicp.errors import KamicpError
+from kamicp.game.board import Board
+from kamicp.procs.child import ERROR, RESULT, Child, answer
+from kamicp.procs.deadline import Deadline
+
+__all__ = ["GRACE", "TIME_LIMIT", "check_par", "par_verdict", "proved"]
+
+TIME_LIMIT = 30.0  # seconds a check of par proves for, unless the page asks otherwise
+# The solve stops itself at its time limit (its portfolio's backends get 0.5 s more to tell
+# their bounds); a child still running 2 s past it is stuck, and is killed.
+GRACE = 2.0
+
+
+def proved(board: Board, time_limit: float) -> dict:
+    """Solve ``board`` in this process: what a check of par needs to know.
+
+    Parameters
+    ----------
+    board : Board
+        The puzzle.
+    time_limit : float
+        Seconds.
+
+    Returns
+    -------
+    dict
+        ``status``, ``lower`` and ``upper`` (the bounds on the optimum; ``upper`` None
+        without a solution), ``proof`` (the proof line), ``solution`` (the moves in the
+        command line's notation, or None) and ``seconds``.
+
+    Examples
+    --------
+    >>> from kamicp.formats import parse
+    >>> found = proved(parse("RG\\nGB\\n")[0], 10)
+    >>> found["status"], found["lower"], found["upper"]
+    ('optimal', 2, 2)
+    """
+    result = solve(board, time_limit=time_limit)
+    moves = None if result.solution is None else format_moves(board, result.solution)
+    return {
+        "status": result.status,
+        "lower": result.lower_bound,
+        "upper": result.upper_bound,
+        "proof": result.proof,
+        "solution": moves,
+        "seconds": round(result.seconds, 2),
+    }
+
+
+def par_verdict(par: int | None, lower: int, upper: int | None) -> tuple[str, str]:
+    """What the bounds on the optimum say of ``par``.
+
+    Parameters
+    ----------
+    par : int or None
+        The designer's par (None: only the optimum is asked for).
+    lower : int
+        A proved lower bound on the optimum.
+    upper : int or None
+        The length of a solution found, if any.
+
+    Returns
+    -------
+    tuple of str
+        A word for the page (``optimal``, ``confirmed``, ``high``, ``low`` or ``unknown``)
+        and the sentence it shows.
+
+    Examples
+    --------
+    >>> par_verdict(4, 4, 4)
+    ('confirmed', 'par confirmed: 4 moves is the optimum')
+    >>> par_verdict(5, 4, 4)[1], par_verdict(3, 4, 4)[1]
+    ('par too high: 4 moves suffice', 'par too low: no solution in 3 moves (the optimum is 4)')
+    >>> par_verdict(6, 3, 5)[1], par_verdict(4, 3, 5)[1]
+    ('par too high: 5 moves suffice', 'unknown: the optimum is between 3 and 5 moves')
+    """
+    if upper is not None and lower >= upper:
+        if par is None:
+            return "optimal", f"optimal: {upper} moves"
+        if par == upper:
+            return "confirmed", f"par confirmed: {par} moves is the optimum"
+        if par > upper:
+            return "high", f"par too high: {upper} moves suffice"
+        return "low", f"par too low: no solution in {par} moves (the optimum is {upper})"
+    if par is not None and par < lower:
+        return "low", f"par too low: no solution in {par} moves (at least {lower} are needed)"
+    if par is not None and upper is not None and par > upper:
+        return "high", f"par too high: {upper} moves suffice"
+    if upper is None:
+        return "unknown", f"unknown: at least {lower} moves, no solution found in time"
+    return "unknown", f"unknown: the optimum is between {lower} and {upper} moves"
+
+
+def _child(conn, board: Board, time_limit: float) -> None:
+    answer(conn, lambda: proved(board, time_limit), catch=Exception)
+
+
+def check_par(board: Board, par: int | None, time_limit: float = TIME_LIMIT) -> dict:
+    """Prove the optimum of ``board`` in a child process and judge ``par`` by it.
+
+    Parameters
+    ----------
+    board : Board
+        The puzzle.
+    par : int or None
+        The designer's par.
+    time_limit : float
+        Seconds the proof may take (:data:`TIME_LIMIT` by default).
+
+    Returns
+    -------
+    dict
+        What :func:`proved` answers, ``optimum`` (None unless proved), ``par``, and
+        ``verdict`` and ``message`` from :func:`par_verdict`.
+
+    Raises
+    ------
+    KamicpError
+        When the solve failed or did not answer within :data:`GRACE` s of the time limit:
+        one line saying so.
+    """
+    child = Child(mp.get_context("fork"), _child, (board, time_limit))
+    found = None
+    try:
+        for kind, value in child.messages(Deadline.after(time_limit + GRACE)):
+            if kind == ERROR:
+                raise KamicpError(f"the proof failed: {value}")
+            if kind == RESULT:
+                found = value
+                break
+    finally:
+        child.stop()
+    if found is None:
+        raise KamicpError(f"the proof did not answer within {time_limit + GRACE:g} s")
+    verdict, message = par_verdict(par, found["lower"], found["upper"])
+    optimum = found["upper"] if found["status"] == "optimal" else None
+    return {**found, "optimum": optimum, "par": par, "verdict": verdict, "message": message}
