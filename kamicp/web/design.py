@@ -38,7 +38,7 @@ from starlette.routing import Route
 from kamicp.errors import KamicpError
 from kamicp.formats import registry
 from kamicp.formats.files import read_text
-from kamicp.web import drafts
+from kamicp.web import drafts, saving
 from kamicp.web.par import TIME_LIMIT, check_par
 
 __all__ = ["DESIGN_FILE", "LONGEST_CHECK", "routes"]
@@ -126,12 +126,12 @@ async def from_text(request: Request, body: dict) -> dict:
 
 async def formats(request: Request, body: dict) -> dict:
     """Which formats hold the design's board, and why the others do not."""
-    return {"formats": drafts.formats_for(drafts.to_board(body.get("design")))}
+    return {"formats": saving.formats_for(drafts.to_board(body.get("design")))}
 
 
 async def save(request: Request, body: dict) -> dict:
     """The design as a file's name and text, for the page to download."""
-    return drafts.save(body.get("design"), body.get("format"))
+    return saving.save(body.get("design"), body.get("format"))
 
 
 async def check(request: Request, body: dict) -> dict:
@@ -168,9 +168,9 @@ async def write(request: Request, body: dict) -> dict:
     path = _opened(request)
     if path is None:
         raise _Refused(409, "the page was opened without a file: download the board instead")
-    saved = drafts.save(body.get("design"), body.get("format"))
+    saved = saving.save(body.get("design"), body.get("format"))
     try:
-        drafts.write_file(path, saved["text"], overwrite=body.get("overwrite") is True)
+        saving.write_file(path, saved["text"], overwrite=body.get("overwrite") is True)
     except FileExistsError:
         raise _Refused(409, f"{path} exists: overwrite it?", exists=True) from None
     return {"file": path}

@@ -1,4 +1,4 @@
-"""Designs: the board a designer paints in the page, as JSON, and its way to and from files.
+"""Designs: the board a designer paints in the page, as JSON, to a board and back.
 
 A design is a JSON object the page edits and the server checks::
 
@@ -12,9 +12,10 @@ hole). Entry ``[i][j]`` is the cell ``(i, j)`` of a square, triangle or hex grid
 the file, rhombus pair j // 2, side j % 2, so ``columns`` is even (twice the file's width).
 ``pivot`` is an entry ``[i, j]`` or ``null`` for the first cell in reading order. ``palette``
 holds the symbols the files write (one character per colour in grid text, digits for
-``flood``, ``digits`` and ``floodit99``, ``1``..``6`` for ``.puz``: :func:`formats_for`
-says which formats hold a board); ``colours`` only paint the page. ``optimum`` is a proved
-optimum (from "check par" or the file), written where a format has a place for it.
+``flood``, ``digits`` and ``floodit99``, ``1``..``6`` for ``.puz``:
+:func:`kamicp.web.saving.formats_for` says which formats hold a board); ``colours`` only
+paint the page. ``optimum`` is a proved optimum (from "check par" or the file), written
+where a format has a place for it. :func:`shapes` gives the page the polygons to draw.
 
 Region graphs (JSON files of nodes and edges) have no cells to paint: :func:`from_board`
 refuses them.
@@ -24,22 +25,15 @@ Examples
 >>> design = blank("square", 2, 2, 2)
 >>> design["cells"][1][1] = 1
 >>> board = to_board(design)
->>> print(registry.dump(board, "grid"), end="")
-name: design
-11
-12
+>>> board.cells[(1, 1)], board.palette, board.source
+(1, ('1', '2'), 'design')
 >>> from_board(board)["cells"]
 [[0, 0], [0, 1]]
 """
 
 from __future__ import annotations
 
-import os
-import re
-import tempfile
-
-from kamicp.errors import InputError, KamicpError
-from kamicp.formats import registry
+from kamicp.errors import InputError
 from kamicp.game import geometry as geo
 from kamicp.game.board import RULES, Board
 from kamicp.view.layout import cell_polygon, palette_colours
@@ -47,19 +41,14 @@ from kamicp.view.layout import cell_polygon, palette_colours
 __all__ = [
     "DESIGN",
     "DESIGN_GEOMETRIES",
-    "EXTENSIONS",
     "MOST_COLOURS",
     "MOST_SIDE",
     "blank",
     "cell_at",
-    "filename",
-    "formats_for",
     "from_board",
     "position",
-    "save",
     "shapes",
     "to_board",
-    "write_file",
 ]
 
 DESIGN = "design"  # how messages name a design: it has no file yet
@@ -68,14 +57,6 @@ DESIGN_GEOMETRIES = ("square", "triangle", "hex", "kami2")
 # that paints at once; a larger board is a file for the command line.
 MOST_SIDE = 60
 MOST_COLOURS = 16  # more colours than a person can tell apart on a board
-EXTENSIONS = {
-    "grid": ".txt",
-    "flood": ".txt",
-    "puz": ".puz",
-    "json": ".json",
-    "floodit99": ".txt",
-    "digits": ".txt",
-}
 
 
 def cell_at(geometry: str, i: int, j: int) -> tuple:
@@ -390,126 +371,3 @@ def shapes(geometry: str, rows: int, columns: int) -> dict:
         near = [list(p) for p in beside if 0 <= p[0] < rows and 0 <= p[1] < columns]
         cells.append({"at": [i, j], "points": points, "next": near})
     return {"cells": cells, "box": [min(xs), min(ys), max(xs), max(ys)]}
-
-
-def formats_for(board: Board) -> list[dict]:
-    """Every format, and why it cannot hold ``board`` (None when it can).
-
-    Parameters
-    ----------
-    board : Board
-        The board.
-
-    Returns
-    -------
-    list of dict
-        ``{"format": name, "problem": None or the writer's one-line message}`` in the
-        order of :data:`~kamicp.formats.registry.FORMATS`.
-
-    Examples
-    --------
-    >>> [f["format"] for f in formats_for(to_board(blank("square", 2, 2, 2)))
-    ...  if f["problem"] is None]
-    ['grid', 'json']
-    """
-    found = []
-    for fmt in registry.FORMATS:
-        try:
-            registry.dump(board, fmt)
-            problem = None
-        except InputError as err:
-            problem = str(err)
-        found.append({"format": fmt, "problem": problem})
-    return found
-
-
-def filename(name: str, fmt: str) -> str:
-    """A file name for a board called ``name`` saved as ``fmt``.
-
-    Parameters
-    ----------
-    name : str
-        The board's name.
-    fmt : str
-        One of :data:`~kamicp.formats.registry.FORMATS`.
-
-    Returns
-    -------
-    str
-        Letters, digits, ``-`` and ``_`` of the name (others become ``-``), then the
-        format's extension (:data:`EXTENSIONS`).
-
-    Examples
-    --------
-    >>> filename("my level #2", "puz")
-    'my-level-2.puz'
-    """
-    base = re.sub(r"[^A-Za-z0-9_]+", "-", name).strip("-") or DESIGN
-    return base + EXTENSIONS[fmt]
-
-
-def save(design: dict, fmt: str) -> dict:
-    """A design as the text of a file of format ``fmt``.
-
-    Parameters
-    ----------
-    design : dict
-        The design.
-    fmt : str
-        One of :data:`~kamicp.formats.registry.FORMATS`.
-
-    Returns
-    -------
-    dict
-        ``filename`` (:func:`filename`) and ``text`` (which kamicp reads back as the board).
-
-    Raises
-    ------
-    InputError
-        For a design that is no board, an unknown format or one that cannot hold the board.
-    """
-    board = to_board(design)
-    text = registry.dump(board, fmt)  # first: it refuses an unknown format with one line
-    return {"filename": filename(board.name, fmt), "text": text}
-
-
-def write_file(path: str, text: str, overwrite: bool = False) -> None:
-    """Write ``text`` to ``path``; an existing file only with ``overwrite``.
-
-    The text goes to a temporary file beside ``path`` first, which then takes its place, so
-    a failed write leaves the old file whole.
-
-    Parameters
-    ----------
-    path : str
-        The file.
-    text : str
-        What it will hold.
-    overwrite : bool
-        Whether an existing file may be replaced (the page asks the designer first).
-
-    Raises
-    ------
-    FileExistsError
-        When ``path`` exists and ``overwrite`` is False.
-    KamicpError
-        When the file cannot be written: one line naming it and the reason.
-    """
-    folder = os.path.dirname(os.path.abspath(path))
-    try:
-        if not overwrite:
-            with open(path, "x", encoding="utf-8") as out:
-                out.write(text)
-            return
-        handle, temporary = tempfile.mkstemp(dir=folder, prefix=".kamicp-")
-        try:
-            with os.fdopen(handle, "w", encoding="utf-8") as out:
-                out.write(text)
-            os.replace(temporary, path)
-        except BaseException:
-            os.unlink(temporary)
-            raise
-    except FileExistsError:
-        raise
-    except OSError as err:
-        raise KamicpError(f"{path}: cannot write: {err.strerror or err}") from None

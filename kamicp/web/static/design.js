@@ -163,6 +163,7 @@ function fillPalette() {
       edited();
     });
     item.querySelector(".pick").style.background = state.design.colours[k];
+    if (k < 9) item.querySelector(".pick").textContent = String(k + 1);
     list.append(item);
   });
   choose(Math.min(state.colour, state.design.palette.length - 1));

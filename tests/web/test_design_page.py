@@ -1,0 +1,317 @@
+"""The design page: its routes answer as documented (bad input in one line), and in a real
+headless Chromium a designer paints a board, checks its par and downloads it."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import socket
+import threading
+import time
+from pathlib import Path
+
+import pytest
+from starlette.applications import Starlette
+from starlette.routing import Mount
+from starlette.staticfiles import StaticFiles
+from starlette.testclient import TestClient
+
+from kamicp.formats import registry
+from kamicp.web import design, drafts
+
+PUZ = Path(__file__).resolve().parents[2] / "puzzles" / "puz"
+
+
+def design_app(opened: str | None = None) -> Starlette:
+    """The design routes and the static files, as the play app serves them."""
+    static = StaticFiles(packages=[("kamicp.web", "static")])
+    app = Starlette(routes=[*design.routes, Mount("/static", static, name="static")])
+    if opened is not None:
+        setattr(app.state, design.DESIGN_FILE, opened)
+    return app
+
+
+@pytest.fixture(scope="module")
+def client():
+    with TestClient(design_app()) as test_client:
+        yield test_client
+
+
+def test_the_page_and_its_files_are_served(client):
+    page = client.get("/design")
+    assert page.status_code == 200 and '<script type="module" src="/static/design.js">' in page.text
+    for name in ("design.js", "design.css"):
+        assert client.get(f"/static/{name}").status_code == 200
+
+
+def test_shapes_and_blank_designs(client):
+    drawn = client.post("/api/design/shapes", json={"geometry": "hex", "rows": 2, "columns": 3})
+    assert drawn.status_code == 200 and len(drawn.json()["cells"]) == 6
+    made = client.post(
+        "/api/design/blank", json={"geometry": "kami2", "rows": 10, "columns": 4, "colours": 5}
+    )
+    assert made.json()["palette"] == ["1", "2", "3", "4", "5"]
+    refused = client.post("/api/design/shapes", json={"geometry": "graph", "rows": 2, "columns": 2})
+    assert refused.status_code == 400
+    assert "region graphs cannot be painted" in refused.json()["error"]
+
+
+def test_a_file_opens_as_a_design(client):
+    text = (PUZ / os.listdir(PUZ)[0]).read_text()
+    opened = client.post("/api/design/from-text", json={"text": text, "filename": "level.puz"})
+    assert opened.status_code == 200
+    found = opened.json()
+    assert found["geometry"] == "kami2" and found["puzzles"] >= 1
+    assert drafts.to_board(found).cells  # the design the page gets is one the server takes
+
+
+def test_a_bad_file_answers_the_command_line_message(client):
+    answer = client.post("/api/design/from-text", json={"text": "RG\nR\n", "filename": "bad.txt"})
+    assert answer.status_code == 400
+    assert answer.json() == {"error": "bad.txt:2: ragged row: 1 cells, the first row has 2"}
+    graph = '{"nodes": {"1": "R"}}'
+    answer = client.post("/api/design/from-text", json={"text": graph, "filename": "g.json"})
+    assert answer.json()["error"].startswith("g.json: a graph board has no cells to paint")
+
+
+def test_formats_save_and_check(client):
+    made = drafts.blank("square", 2, 2, 2)
+    made["cells"] = [[0, 1], [1, 0]]
+    made["par"] = 1
+    fits = client.post("/api/design/formats", json={"design": made}).json()["formats"]
+    assert [f["format"] for f in fits if f["problem"] is None] == ["grid", "json"]
+    saved = client.post("/api/design/save", json={"design": made, "format": "grid"}).json()
+    assert saved == {"filename": "design.txt", "text": "name: design\npar: 1\n12\n21\n"}
+    refused = client.post("/api/design/save", json={"design": made, "format": "puz"})
+    assert refused.json() == {"error": "design: a square board cannot be written as .puz"}
+    checked = client.post("/api/design/check", json={"design": made, "time_limit": 20}).json()
+    assert checked["verdict"] == "low" and checked["optimum"] == 2
+    assert checked["message"] == "par too low: no solution in 1 moves (the optimum is 2)"
+
+
+@pytest.mark.parametrize(
+    "body, error",
+    [
+        ({"design": None}, "design: a design is a JSON object"),
+        ({"design": {"geometry": "square"}}, "design: rows must be a whole number"),
+        ({"time_limit": "soon"}, "the time limit must be a number of seconds, not 'soon'"),
+        ({"time_limit": 0}, "the time limit must be more than 0 and at most 600 s"),
+    ],
+)
+def test_a_bad_check_is_refused_in_one_line(client, body, error):
+    full = {"design": drafts.blank("square", 1, 2, 2), **body}
+    answer = client.post("/api/design/check", json=full)
+    assert answer.status_code == 400 and answer.json()["error"].startswith(error)
+
+
+def test_requests_must_be_json(client):
+    plain = client.post("/api/design/save", content=b"{}", headers={"content-type": "text/plain"})
+    assert plain.status_code == 415
+    broken = client.post(
+        "/api/design/save", content=b"{", headers={"content-type": "application/json"}
+    )
+    assert broken.json() == {"error": "the request is not valid JSON"}
+
+
+def test_without_a_file_the_page_starts_blank_and_cannot_write(client):
+    started = client.get("/api/design/start").json()
+    assert started["file"] is None and started["design"]["rows"] == 5
+    answer = client.post("/api/design/write", json={"design": started["design"], "format": "grid"})
+    assert answer.status_code == 409 and "download" in answer.json()["error"]
+
+
+def test_saving_to_the_opened_file_asks_before_overwriting(tmp_path):
+    path = tmp_path / "level.txt"
+    path.write_text("RG\nGB\n")
+    with TestClient(design_app(str(path))) as opened:
+        started = opened.get("/api/design/start").json()
+        assert started["file"] == str(path) and started["design"]["palette"] == ["B", "G", "R"]
+        changed = started["design"]
+        changed["cells"][1][1] = 1
+        body = {"design": changed, "format": "grid"}
+        asked = opened.post("/api/design/write", json=body)
+        assert asked.status_code == 409 and asked.json()["exists"] is True
+        assert path.read_text() == "RG\nGB\n"
+        done = opened.post("/api/design/write", json={**body, "overwrite": True})
+        assert done.json() == {"file": str(path)}
+        assert path.read_text() == "name: level\npalette: BGR\nRG\nGG\n"  # B stays playable
+
+
+def test_a_file_that_cannot_be_designed_starts_blank_and_says_why(tmp_path):
+    path = tmp_path / "g.json"
+    path.write_text(json.dumps({"nodes": {"1": "R", "2": "G"}, "edges": [[1, 2]]}))
+    with TestClient(design_app(str(path))) as opened:
+        started = opened.get("/api/design/start").json()
+    assert started["design"]["geometry"] == "square"
+    assert "a graph board has no cells to paint" in started["problem"]
+
+
+# -- in a browser ---------------------------------------------------------------------------
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def served():
+    """The design app served by uvicorn in a thread; its URL."""
+    import uvicorn  # only the browser tests need a real server
+
+    port = free_port()
+    server = uvicorn.Server(uvicorn.Config(design_app(), port=port, log_level="warning"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    end = time.monotonic() + 20
+    while not server.started and time.monotonic() < end:
+        time.sleep(0.05)
+    assert server.started, "uvicorn did not start"
+    yield f"http://127.0.0.1:{port}"
+    server.should_exit = True
+    thread.join(10)
+
+
+@pytest.fixture(scope="module")
+def downloads(tmp_path_factory):
+    return tmp_path_factory.mktemp("downloads")
+
+
+@pytest.fixture(scope="module")
+def chrome(downloads):
+    """A headless Chromium driven by Selenium; skipped when none is installed, unless
+    KAMICP_BROWSER=required."""
+    chromium = shutil.which("chromium") or shutil.which("chromium-browser")
+    driver_path = shutil.which("chromedriver")
+    if not (chromium and driver_path):
+        if os.environ.get("KAMICP_BROWSER") == "required":
+            pytest.fail("KAMICP_BROWSER=required but chromium or chromedriver is missing")
+        pytest.skip("the browser tests need chromium and chromedriver on the PATH")
+    from selenium import webdriver  # only the browser tests need Selenium
+    from selenium.webdriver.chrome.service import Service
+
+    options = webdriver.ChromeOptions()
+    options.binary_location = chromium
+    for flag in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage"):
+        options.add_argument(flag)
+    options.add_argument("--window-size=1200,900")
+    options.add_experimental_option(
+        "prefs",
+        {"download.default_directory": str(downloads), "download.prompt_for_download": False},
+    )
+    driver = webdriver.Chrome(service=Service(driver_path), options=options)
+    driver.execute_cdp_cmd(
+        "Browser.setDownloadBehavior", {"behavior": "allow", "downloadPath": str(downloads)}
+    )
+    yield driver
+    driver.quit()
+
+
+def wait_for(condition, what: str, seconds: float = 30):
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        found = condition()
+        if found:
+            return found
+        time.sleep(0.05)
+    raise AssertionError(f"waited {seconds} s for {what}")
+
+
+class Page:
+    """The design page in the browser, by the ids design.html gives its controls."""
+
+    def __init__(self, driver, url: str):
+        from selenium.webdriver.common.by import By
+
+        self.driver, self.by = driver, By
+        driver.get(f"{url}/design")
+        wait_for(lambda: self.find("body").get_attribute("data-ready") == "true", "the page")
+
+    def find(self, css: str):
+        return self.driver.find_element(self.by.CSS_SELECTOR, css)
+
+    def cell(self, i: int, j: int):
+        return self.find(f'polygon[data-at="{i},{j}"]')
+
+    def colours(self) -> dict:
+        cells = self.driver.find_elements(self.by.CSS_SELECTOR, "polygon.cell")
+        return {c.get_attribute("data-at"): c.get_attribute("data-colour") for c in cells}
+
+    def set(self, element_id: str, value) -> None:
+        self.driver.execute_script(
+            "const e = document.getElementById(arguments[0]); e.value = arguments[1];"
+            "e.dispatchEvent(new Event('change'));",
+            element_id,
+            str(value),
+        )
+
+    def error(self) -> str:
+        return self.find("#error").text
+
+    def formats_ready(self) -> None:
+        wait_for(lambda: self.find("#format").get_attribute("data-ready"), "the formats")
+
+    def check(self) -> str:
+        self.find("#check").click()
+        verdict = self.find("#verdict")
+        wait_for(
+            lambda: verdict.get_attribute("data-verdict") not in ("busy", "") or self.error(),
+            "the verdict",
+            60,
+        )
+        assert self.error() == ""
+        return verdict.text
+
+
+def test_a_designer_paints_checks_par_and_downloads(chrome, served, downloads):
+    from selenium.webdriver import ActionChains
+
+    page = Page(chrome, served)
+    page.set("rows", 3)
+    page.set("columns", 3)
+    wait_for(lambda: len(page.colours()) == 9, "a 3 x 3 board")
+    assert set(page.colours().values()) == {"0"}
+    page.find('.swatch[data-index="1"] .pick').click()
+    ActionChains(chrome).click_and_hold(page.cell(0, 1)).move_to_element(
+        page.cell(1, 1)
+    ).release().perform()  # a drag paints every cell it crosses
+    page.find('.swatch[data-index="2"] .pick').click()
+    page.cell(2, 2).click()
+    page.find("#tool-hole").click()
+    page.cell(0, 2).click()
+    assert page.colours() == {
+        "0,0": "0", "0,1": "1", "0,2": "hole",
+        "1,0": "0", "1,1": "1", "1,2": "0",
+        "2,0": "0", "2,1": "0", "2,2": "2",
+    }  # fmt: skip
+    page.set("par", 2)
+    assert page.check() == "par confirmed: 2 moves is the optimum"
+    page.set("par", 1)
+    assert page.check() == "par too low: no solution in 1 moves (the optimum is 2)"
+    page.formats_ready()
+    page.set("format", "grid")
+    page.find("#download").click()
+    saved = wait_for(lambda: list(downloads.glob("design*.txt")), "the download")
+    assert saved[0].read_text() == "name: design\npar: 1\noptimum: 2\n12.\n121\n113\n"
+
+
+def test_a_kami2_level_opens_and_a_bad_file_says_why(chrome, served, tmp_path):
+    page = Page(chrome, served)
+    level = sorted(PUZ.glob("*.puz"))[0]
+    page.find("#open-file").send_keys(str(level))
+    wait_for(lambda: page.find("#geometry").get_attribute("value") == "kami2", "the level")
+    [board] = registry.parse(level.read_text(), str(level))
+    colours = page.colours()
+    painted = {at: c for at, c in colours.items() if c != "hole"}
+    expected = {
+        ",".join(map(str, drafts.position("kami2", cell))): str(c)
+        for cell, c in board.cells.items()
+    }
+    assert painted == expected
+    bad = tmp_path / "bad.txt"
+    bad.write_text("RG\nR\n")
+    page.find("#open-file").send_keys(str(bad))
+    wait_for(page.error, "the error line")
+    assert page.error() == "bad.txt:2: ragged row: 1 cells, the first row has 2"
