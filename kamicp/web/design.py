@@ -8,7 +8,7 @@ route                          body (JSON)                                      
 =============================  ===================================================  ==========
 ``POST /api/design/blank``     ``geometry, rows, columns, colours``                 a design
 ``POST /api/design/shapes``    ``geometry, rows, columns``                          polygons
-``POST /api/design/from-text`` ``text, filename, index``                            a design
+``POST /api/design/from-text`` ``text, filename, index, format``                    a design
 ``POST /api/design/formats``   ``design``                                           formats
 ``POST /api/design/save``      ``design, format``                                   file text
 ``POST /api/design/check``     ``design, time_limit``                               verdict
@@ -19,10 +19,11 @@ route                          body (JSON)                                      
 Bad input answers 400 with ``{"error": one line}`` (the command line's message for a bad
 file), never a traceback. ``start`` and ``write`` use the file the app was opened with,
 ``app.state.design_file`` (:data:`DESIGN_FILE`) when the app sets it: ``start`` opens it
-in the designer, ``write`` saves to it and answers 409 with ``"exists": true`` unless the
-page sends ``"overwrite": true`` (it asks the designer first). POST bodies must be sent as
-``application/json``, which a page of another site cannot do without the server's consent
-(CORS), so no other site can make this server write a file.
+in the designer (and names its format, the one the page saves in first); ``write`` saves
+to it and answers 409 with ``"exists": true`` unless the page sends ``"overwrite": true``
+(it asks the designer first). POST bodies must be sent as ``application/json``, which a
+page of another site cannot do without the server's consent (CORS), so no other site can
+make this server write a file.
 """
 
 from __future__ import annotations
@@ -113,15 +114,17 @@ async def shapes(request: Request, body: dict) -> dict:
 
 
 async def from_text(request: Request, body: dict) -> dict:
-    """The design of a puzzle file's text; ``puzzles`` says how many the file holds."""
+    """The design of a puzzle file's text (its format detected unless ``format`` names it);
+    ``puzzles`` says how many the file holds, ``format`` which format it was read as."""
     text, name = body.get("text"), body.get("filename") or "<text>"
     if not isinstance(text, str) or not isinstance(name, str):
         raise _Refused(400, "send the file's text and name as strings")
-    boards = registry.parse(text, name)
+    fmt = body.get("format") or registry.detect(text)
+    boards = registry.parse(text, name, fmt)
     index = body.get("index") or 0
     if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index < len(boards):
         raise _Refused(400, f"{name}: puzzle {index!r} of {len(boards)} (counted from 0)")
-    return {**drafts.from_board(boards[index]), "puzzles": len(boards)}
+    return {**drafts.from_board(boards[index]), "puzzles": len(boards), "format": fmt}
 
 
 async def formats(request: Request, body: dict) -> dict:
@@ -154,13 +157,16 @@ def _opened(request: Request) -> str | None:
 async def start(request: Request, body: dict) -> dict:
     """The design the page opens with: the app's file when it has one, else a blank board."""
     path = _opened(request)
+    answer = {"design": drafts.blank("square", 5, 5, 3), "file": path, "format": None}
     if path is None:
-        return {"design": drafts.blank("square", 5, 5, 3), "file": None, "problem": None}
+        return {**answer, "problem": None}
     try:
-        board = registry.parse(read_text(path), path)[0]
-        return {"design": drafts.from_board(board), "file": path, "problem": None}
+        text = read_text(path)
+        fmt = registry.detect(text)
+        board = registry.parse(text, path, fmt)[0]
+        return {**answer, "design": drafts.from_board(board), "format": fmt, "problem": None}
     except KamicpError as err:  # a graph, say: the designer starts blank and says why
-        return {"design": drafts.blank("square", 5, 5, 3), "file": path, "problem": str(err)}
+        return {**answer, "problem": str(err)}
 
 
 async def write(request: Request, body: dict) -> dict:

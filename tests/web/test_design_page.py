@@ -236,8 +236,11 @@ class Page:
         return self.find(f'polygon[data-at="{i},{j}"]')
 
     def colours(self) -> dict:
-        cells = self.driver.find_elements(self.by.CSS_SELECTOR, "polygon.cell")
-        return {c.get_attribute("data-at"): c.get_attribute("data-colour") for c in cells}
+        # one script, so a redraw cannot replace the cells while they are read
+        return self.driver.execute_script(
+            "return Object.fromEntries([...document.querySelectorAll('polygon.cell')]"
+            ".map((c) => [c.dataset.at, c.dataset.colour]));"
+        )
 
     def set(self, element_id: str, value) -> None:
         self.driver.execute_script(
@@ -315,3 +318,44 @@ def test_a_kami2_level_opens_and_a_bad_file_says_why(chrome, served, tmp_path):
     page.find("#open-file").send_keys(str(bad))
     wait_for(page.error, "the error line")
     assert page.error() == "bad.txt:2: ragged row: 1 cells, the first row has 2"
+
+
+def test_fill_undo_pivot_and_resize(chrome, served):
+    page = Page(chrome, served)
+    page.set("rows", 2)
+    page.set("columns", 3)
+    wait_for(lambda: len(page.colours()) == 6, "a 2 x 3 board")
+    page.find('.swatch[data-index="1"] .pick').click()
+    page.cell(0, 0).click()
+    page.find("#tool-fill").click()
+    page.find('.swatch[data-index="2"] .pick').click()
+    page.cell(1, 2).click()  # the patch of colour 0: every cell but 0,0
+    filled = {"0,0": "1", "0,1": "2", "0,2": "2", "1,0": "2", "1,1": "2", "1,2": "2"}
+    assert page.colours() == filled
+    page.find("#undo").click()
+    wait_for(lambda: page.colours()["1,2"] == "0", "the undo")
+    assert sorted(page.colours().values()) == ["0"] * 5 + ["1"]
+    page.set("colour-count", 1)
+    wait_for(page.error, "the refusal")
+    assert page.error() == "colour 2 is on the board: paint over it first"
+    assert page.find("#colour-count").get_attribute("value") == "3"
+    page.set("rules", "pivot")
+    page.find("#tool-pivot").click()
+    page.cell(1, 1).click()
+    assert page.find("#board").get_attribute("data-pivot") == "1,1"
+    page.set("rows", 1)
+    page.set("columns", 2)
+    wait_for(lambda: len(page.colours()) == 2, "a 1 x 2 board")
+    assert page.colours() == {"0,0": "1", "0,1": "0"}  # what still fits is kept
+    assert page.find("#board").get_attribute("data-pivot") == "0,0"  # 1,1 is gone
+    page.set("rows", 2)
+    wait_for(lambda: len(page.colours()) == 4, "a 2 x 2 board")
+
+    def enabled():
+        return chrome.execute_script(
+            "return [...document.querySelectorAll('#format option')]"
+            ".filter((o) => !o.disabled).map((o) => o.value);"
+        )
+
+    # flood text also needs a par; the other Flood-It formats hold a hole-free square
+    wait_for(lambda: enabled() == ["grid", "json", "floodit99", "digits"], "the formats")

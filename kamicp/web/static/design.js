@@ -12,7 +12,13 @@ const state = {
   version: 0, // counts edits: a proof answers for the version it was asked for
   painting: null, // the stroke in progress: {tool, restore}
   file: null, // the file the app was opened with, if any
+  format: null, // the format the board was read in: saved in first when it fits
+  undo: [], // earlier designs, as JSON text, the last one on top
+  resizes: 0, // counts the changes of size asked for: the last one is drawn
+  designProblem: null, // why the design is no board, as the error line shows it
 };
+
+const MOST_UNDO = 200; // edits kept for undo: a few KB each on the largest boards
 
 // -- talking to the server --------------------------------------------------------------
 
@@ -193,6 +199,31 @@ function edited() {
   refreshFormats();
 }
 
+// Before an edit: keep the design as it is, for undo.
+function remember() {
+  state.undo.push(JSON.stringify(state.design));
+  if (state.undo.length > MOST_UNDO) state.undo.shift();
+  $("undo").disabled = false;
+}
+
+// After a stroke that changed nothing: forget what remember() kept.
+function forgetUnchanged() {
+  if (state.undo.at(-1) === JSON.stringify(state.design)) state.undo.pop();
+  $("undo").disabled = state.undo.length === 0;
+}
+
+async function undo() {
+  if (!state.undo.length) return;
+  const design = JSON.parse(state.undo.pop());
+  $("undo").disabled = state.undo.length === 0;
+  const reshaped = ["geometry", "rows", "columns"].some((k) => design[k] !== state.design[k]);
+  state.design = design;
+  fillControls();
+  if (reshaped) await reshape();
+  else draw();
+  edited();
+}
+
 // -- editing ------------------------------------------------------------------------------
 
 function tool() {
@@ -251,8 +282,16 @@ function startStroke(event) {
   event.preventDefault();
   const [i, j] = entry(polygon.dataset.at);
   const stroke = { tool: tool(), restore: state.design.cells[i][j] === null };
+  remember();
   state.painting = stroke.tool === "paint" || stroke.tool === "hole" ? stroke : null;
   apply(polygon, stroke);
+  if (!state.painting) forgetUnchanged();
+}
+
+function endStroke() {
+  if (!state.painting) return;
+  state.painting = null;
+  forgetUnchanged();
 }
 
 function continueStroke(event) {
@@ -271,7 +310,10 @@ async function resize() {
   const geometry = $("geometry").value;
   if (geometry === "kami2" && columns % 2) columns += 1;
   // The server checks the size: an answer here means it is one a design can have.
+  const asked = ++state.resizes;
   const drawn = await post("/api/design/shapes", { geometry, rows, columns });
+  if (asked !== state.resizes) return; // a later change of size answers for both
+  remember();
   const cells = [];
   for (let i = 0; i < rows; i++) {
     const row = [];
@@ -300,6 +342,7 @@ async function recount() {
       $("colour-count").value = d.palette.length;
       throw new Error(`colour ${d.palette[k + gone]} is on the board: paint over it first`);
     }
+    remember();
     d.palette.length = k;
     d.colours.length = k;
   } else if (k > d.palette.length) {
@@ -309,6 +352,7 @@ async function recount() {
       columns: 1,
       colours: k,
     });
+    remember();
     const spare = "123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ".split("");
     for (let n = d.palette.length; n < k; n++) {
       const name = [fresh.palette[n], ...spare].find((s) => !d.palette.includes(s));
@@ -326,6 +370,8 @@ async function open(design, file) {
   state.design = design;
   if (file !== undefined) state.file = file;
   state.colour = 0;
+  state.undo = [];
+  $("undo").disabled = true;
   fillControls();
   await reshape();
   edited();
@@ -333,7 +379,8 @@ async function open(design, file) {
 }
 
 async function openText(text, filename, index = 0) {
-  const design = await post("/api/design/from-text", { text, filename, index });
+  const format = $("open-format").value || null;
+  const design = await post("/api/design/from-text", { text, filename, index, format });
   const picker = $("puzzle-picker");
   picker.hidden = design.puzzles <= 1;
   if (index === 0) {
@@ -342,7 +389,9 @@ async function openText(text, filename, index = 0) {
     );
     state.opened = { text, filename };
   }
+  state.format = design.format;
   delete design.puzzles;
+  delete design.format;
   await open(design);
 }
 
@@ -379,11 +428,16 @@ async function refreshFormats() {
   try {
     found = (await post("/api/design/formats", { design: state.design })).formats;
   } catch (error) {
-    if (asked === formatsAsked) showError(error);
+    if (asked === formatsAsked) {
+      showError(error);
+      state.designProblem = $("error").textContent;
+    }
     return;
   }
   if (asked !== formatsAsked) return;
-  showError(null);
+  // The design is a board again: its problem is gone, other errors stay until the next act.
+  if (state.designProblem && $("error").textContent === state.designProblem) showError(null);
+  state.designProblem = null;
   const select = $("format");
   const chosen = select.value;
   select.replaceChildren(
@@ -395,7 +449,10 @@ async function refreshFormats() {
     }),
   );
   const fits = found.filter((f) => f.problem === null).map((f) => f.format);
-  select.value = fits.includes(chosen) ? chosen : fits[0] || "";
+  const preferred = [chosen, state.format].find((f) => fits.includes(f));
+  select.value = preferred || fits[0] || "";
+  const reading = $("open-format");
+  if (reading.options.length === 1) reading.append(...found.map((f) => new Option(f.format)));
   const notes = found.filter((f) => f.problem !== null);
   $("format-notes").querySelector("ul").replaceChildren(
     ...notes.map(({ format, problem }) => {
@@ -435,7 +492,8 @@ function wire() {
   const svg = $("board");
   svg.addEventListener("pointerdown", (e) => guarded(async () => startStroke(e)));
   svg.addEventListener("pointermove", continueStroke);
-  window.addEventListener("pointerup", () => (state.painting = null));
+  window.addEventListener("pointerup", endStroke);
+  $("undo").addEventListener("click", () => guarded(undo));
   $("name").addEventListener("change", () => {
     state.design.name = $("name").value;
     refreshFormats();
@@ -444,6 +502,7 @@ function wire() {
     $(id).addEventListener("change", () => guarded(resize));
   }
   $("rules").addEventListener("change", () => {
+    remember();
     state.design.rules = $("rules").value;
     if (state.design.rules === "free") state.design.pivot = null;
     rulesChanged();
@@ -474,6 +533,11 @@ function wire() {
   });
   document.addEventListener("keydown", (e) => {
     if (e.target.closest("input, select, textarea")) return;
+    if ((e.ctrlKey || e.metaKey) && e.key === "z") {
+      e.preventDefault();
+      guarded(undo);
+      return;
+    }
     const k = Number(e.key) - 1;
     if (k >= 0 && k < Math.min(9, state.design.palette.length)) choose(k);
   });
@@ -484,6 +548,7 @@ async function main() {
   await guarded(async () => {
     const start = await fetch("/api/design/start").then((r) => r.json());
     $("write").hidden = start.file === null;
+    state.format = start.format;
     await open(start.design, start.file);
     if (start.problem) showError(start.problem);
   });
