@@ -90,22 +90,32 @@ def par_verdict(par: int | None, lower: int, upper: int | None) -> tuple[str, st
     ('par too high: 4 moves suffice', 'par too low: no solution in 3 moves (the optimum is 4)')
     >>> par_verdict(6, 3, 5)[1], par_verdict(4, 3, 5)[1]
     ('par too high: 5 moves suffice', 'unknown: the optimum is between 3 and 5 moves')
+    >>> par_verdict(2, 1, 1)[1], par_verdict(1, 2, 2)[1]
+    ('par too high: 1 move suffices', 'par too low: no solution in 1 move (the optimum is 2)')
     """
     if upper is not None and lower >= upper:
         if par is None:
-            return "optimal", f"optimal: {upper} moves"
+            return "optimal", f"optimal: {_moves(upper)}"
         if par == upper:
-            return "confirmed", f"par confirmed: {par} moves is the optimum"
+            return "confirmed", f"par confirmed: {_moves(par)} is the optimum"
         if par > upper:
-            return "high", f"par too high: {upper} moves suffice"
-        return "low", f"par too low: no solution in {par} moves (the optimum is {upper})"
+            return "high", f"par too high: {_moves(upper)} {_suffice(upper)}"
+        return "low", f"par too low: no solution in {_moves(par)} (the optimum is {upper})"
     if par is not None and par < lower:
-        return "low", f"par too low: no solution in {par} moves (at least {lower} are needed)"
+        return "low", f"par too low: no solution in {_moves(par)} (at least {lower} are needed)"
     if par is not None and upper is not None and par > upper:
-        return "high", f"par too high: {upper} moves suffice"
+        return "high", f"par too high: {_moves(upper)} {_suffice(upper)}"
     if upper is None:
-        return "unknown", f"unknown: at least {lower} moves, no solution found in time"
+        return "unknown", f"unknown: at least {_moves(lower)}, no solution found in time"
     return "unknown", f"unknown: the optimum is between {lower} and {upper} moves"
+
+
+def _moves(n: int) -> str:
+    return "1 move" if n == 1 else f"{n} moves"
+
+
+def _suffice(n: int) -> str:
+    return "suffices" if n == 1 else "suffice"
 
 
 def _child(conn, board: Board, time_limit: float) -> None:

@@ -87,7 +87,7 @@ def test_formats_save_and_check(client):
     assert refused.json() == {"error": "design: a square board cannot be written as .puz"}
     checked = client.post("/api/design/check", json={"design": made, "time_limit": 20}).json()
     assert checked["verdict"] == "low" and checked["optimum"] == 2
-    assert checked["message"] == "par too low: no solution in 1 moves (the optimum is 2)"
+    assert checked["message"] == "par too low: no solution in 1 move (the optimum is 2)"
 
 
 @pytest.mark.parametrize(
@@ -276,6 +276,10 @@ def test_a_designer_paints_checks_par_and_downloads(chrome, served, downloads):
     page.set("columns", 3)
     wait_for(lambda: len(page.colours()) == 9, "a 3 x 3 board")
     assert set(page.colours().values()) == {"0"}
+    page.set("colour-count", 2)
+    page.set("colour-count", 3)  # the third colour comes back with a fresh name and colour
+    wait_for(lambda: len(page.driver.find_elements(page.by.CSS_SELECTOR, ".swatch")) == 3, "3")
+    assert page.find('.swatch[data-index="2"] .colour-name').get_attribute("value") == "3"
     page.find('.swatch[data-index="1"] .pick').click()
     ActionChains(chrome).click_and_hold(page.cell(0, 1)).move_to_element(
         page.cell(1, 1)
@@ -292,7 +296,7 @@ def test_a_designer_paints_checks_par_and_downloads(chrome, served, downloads):
     page.set("par", 2)
     assert page.check() == "par confirmed: 2 moves is the optimum"
     page.set("par", 1)
-    assert page.check() == "par too low: no solution in 1 moves (the optimum is 2)"
+    assert page.check() == "par too low: no solution in 1 move (the optimum is 2)"
     page.formats_ready()
     page.set("format", "grid")
     page.find("#download").click()
