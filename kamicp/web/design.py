@@ -11,10 +11,15 @@ route                          body (JSON)                                      
 ``POST /api/design/from-text`` ``text, filename, index, format``                    a design
 ``POST /api/design/formats``   ``design``                                           formats
 ``POST /api/design/save``      ``design, format``                                   file text
-``POST /api/design/check``     ``design, time_limit``                               verdict
+``POST /api/design/check``     ``design, time_limit``                               JSON lines
 ``GET /api/design/start``      (none)                                               a design
 ``POST /api/design/write``     ``design, format, overwrite``                        file name
 =============================  ===================================================  ==========
+
+``check`` answers JSON lines as the proof goes: ``{"lower", "upper", "seconds"}`` (the
+bounds proved so far) every half second, then the verdict
+(:meth:`~kamicp.web.par.ParCheck.poll`, with ``"done": true``) or ``{"error": one line}``.
+When the page closes the request (its Cancel button) the proof's child process is killed.
 
 Bad input answers 400 with ``{"error": one line}`` (the command line's message for a bad
 file), never a traceback. ``start`` and ``write`` use the file the app was opened with,
@@ -31,21 +36,26 @@ from __future__ import annotations
 import json
 from importlib import resources
 
-from starlette.concurrency import run_in_threadpool
+import anyio
 from starlette.requests import Request
-from starlette.responses import HTMLResponse, JSONResponse
+from starlette.responses import HTMLResponse, JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
 
 from kamicp.errors import KamicpError
 from kamicp.formats import registry
 from kamicp.formats.files import read_text
+from kamicp.game.board import Board
+from kamicp.procs.child import STEP
 from kamicp.web import drafts, saving
-from kamicp.web.par import TIME_LIMIT, check_par
+from kamicp.web.par import TIME_LIMIT, ParCheck
 
-__all__ = ["DESIGN_FILE", "LONGEST_CHECK", "routes"]
+__all__ = ["BEAT", "DESIGN_FILE", "LONGEST_CHECK", "routes"]
 
 DESIGN_FILE = "design_file"  # the app.state attribute naming the file the page was opened with
 LONGEST_CHECK = 600.0  # seconds: a check of par asked for longer is refused
+# Most seconds between two lines of a check's answer: the page's clock ticks at this pace,
+# and a page that went away (its request closed) is seen within it.
+BEAT = 0.5
 
 
 class _Refused(Exception):
@@ -58,7 +68,8 @@ class _Refused(Exception):
 
 
 def _handler(work):
-    """A Starlette endpoint running ``work(request, body)`` and answering its dict as JSON.
+    """A Starlette endpoint running ``work(request, body)`` and answering its dict as JSON
+    (or the response it returns).
 
     Errors become one line: a :class:`~kamicp.errors.KamicpError` (bad input) 400, anything
     else 500 with the exception's type and message, never a traceback.
@@ -69,7 +80,8 @@ def _handler(work):
             body = {}
             if request.method == "POST":
                 body = await _body(request)
-            return JSONResponse(await work(request, body))
+            answer = await work(request, body)
+            return answer if isinstance(answer, Response) else JSONResponse(answer)
         except _Refused as refused:
             return JSONResponse(refused.body, status_code=refused.status)
         except KamicpError as err:
@@ -137,16 +149,48 @@ async def save(request: Request, body: dict) -> dict:
     return saving.save(body.get("design"), body.get("format"))
 
 
-async def check(request: Request, body: dict) -> dict:
-    """Prove the optimum of the design's board and judge its par (in a child process)."""
+async def check(request: Request, body: dict) -> StreamingResponse:
+    """Prove the optimum of the design's board and judge its par, in a child process."""
     board = drafts.to_board(body.get("design"))
     limit = body.get("time_limit", TIME_LIMIT)
     if isinstance(limit, bool) or not isinstance(limit, (int, float)):
         raise _Refused(400, f"the time limit must be a number of seconds, not {limit!r}")
     if not 0 < limit <= LONGEST_CHECK:
         raise _Refused(400, f"the time limit must be more than 0 and at most {LONGEST_CHECK:g} s")
-    # The wait for the child blocks; a worker thread keeps the server answering meanwhile.
-    return await run_in_threadpool(check_par, board, board.par, float(limit))
+    lines = _proving(request, board, float(limit))
+    return StreamingResponse(lines, media_type="application/x-ndjson")
+
+
+async def _proving(request: Request, board: Board, limit: float):
+    """The lines of a check's answer (see the module docstring). The child starts with the
+    answer, and is stopped when the answer is complete or the page has gone."""
+    proof = ParCheck(board, board.par, limit)
+    start = told = anyio.current_time()
+    bounds = None
+    try:
+        while True:
+            try:
+                found = proof.poll()
+            except KamicpError as err:
+                yield _line({"error": str(err)})
+                return
+            if found is not None:
+                yield _line({**found, "done": True})
+                return
+            now = anyio.current_time()
+            if (proof.lower, proof.upper) != bounds or now - told >= BEAT:
+                bounds, told = (proof.lower, proof.upper), now
+                seconds = round(now - start, 1)
+                yield _line({"lower": proof.lower, "upper": proof.upper, "seconds": seconds})
+                if await request.is_disconnected():
+                    return
+            await anyio.sleep(STEP)
+    finally:
+        proof.stop()
+
+
+def _line(data: dict) -> str:
+    return json.dumps(data) + "\n"
 
 
 def _opened(request: Request) -> str | None:

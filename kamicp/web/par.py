@@ -2,8 +2,11 @@
 
 The solve runs in a forked child (:class:`~kamicp.procs.child.Child`), not a thread: the
 compiled searches hold the GIL, and a server thread waiting on a thread that holds it would
-stop answering the page. The child dies with the server, and is killed :data:`GRACE`
-seconds after the time limit if it has not answered by then.
+stop answering the page. The child tells the bounds it proves as it proves them
+(:func:`kamicp.procs.progress.watched`); :class:`ParCheck` is polled for them and for the
+answer, so a server can show them and stop the child when the page gives up. The child
+dies with the server, and is killed :data:`GRACE` seconds after the time limit if it has
+not answered by then.
 
 What the page shows is :func:`par_verdict`: the optimum with its proof, and whether the par
 is confirmed, too high or too low; when the time limit ends the proof, the bounds proved so
@@ -14,18 +17,21 @@ from __future__ import annotations
 
 import multiprocessing as mp
 
+from kamicp import bounds
 from kamicp.api import format_moves, solve
 from kamicp.errors import KamicpError
 from kamicp.game.board import Board
-from kamicp.procs.child import ERROR, RESULT, Child, answer
+from kamicp.procs.child import ERROR, RESULT, STEP, Child, answer
 from kamicp.procs.deadline import Deadline
+from kamicp.procs.progress import watched
 
-__all__ = ["GRACE", "TIME_LIMIT", "check_par", "par_verdict", "proved"]
+__all__ = ["GRACE", "PROGRESS", "TIME_LIMIT", "ParCheck", "check_par", "par_verdict", "proved"]
 
 TIME_LIMIT = 30.0  # seconds a check of par proves for, unless the page asks otherwise
 # The solve stops itself at its time limit (its portfolio's backends get 0.5 s more to tell
 # their bounds); a child still running 2 s past it is stuck, and is killed.
 GRACE = 2.0
+PROGRESS = "progress"  # the child's message of the bounds proved so far: (lower, best length)
 
 
 def proved(board: Board, time_limit: float) -> dict:
@@ -79,8 +85,9 @@ def par_verdict(par: int | None, lower: int, upper: int | None) -> tuple[str, st
     Returns
     -------
     tuple of str
-        A word for the page (``optimal``, ``confirmed``, ``high``, ``low`` or ``unknown``)
-        and the sentence it shows.
+        A word for the page (``optimal``, ``confirmed``, ``high``, ``low``, ``unknown``, or
+        ``unsolvable`` when ``lower`` is :data:`~kamicp.bounds.UNSOLVABLE`) and the
+        sentence it shows.
 
     Examples
     --------
@@ -93,6 +100,8 @@ def par_verdict(par: int | None, lower: int, upper: int | None) -> tuple[str, st
     >>> par_verdict(2, 1, 1)[1], par_verdict(1, 2, 2)[1]
     ('par too high: 1 move suffices', 'par too low: no solution in 1 move (the optimum is 2)')
     """
+    if lower >= bounds.UNSOLVABLE:
+        return "unsolvable", "unsolvable: no number of moves solves this board"
     if upper is not None and lower >= upper:
         if par is None:
             return "optimal", f"optimal: {_moves(upper)}"
@@ -119,7 +128,89 @@ def _suffice(n: int) -> str:
 
 
 def _child(conn, board: Board, time_limit: float) -> None:
-    answer(conn, lambda: proved(board, time_limit), catch=Exception)
+    def told(lower: int | None, best: list | None) -> None:
+        conn.send((PROGRESS, (lower, None if best is None else len(best))))
+
+    with watched(told):
+        answer(conn, lambda: proved(board, time_limit), catch=Exception)
+
+
+class ParCheck:
+    """A check of par running in a child process, polled for its bounds and its answer.
+
+    Parameters
+    ----------
+    board : Board
+        The puzzle.
+    par : int or None
+        The designer's par.
+    time_limit : float
+        Seconds the proof may take (:data:`TIME_LIMIT` by default).
+
+    Notes
+    -----
+    Call :meth:`stop` when done, answered or not: it kills the child if it still runs.
+    """
+
+    def __init__(self, board: Board, par: int | None, time_limit: float = TIME_LIMIT):
+        self.par = par
+        self.limit = time_limit + GRACE
+        self.deadline = Deadline.after(self.limit)
+        self.lower = 0  # the best lower bound told so far
+        self.upper: int | None = None  # the shortest solution told so far
+        self.child = Child(mp.get_context("fork"), _child, (board, time_limit))
+
+    def poll(self, wait: float = 0.0) -> dict | None:
+        """Read what the child sent, waiting at most ``wait`` seconds for the first message.
+
+        Parameters
+        ----------
+        wait : float
+            Seconds.
+
+        Returns
+        -------
+        dict or None
+            The answer (as :func:`check_par` describes it) once the child gave it; None
+            while it works (:attr:`lower` and :attr:`upper` hold the bounds told so far).
+
+        Raises
+        ------
+        KamicpError
+            When the solve failed, ended without an answer or ran :data:`GRACE` s past its
+            time limit: one line saying so.
+        """
+        while self.child.conn.poll(wait):
+            wait = 0.0
+            message = self.child.receive()
+            if message is None:
+                raise KamicpError("the proof ended without an answer")
+            kind, value = message
+            if kind == PROGRESS:
+                lower, best = value
+                if lower is not None and lower < bounds.UNSOLVABLE:  # else the answer follows
+                    self.lower = max(self.lower, lower)
+                if best is not None and (self.upper is None or best < self.upper):
+                    self.upper = best
+            elif kind == ERROR:
+                raise KamicpError(f"the proof failed: {value}")
+            elif kind == RESULT:
+                return self._judged(value)
+        if self.deadline.expired():
+            raise KamicpError(f"the proof did not answer within {self.limit:g} s")
+        return None
+
+    def _judged(self, found: dict) -> dict:
+        verdict, message = par_verdict(self.par, found["lower"], found["upper"])
+        if verdict == "unsolvable" and found["proof"].startswith("unsolvable: "):
+            message = found["proof"]  # it says why
+        optimum = found["upper"] if found["status"] == "optimal" else None
+        judged = {"optimum": optimum, "par": self.par, "verdict": verdict, "message": message}
+        return {**found, **judged}
+
+    def stop(self) -> None:
+        """Kill the child if it still runs, and reap it."""
+        self.child.stop()
 
 
 def check_par(board: Board, par: int | None, time_limit: float = TIME_LIMIT) -> dict:
@@ -146,19 +237,11 @@ def check_par(board: Board, par: int | None, time_limit: float = TIME_LIMIT) -> 
         When the solve failed or did not answer within :data:`GRACE` s of the time limit:
         one line saying so.
     """
-    child = Child(mp.get_context("fork"), _child, (board, time_limit))
-    found = None
+    check = ParCheck(board, par, time_limit)
     try:
-        for kind, value in child.messages(Deadline.after(time_limit + GRACE)):
-            if kind == ERROR:
-                raise KamicpError(f"the proof failed: {value}")
-            if kind == RESULT:
-                found = value
-                break
+        while True:
+            found = check.poll(wait=STEP)
+            if found is not None:
+                return found
     finally:
-        child.stop()
-    if found is None:
-        raise KamicpError(f"the proof did not answer within {time_limit + GRACE:g} s")
-    verdict, message = par_verdict(par, found["lower"], found["upper"])
-    optimum = found["upper"] if found["status"] == "optimal" else None
-    return {**found, "optimum": optimum, "par": par, "verdict": verdict, "message": message}
+        check.stop()

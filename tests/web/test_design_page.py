@@ -4,7 +4,9 @@ headless Chromium a designer paints a board, checks its par and downloads it."""
 from __future__ import annotations
 
 import json
+import multiprocessing
 import os
+import random
 import shutil
 import socket
 import threading
@@ -18,6 +20,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.testclient import TestClient
 
 from kamicp.formats import registry
+from kamicp.game.board import Board
 from kamicp.web import design, drafts
 
 PUZ = Path(__file__).resolve().parents[2] / "puzzles" / "puz"
@@ -75,6 +78,30 @@ def test_a_bad_file_answers_the_command_line_message(client):
     assert answer.json()["error"].startswith("g.json: a graph board has no cells to paint")
 
 
+def answer_lines(response) -> list[dict]:
+    """The JSON lines of a check's answer."""
+    assert response.status_code == 200
+    assert response.headers["content-type"].startswith("application/x-ndjson")
+    return [json.loads(line) for line in response.text.splitlines()]
+
+
+def hard_board():
+    """A random 10 x 10 board in 5 colours under free rules: seconds to prove, at least."""
+    rng = random.Random(3)
+    cells = {(r, c): rng.randrange(5) for r in range(10) for c in range(10)}
+    return Board("square", cells, tuple("12345"), par=10)
+
+
+def test_a_check_tells_its_bounds_as_it_goes(client):
+    made = drafts.from_board(hard_board())
+    lines = answer_lines(client.post("/api/design/check", json={"design": made, "time_limit": 2}))
+    *told, last = lines
+    assert told and all(set(line) == {"lower", "upper", "seconds"} for line in told)
+    lowers = [line["lower"] for line in told]
+    assert lowers == sorted(lowers) and last["done"] and last["lower"] >= lowers[-1]
+    assert [line["seconds"] for line in told] == sorted(line["seconds"] for line in told)
+
+
 def test_formats_save_and_check(client):
     made = drafts.blank("square", 2, 2, 2)
     made["cells"] = [[0, 1], [1, 0]]
@@ -85,8 +112,9 @@ def test_formats_save_and_check(client):
     assert saved == {"filename": "design.txt", "text": "name: design\npar: 1\n12\n21\n"}
     refused = client.post("/api/design/save", json={"design": made, "format": "puz"})
     assert refused.json() == {"error": "design: a square board cannot be written as .puz"}
-    checked = client.post("/api/design/check", json={"design": made, "time_limit": 20}).json()
-    assert checked["verdict"] == "low" and checked["optimum"] == 2
+    lines = answer_lines(client.post("/api/design/check", json={"design": made, "time_limit": 20}))
+    checked = lines[-1]
+    assert checked["done"] and checked["verdict"] == "low" and checked["optimum"] == 2
     assert checked["message"] == "par too low: no solution in 1 move (the optimum is 2)"
 
 
@@ -363,3 +391,21 @@ def test_fill_undo_pivot_and_resize(chrome, served):
 
     # flood text also needs a par; the other Flood-It formats hold a hole-free square
     wait_for(lambda: enabled() == ["grid", "json", "floodit99", "digits"], "the formats")
+
+
+def test_a_check_can_be_cancelled(chrome, served, tmp_path):
+    page = Page(chrome, served)
+    level = tmp_path / "hard.txt"
+    level.write_text(registry.dump(hard_board(), "grid"))
+    page.find("#open-file").send_keys(str(level))
+    wait_for(lambda: len(page.colours()) == 100, "the 10 x 10 board")
+    page.set("time-limit", 120)
+    page.find("#check").click()
+    proof = page.find("#proof")
+    wait_for(lambda: proof.text.startswith("proved so far: at least"), "the bounds so far")
+    assert multiprocessing.active_children()  # the proof's child, forked by the server
+    page.find("#check").click()  # it reads Cancel while the check runs
+    verdict = page.find("#verdict")
+    wait_for(lambda: verdict.get_attribute("data-verdict") == "cancelled", "the cancel")
+    assert verdict.text == "check cancelled" and page.find("#check").text == "Check par"
+    wait_for(lambda: not multiprocessing.active_children(), "the proof to stop", 10)

@@ -10,6 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import kamicp
+from kamicp import bounds
 from kamicp.errors import KamicpError
 from kamicp.formats import registry
 from kamicp.web import par
@@ -30,10 +31,18 @@ from tests.strategies import grid_boards
         (5, 3, 5, "unknown"),  # 5 moves suffice, but 4 might too
         (4, 3, None, "unknown"),
         (None, 3, 5, "unknown"),
+        (4, bounds.UNSOLVABLE, None, "unsolvable"),
     ],
 )
 def test_the_verdict_is_what_the_bounds_prove(given_par, lower, upper, verdict):
     assert par.par_verdict(given_par, lower, upper)[0] == verdict
+
+
+def test_an_unsolvable_board_has_no_par():
+    [board] = registry.parse("rules: pivot\nR.GB\n", "apart.txt")
+    found = par.check_par(board, 1, time_limit=10)
+    assert found["verdict"] == "unsolvable" and found["optimum"] is None
+    assert found["message"] == "unsolvable: the pivot cannot reach every piece of the board"
 
 
 def test_the_verdicts_say_the_numbers():
@@ -49,6 +58,10 @@ def test_the_verdicts_say_the_numbers():
 @given(grid_boards(max_cells=9, max_colours=3), st.integers(-1, 1))
 def test_check_par_agrees_with_bfs(board, offset):
     optimum = kamicp.solve(board, "bfs").moves
+    if optimum is None:  # the pivot cannot reach every piece, or free rules and islands
+        found = par.check_par(board, 3, time_limit=30)
+        assert found["verdict"] == "unsolvable" and found["message"].startswith("unsolvable: ")
+        return
     given_par = max(0, optimum + offset)
     found = par.check_par(board, given_par, time_limit=30)
     assert (found["optimum"], found["lower"], found["upper"]) == (optimum,) * 3

@@ -16,6 +16,7 @@ const state = {
   undo: [], // earlier designs, as JSON text, the last one on top
   resizes: 0, // counts the changes of size asked for: the last one is drawn
   designProblem: null, // why the design is no board, as the error line shows it
+  checking: null, // the AbortController of the check of par under way
 };
 
 const MOST_UNDO = 200; // edits kept for undo: a few KB each on the largest boards
@@ -193,9 +194,11 @@ function rulesChanged() {
 function edited() {
   state.version += 1;
   state.design.optimum = null;
-  $("verdict").textContent = "";
-  $("verdict").dataset.verdict = "";
-  $("proof").textContent = "";
+  if (!state.checking) {
+    $("verdict").textContent = "";
+    $("verdict").dataset.verdict = "";
+    $("proof").textContent = "";
+  }
   refreshFormats();
 }
 
@@ -395,28 +398,67 @@ async function openText(text, filename, index = 0) {
   await open(design);
 }
 
+// The check's answer comes as JSON lines: the bounds proved so far, then the verdict. The
+// button cancels while a check runs: closing the request stops the proof on the server.
 async function check() {
+  if (state.checking) {
+    state.checking.abort();
+    return;
+  }
   const version = state.version;
   const limit = Number($("time-limit").value) || 30;
-  $("check").disabled = true;
+  const controller = new AbortController();
+  state.checking = controller;
+  $("check").textContent = "Cancel";
   $("verdict").textContent = `checking... (at most ${limit} s)`;
   $("verdict").dataset.verdict = "busy";
   $("proof").textContent = "";
   try {
-    const found = await post("/api/design/check", { design: state.design, time_limit: limit });
-    if (version !== state.version) return; // the board changed meanwhile
-    $("verdict").textContent = found.message;
-    $("verdict").dataset.verdict = found.verdict;
-    const solution = found.solution ? `; a solution: ${found.solution}` : "";
-    $("proof").textContent = `${found.status} (${found.proof}), ${found.seconds} s${solution}`;
-    if (found.optimum !== null) state.design.optimum = found.optimum;
+    const response = await fetch("/api/design/check", {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ design: state.design, time_limit: limit }),
+      signal: controller.signal,
+    });
+    if (!response.ok) throw new Error((await response.json()).error);
+    const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+    let text = "";
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) throw new Error("the check ended without an answer");
+      text += value;
+      let end;
+      while ((end = text.indexOf("\n")) >= 0) {
+        const line = JSON.parse(text.slice(0, end));
+        text = text.slice(end + 1);
+        if (line.error) throw new Error(line.error);
+        if (line.done) return judged(line, version);
+        const found = line.upper === null ? "" : `, a solution of ${line.upper}`;
+        $("proof").textContent = `proved so far: at least ${line.lower} moves${found} (${line.seconds} s)`;
+      }
+    }
   } catch (error) {
-    $("verdict").textContent = "";
-    $("verdict").dataset.verdict = "";
-    throw error;
+    const cancelled = controller.signal.aborted;
+    $("verdict").textContent = cancelled ? "check cancelled" : "";
+    $("verdict").dataset.verdict = cancelled ? "cancelled" : "";
+    if (!cancelled) throw error;
   } finally {
-    $("check").disabled = false;
+    state.checking = null;
+    $("check").textContent = "Check par";
   }
+}
+
+function judged(found, version) {
+  if (version !== state.version) {
+    $("verdict").textContent = "the board changed during the check: check again";
+    $("verdict").dataset.verdict = "stale";
+    return;
+  }
+  $("verdict").textContent = found.message;
+  $("verdict").dataset.verdict = found.verdict;
+  const solution = found.solution ? `; a solution: ${found.solution}` : "";
+  $("proof").textContent = `${found.status} (${found.proof}), ${found.seconds} s${solution}`;
+  if (found.optimum !== null) state.design.optimum = found.optimum;
 }
 
 let formatsAsked = 0;
