@@ -9,8 +9,8 @@ dies with the server, and is killed :data:`GRACE` seconds after the time limit i
 not answered by then.
 
 What the page shows is :func:`par_verdict`: the optimum with its proof, and whether the par
-is confirmed, too high or too low; when the time limit ends the proof, the bounds proved so
-far still decide a par outside them.
+is confirmed, too high or too low (or that no par fits: the board cannot be solved); when
+the time limit ends the proof, the bounds proved so far still decide a par outside them.
 """
 
 from __future__ import annotations
@@ -28,8 +28,9 @@ from kamicp.procs.progress import watched
 __all__ = ["GRACE", "PROGRESS", "TIME_LIMIT", "ParCheck", "check_par", "par_verdict", "proved"]
 
 TIME_LIMIT = 30.0  # seconds a check of par proves for, unless the page asks otherwise
-# The solve stops itself at its time limit (its portfolio's backends get 0.5 s more to tell
-# their bounds); a child still running 2 s past it is stuck, and is killed.
+# Seconds past the time limit before the child is taken for stuck and killed. Shorter could
+# kill a child as it sends its answer: the solve itself may run 0.5 s past its limit (the
+# portfolio's backends tell their last bounds then: kamicp.solving.portfolio.GRACE).
 GRACE = 2.0
 PROGRESS = "progress"  # the child's message of the bounds proved so far: (lower, best length)
 

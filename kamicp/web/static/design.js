@@ -19,7 +19,8 @@ const state = {
   checking: null, // the AbortController of the check of par under way
 };
 
-const MOST_UNDO = 200; // edits kept for undo: a few KB each on the largest boards
+// Edits kept for undo: at most 2 MB on the largest boards (60 x 60 cells, 10 KB a design).
+const MOST_UNDO = 200;
 
 // -- talking to the server --------------------------------------------------------------
 
@@ -103,7 +104,10 @@ function markPivot() {
   const design = state.design;
   const pivot = design.rules === "pivot" ? design.pivot || firstCell() : null;
   marker.style.display = pivot ? "" : "none";
-  if (!pivot) return;
+  if (!pivot) {
+    delete $("board").dataset.pivot;
+    return;
+  }
   const cell = state.drawn.cells.find((c) => c.at[0] === pivot[0] && c.at[1] === pivot[1]);
   const n = cell.points.length;
   marker.setAttribute("cx", cell.points.reduce((s, p) => s + p[0], 0) / n);
@@ -308,7 +312,7 @@ function continueStroke(event) {
 
 async function resize() {
   const d = state.design;
-  let rows = Number($("rows").value);
+  const rows = Number($("rows").value);
   let columns = Number($("columns").value);
   const geometry = $("geometry").value;
   if (geometry === "kami2" && columns % 2) columns += 1;
