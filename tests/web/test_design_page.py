@@ -3,6 +3,7 @@ headless Chromium a designer paints a board, checks its par and downloads it."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import multiprocessing
 import os
@@ -67,6 +68,23 @@ def test_a_file_opens_as_a_design(client):
     found = opened.json()
     assert found["geometry"] == "kami2" and found["puzzles"] >= 1
     assert drafts.to_board(found).cells  # the design the page gets is one the server takes
+
+
+def test_a_file_of_several_puzzles_opens_the_one_asked_for(client):
+    text = "0120 2\n012120201\n"
+    second = {"text": text, "filename": "two.txt", "index": 1}
+    opened = client.post("/api/design/from-text", json=second).json()
+    assert (opened["puzzles"], opened["format"], opened["rows"]) == (2, "digits", 3)
+    beyond = client.post("/api/design/from-text", json={**second, "index": 2})
+    assert beyond.json() == {"error": "two.txt: puzzle 2 of 2 (counted from 0)"}
+
+
+def test_a_file_is_read_in_the_format_asked_for(client):
+    text = "0120\n"  # one grid row of four cells, or a 2 x 2 board of digits
+    read = {"text": text, "filename": "d.txt"}
+    assert client.post("/api/design/from-text", json=read).json()["rows"] == 1
+    forced = client.post("/api/design/from-text", json={**read, "format": "digits"}).json()
+    assert (forced["rows"], forced["columns"], forced["format"]) == (2, 2, "digits")
 
 
 def test_a_bad_file_answers_the_command_line_message(client):
@@ -184,22 +202,30 @@ def free_port() -> int:
         return probe.getsockname()[1]
 
 
-@pytest.fixture(scope="module")
-def served():
-    """The design app served by uvicorn in a thread; its URL."""
+@contextlib.contextmanager
+def serving(app: Starlette):
+    """``app`` served by uvicorn in a thread; its URL."""
     import uvicorn  # only the browser tests need a real server
 
     port = free_port()
-    server = uvicorn.Server(uvicorn.Config(design_app(), port=port, log_level="warning"))
+    server = uvicorn.Server(uvicorn.Config(app, port=port, log_level="warning"))
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     end = time.monotonic() + 20
     while not server.started and time.monotonic() < end:
         time.sleep(0.05)
     assert server.started, "uvicorn did not start"
-    yield f"http://127.0.0.1:{port}"
-    server.should_exit = True
-    thread.join(10)
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        server.should_exit = True
+        thread.join(10)
+
+
+@pytest.fixture(scope="module")
+def served():
+    with serving(design_app()) as url:
+        yield url
 
 
 @pytest.fixture(scope="module")
@@ -409,3 +435,34 @@ def test_a_check_can_be_cancelled(chrome, served, tmp_path):
     wait_for(lambda: verdict.get_attribute("data-verdict") == "cancelled", "the cancel")
     assert verdict.text == "check cancelled" and page.find("#check").text == "Check par"
     wait_for(lambda: not multiprocessing.active_children(), "the proof to stop", 10)
+
+
+def test_saving_to_the_opened_file_asks_first(chrome, tmp_path):
+    path = tmp_path / "level.txt"
+    path.write_text("par: 2\nRG\nGB\n")
+    with serving(design_app(str(path))) as url:
+        page = Page(chrome, url)
+        assert page.find("#name").get_attribute("value") == "level"
+        assert page.colours() == {"0,0": "2", "0,1": "1", "1,0": "1", "1,1": "0"}
+        page.cell(0, 1).click()  # paints colour 0, B
+        page.formats_ready()
+        page.find("#write").click()
+        alert = wait_for(lambda: _alert(chrome), "the question")
+        assert alert.text == f"{path} exists: overwrite it?"
+        alert.dismiss()
+        wait_for(page.error, "the refusal")
+        assert page.error() == f"not saved: {path} is unchanged"
+        assert path.read_text() == "par: 2\nRG\nGB\n"
+        page.find("#write").click()
+        wait_for(lambda: _alert(chrome), "the question").accept()
+        wait_for(lambda: page.find("#verdict").text == f"saved to {path}", "the save")
+        assert path.read_text() == "name: level\npar: 2\nRB\nGB\n"
+
+
+def _alert(driver):
+    from selenium.common.exceptions import NoAlertPresentException
+
+    try:
+        return driver.switch_to.alert  # asks the browser for its text: raises without one
+    except NoAlertPresentException:
+        return None

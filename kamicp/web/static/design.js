@@ -526,10 +526,12 @@ async function writeFile() {
   try {
     await post("/api/design/write", body);
   } catch (error) {
-    if (!(error.answer && error.answer.exists) || !window.confirm(error.message)) throw error;
+    if (!(error.answer && error.answer.exists)) throw error;
+    if (!window.confirm(error.message)) throw new Error(`not saved: ${state.file} is unchanged`);
     await post("/api/design/write", { ...body, overwrite: true });
   }
   $("verdict").textContent = `saved to ${state.file}`;
+  $("verdict").dataset.verdict = "saved";
 }
 
 // -- wiring -------------------------------------------------------------------------------
