@@ -1,7 +1,7 @@
 """The design page's routes: paint a board, check its par, save it in any format kamicp reads.
 
-``GET /design`` serves ``static/design.html``; its script (``static/design.js``) keeps the
-design (:mod:`kamicp.web.drafts`) and asks the server for everything that needs kamicp:
+``GET /design`` serves ``static/design.html``; its scripts (``static/design*.js``) keep the
+design (:mod:`kamicp.web.drafts`) and ask the server for everything that needs kamicp:
 
 =============================  ===================================================  ==========
 route                          body (JSON)                                          answer

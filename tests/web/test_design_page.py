@@ -45,7 +45,7 @@ def client():
 def test_the_page_and_its_files_are_served(client):
     page = client.get("/design")
     assert page.status_code == 200 and '<script type="module" src="/static/design.js">' in page.text
-    for name in ("design.js", "design.css"):
+    for name in ("design.js", "design-files.js", "design-common.js", "design.css"):
         assert client.get(f"/static/{name}").status_code == 200
 
 

@@ -1,57 +1,14 @@
 // The design page: the page keeps the design (see kamicp/web/drafts.py for its JSON) and
 // draws it; the server computes the polygons, checks the design, proves the par and writes
-// the files, so no geometry, format or rule lives here.
+// the files, so no geometry, format or rule lives here. This script draws and edits the
+// board; design-files.js asks the server about the whole board.
+
+import { $, guarded, post, showError, state } from "./design-common.js";
+import { check, download, refreshFormats, writeFile } from "./design-files.js";
 
 const SVG = "http://www.w3.org/2000/svg";
-const $ = (id) => document.getElementById(id);
-
-const state = {
-  design: null, // the design JSON
-  drawn: null, // polygons of every entry, from /api/design/shapes
-  colour: 0, // the palette index painted with
-  version: 0, // counts edits: a proof answers for the version it was asked for
-  painting: null, // the stroke in progress: {tool, restore}
-  file: null, // the file the app was opened with, if any
-  format: null, // the format the board was read in: saved in first when it fits
-  undo: [], // earlier designs, as JSON text, the last one on top
-  resizes: 0, // counts the changes of size asked for: the last one is drawn
-  designProblem: null, // why the design is no board, as the error line shows it
-  checking: null, // the AbortController of the check of par under way
-};
-
 // Edits kept for undo: at most 2 MB on the largest boards (60 x 60 cells, 10 KB a design).
 const MOST_UNDO = 200;
-
-// -- talking to the server --------------------------------------------------------------
-
-async function post(path, body) {
-  const response = await fetch(path, {
-    method: "POST",
-    headers: { "Content-Type": "application/json" },
-    body: JSON.stringify(body),
-  });
-  const answer = await response.json();
-  if (!response.ok) {
-    const error = new Error(answer.error || `${response.status} ${response.statusText}`);
-    error.answer = answer;
-    error.status = response.status;
-    throw error;
-  }
-  return answer;
-}
-
-function showError(error) {
-  $("error").textContent = error ? String(error.message || error) : "";
-}
-
-async function guarded(work) {
-  showError(null);
-  try {
-    await work();
-  } catch (error) {
-    showError(error);
-  }
-}
 
 // -- drawing ------------------------------------------------------------------------------
 
@@ -371,7 +328,7 @@ async function recount() {
   edited();
 }
 
-// -- opening, checking, saving ---------------------------------------------------------------
+// -- opening ---------------------------------------------------------------
 
 async function open(design, file) {
   state.design = design;
@@ -404,136 +361,6 @@ async function openText(text, filename, index = 0) {
 
 // The check's answer comes as JSON lines: the bounds proved so far, then the verdict. The
 // button cancels while a check runs: closing the request stops the proof on the server.
-async function check() {
-  if (state.checking) {
-    state.checking.abort();
-    return;
-  }
-  const version = state.version;
-  const limit = Number($("time-limit").value) || 30;
-  const controller = new AbortController();
-  state.checking = controller;
-  $("check").textContent = "Cancel";
-  $("verdict").textContent = `checking... (at most ${limit} s)`;
-  $("verdict").dataset.verdict = "busy";
-  $("proof").textContent = "";
-  try {
-    const response = await fetch("/api/design/check", {
-      method: "POST",
-      headers: { "Content-Type": "application/json" },
-      body: JSON.stringify({ design: state.design, time_limit: limit }),
-      signal: controller.signal,
-    });
-    if (!response.ok) throw new Error((await response.json()).error);
-    const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
-    let text = "";
-    for (;;) {
-      const { value, done } = await reader.read();
-      if (done) throw new Error("the check ended without an answer");
-      text += value;
-      let end;
-      while ((end = text.indexOf("\n")) >= 0) {
-        const line = JSON.parse(text.slice(0, end));
-        text = text.slice(end + 1);
-        if (line.error) throw new Error(line.error);
-        if (line.done) return judged(line, version);
-        const found = line.upper === null ? "" : `, a solution of ${line.upper}`;
-        $("proof").textContent = `proved so far: at least ${line.lower} moves${found} (${line.seconds} s)`;
-      }
-    }
-  } catch (error) {
-    const cancelled = controller.signal.aborted;
-    $("verdict").textContent = cancelled ? "check cancelled" : "";
-    $("verdict").dataset.verdict = cancelled ? "cancelled" : "";
-    if (!cancelled) throw error;
-  } finally {
-    state.checking = null;
-    $("check").textContent = "Check par";
-  }
-}
-
-function judged(found, version) {
-  if (version !== state.version) {
-    $("verdict").textContent = "the board changed during the check: check again";
-    $("verdict").dataset.verdict = "stale";
-    return;
-  }
-  $("verdict").textContent = found.message;
-  $("verdict").dataset.verdict = found.verdict;
-  const solution = found.solution ? `; a solution: ${found.solution}` : "";
-  $("proof").textContent = `${found.status} (${found.proof}), ${found.seconds} s${solution}`;
-  if (found.optimum !== null) state.design.optimum = found.optimum;
-}
-
-let formatsAsked = 0;
-async function refreshFormats() {
-  const asked = ++formatsAsked;
-  await new Promise((resolve) => setTimeout(resolve, 150)); // one request per burst of edits
-  if (asked !== formatsAsked) return;
-  let found;
-  try {
-    found = (await post("/api/design/formats", { design: state.design })).formats;
-  } catch (error) {
-    if (asked === formatsAsked) {
-      showError(error);
-      state.designProblem = $("error").textContent;
-    }
-    return;
-  }
-  if (asked !== formatsAsked) return;
-  // The design is a board again: its problem is gone, other errors stay until the next act.
-  if (state.designProblem && $("error").textContent === state.designProblem) showError(null);
-  state.designProblem = null;
-  const select = $("format");
-  const chosen = select.value;
-  select.replaceChildren(
-    ...found.map(({ format, problem }) => {
-      const option = new Option(format, format);
-      option.disabled = problem !== null;
-      option.title = problem || "";
-      return option;
-    }),
-  );
-  const fits = found.filter((f) => f.problem === null).map((f) => f.format);
-  const preferred = [chosen, state.format].find((f) => fits.includes(f));
-  select.value = preferred || fits[0] || "";
-  const reading = $("open-format");
-  if (reading.options.length === 1) reading.append(...found.map((f) => new Option(f.format)));
-  const notes = found.filter((f) => f.problem !== null);
-  $("format-notes").querySelector("ul").replaceChildren(
-    ...notes.map(({ format, problem }) => {
-      const item = document.createElement("li");
-      item.textContent = `${format}: ${problem}`;
-      return item;
-    }),
-  );
-  select.dataset.ready = String(asked);
-}
-
-async function download() {
-  const saved = await post("/api/design/save", { design: state.design, format: $("format").value });
-  const link = document.createElement("a");
-  link.href = URL.createObjectURL(new Blob([saved.text], { type: "text/plain" }));
-  link.download = saved.filename;
-  document.body.append(link);
-  link.click();
-  link.remove();
-  setTimeout(() => URL.revokeObjectURL(link.href), 1000);
-}
-
-async function writeFile() {
-  const body = { design: state.design, format: $("format").value, overwrite: false };
-  try {
-    await post("/api/design/write", body);
-  } catch (error) {
-    if (!(error.answer && error.answer.exists)) throw error;
-    if (!window.confirm(error.message)) throw new Error(`not saved: ${state.file} is unchanged`);
-    await post("/api/design/write", { ...body, overwrite: true });
-  }
-  $("verdict").textContent = `saved to ${state.file}`;
-  $("verdict").dataset.verdict = "saved";
-}
-
 // -- wiring -------------------------------------------------------------------------------
 
 function wire() {
