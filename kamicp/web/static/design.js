@@ -101,6 +101,7 @@ function sizeLabels() {
   // A KAMI 2 file row is drawn as a column of triangles, two per rhombus pair.
   $("rows-label").textContent = kami2 ? "File rows (strips)" : "Rows";
   $("columns-label").textContent = kami2 ? "Triangles per strip" : "Columns";
+  $("kami2-note").hidden = !kami2;
   $("columns").step = kami2 ? 2 : 1;
   $("columns").min = kami2 ? 2 : 1;
 }
