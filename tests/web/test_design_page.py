@@ -437,8 +437,11 @@ def test_a_check_can_be_cancelled(chrome, served, tmp_path):
     verdict = page.find("#verdict")
     wait_for(lambda: verdict.get_attribute("data-verdict") == "cancelled", "the cancel")
     assert verdict.text == "check cancelled" and page.find("#check").text == "Check par"
-    alive = lambda: proving & {child.pid for child in multiprocessing.active_children()}  # noqa: E731
-    wait_for(lambda: not alive(), "the proof to stop", 10)
+
+    def stopped():
+        return not proving & {child.pid for child in multiprocessing.active_children()}
+
+    wait_for(stopped, "the proof to stop", 10)
 
 
 def test_saving_to_the_opened_file_asks_first(chrome, tmp_path):
