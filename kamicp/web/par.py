@@ -1,8 +1,11 @@
 """Checking a designer's par: prove the board's optimum in a child process, then compare.
 
-The solve runs in a forked child (:class:`~kamicp.procs.child.Child`), not a thread: the
+The solve runs in a child process (:class:`~kamicp.procs.child.Child`), not a thread: the
 compiled searches hold the GIL, and a server thread waiting on a thread that holds it would
-stop answering the page. The child tells the bounds it proves as it proves them
+stop answering the page. The child forks from a fork server (:data:`PRELOAD`), not from the
+web server: a child forked from the web server holds copies of its sockets, so a request
+the page closes stays open (the proof is never told to stop) and the port stays taken.
+The child tells the bounds it proves as it proves them
 (:func:`kamicp.procs.progress.watched`); :class:`ParCheck` is polled for them and for the
 answer, so a server can show them and stop the child when the page gives up. The child
 dies with the server, and is killed :data:`GRACE` seconds after the time limit if it has
@@ -25,7 +28,16 @@ from kamicp.procs.child import ERROR, RESULT, STEP, Child, answer
 from kamicp.procs.deadline import Deadline
 from kamicp.procs.progress import watched
 
-__all__ = ["GRACE", "PROGRESS", "TIME_LIMIT", "ParCheck", "check_par", "par_verdict", "proved"]
+__all__ = [
+    "GRACE",
+    "PRELOAD",
+    "PROGRESS",
+    "TIME_LIMIT",
+    "ParCheck",
+    "check_par",
+    "par_verdict",
+    "proved",
+]
 
 TIME_LIMIT = 30.0  # seconds a check of par proves for, unless the page asks otherwise
 # Seconds past the time limit before the child is taken for stuck and killed. Shorter could
@@ -33,6 +45,7 @@ TIME_LIMIT = 30.0  # seconds a check of par proves for, unless the page asks oth
 # portfolio's backends tell their last bounds then: kamicp.solving.portfolio.GRACE).
 GRACE = 2.0
 PROGRESS = "progress"  # the child's message of the bounds proved so far: (lower, best length)
+PRELOAD = ["kamicp.web.par"]  # what the fork server imports once: the solvers, for every check
 
 
 def proved(board: Board, time_limit: float) -> dict:
@@ -147,19 +160,31 @@ class ParCheck:
         The designer's par.
     time_limit : float
         Seconds the proof may take (:data:`TIME_LIMIT` by default).
+    context : str
+        How the child starts: ``forkserver`` (see the module docstring), or ``fork`` where
+        no sockets are open (a child of a test then sees the test's changes).
 
     Notes
     -----
     Call :meth:`stop` when done, answered or not: it kills the child if it still runs.
     """
 
-    def __init__(self, board: Board, par: int | None, time_limit: float = TIME_LIMIT):
+    def __init__(
+        self,
+        board: Board,
+        par: int | None,
+        time_limit: float = TIME_LIMIT,
+        context: str = "forkserver",
+    ):
         self.par = par
         self.limit = time_limit + GRACE
         self.deadline = Deadline.after(self.limit)
         self.lower = 0  # the best lower bound told so far
         self.upper: int | None = None  # the shortest solution told so far
-        self.child = Child(mp.get_context("fork"), _child, (board, time_limit))
+        start = mp.get_context(context)
+        if context == "forkserver":
+            start.set_forkserver_preload(PRELOAD)
+        self.child = Child(start, _child, (board, time_limit))
 
     def poll(self, wait: float = 0.0) -> dict | None:
         """Read what the child sent, waiting at most ``wait`` seconds for the first message.
@@ -214,7 +239,9 @@ class ParCheck:
         self.child.stop()
 
 
-def check_par(board: Board, par: int | None, time_limit: float = TIME_LIMIT) -> dict:
+def check_par(
+    board: Board, par: int | None, time_limit: float = TIME_LIMIT, context: str = "forkserver"
+) -> dict:
     """Prove the optimum of ``board`` in a child process and judge ``par`` by it.
 
     Parameters
@@ -225,6 +252,8 @@ def check_par(board: Board, par: int | None, time_limit: float = TIME_LIMIT) -> 
         The designer's par.
     time_limit : float
         Seconds the proof may take (:data:`TIME_LIMIT` by default).
+    context : str
+        How the child starts, as for :class:`ParCheck`.
 
     Returns
     -------
@@ -238,7 +267,7 @@ def check_par(board: Board, par: int | None, time_limit: float = TIME_LIMIT) -> 
         When the solve failed or did not answer within :data:`GRACE` s of the time limit:
         one line saying so.
     """
-    check = ParCheck(board, par, time_limit)
+    check = ParCheck(board, par, time_limit, context)
     try:
         while True:
             found = check.poll(wait=STEP)

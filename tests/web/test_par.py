@@ -86,9 +86,9 @@ def stuck(board, time_limit):
 
 
 def test_a_failed_proof_is_one_line(monkeypatch):
-    monkeypatch.setattr(par, "proved", failing)  # the forked child sees it too
+    monkeypatch.setattr(par, "proved", failing)  # a forked child sees it too
     with pytest.raises(KamicpError, match="^the proof failed: no way$"):
-        par.check_par(registry.parse("RG\n")[0], 1, time_limit=5)
+        par.check_par(registry.parse("RG\n")[0], 1, time_limit=5, context="fork")
 
 
 def test_a_stuck_proof_is_stopped(monkeypatch):
@@ -96,5 +96,5 @@ def test_a_stuck_proof_is_stopped(monkeypatch):
     monkeypatch.setattr(par, "GRACE", 0.2)
     start = time.monotonic()
     with pytest.raises(KamicpError, match="did not answer within 0.5 s"):
-        par.check_par(registry.parse("RG\n")[0], 1, time_limit=0.3)
+        par.check_par(registry.parse("RG\n")[0], 1, time_limit=0.3, context="fork")
     assert time.monotonic() - start < 10
