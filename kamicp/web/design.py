@@ -157,8 +157,19 @@ async def check(request: Request, body: dict) -> StreamingResponse:
         raise _Refused(400, f"the time limit must be a number of seconds, not {limit!r}")
     if not 0 < limit <= LONGEST_CHECK:
         raise _Refused(400, f"the time limit must be more than 0 and at most {LONGEST_CHECK:g} s")
-    lines = _proving(request, board, float(limit))
-    return StreamingResponse(lines, media_type="application/x-ndjson")
+    return _Lines(_proving(request, board, float(limit)), media_type="application/x-ndjson")
+
+
+class _Lines(StreamingResponse):
+    """A streamed answer whose lines are closed however it ends (complete, cancelled, or the
+    page gone), so that a check's ``finally`` stops its child at once, not when the
+    abandoned generator is collected."""
+
+    async def __call__(self, scope, receive, send) -> None:
+        try:
+            await super().__call__(scope, receive, send)
+        finally:
+            await self.body_iterator.aclose()
 
 
 async def _proving(request: Request, board: Board, limit: float):

@@ -228,6 +228,23 @@ def served():
         yield url
 
 
+def test_a_closed_check_stops_its_proof(served):
+    import httpx  # Starlette's test client needs it too
+
+    before = {child.pid for child in multiprocessing.active_children()}
+    body = {"design": drafts.from_board(hard_board()), "time_limit": 120}
+    with httpx.Client(timeout=30) as http:
+        with http.stream("POST", f"{served}/api/design/check", json=body) as answer:
+            first = json.loads(next(answer.iter_lines()))
+            proving = {child.pid for child in multiprocessing.active_children()} - before
+    assert set(first) == {"lower", "upper", "seconds"} and proving
+
+    def stopped():
+        return not proving & {child.pid for child in multiprocessing.active_children()}
+
+    wait_for(stopped, "the proof to stop", 10)
+
+
 @pytest.fixture(scope="module")
 def downloads(tmp_path_factory):
     return tmp_path_factory.mktemp("downloads")
