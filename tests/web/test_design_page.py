@@ -396,6 +396,8 @@ def test_a_kami2_level_opens_and_a_bad_file_says_why(chrome, served, tmp_path):
 
 
 def test_fill_undo_pivot_and_resize(chrome, served):
+    from selenium.webdriver import ActionChains
+
     page = Page(chrome, served)
     page.set("rows", 2)
     page.set("columns", 3)
@@ -403,7 +405,8 @@ def test_fill_undo_pivot_and_resize(chrome, served):
     page.find('.swatch[data-index="1"] .pick').click()
     page.cell(0, 0).click()
     page.find("#tool-fill").click()
-    page.find('.swatch[data-index="2"] .pick').click()
+    ActionChains(chrome).send_keys("3").perform()  # keys 1 to 9 pick colours
+    assert page.find(".swatch.chosen").get_attribute("data-index") == "2"
     page.cell(1, 2).click()  # the patch of colour 0: every cell but 0,0
     filled = {"0,0": "1", "0,1": "2", "0,2": "2", "1,0": "2", "1,1": "2", "1,2": "2"}
     assert page.colours() == filled

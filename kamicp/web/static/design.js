@@ -408,7 +408,8 @@ function wire() {
     if (file) guarded(async () => openText(await file.text(), file.name));
   });
   document.addEventListener("keydown", (e) => {
-    if (e.target.closest("input, select, textarea")) return;
+    // a digit typed into a field belongs to it; elsewhere (the tools too) it picks a colour
+    if (e.target.closest('input[type="text"], input[type="number"], select, textarea')) return;
     if ((e.ctrlKey || e.metaKey) && e.key === "z") {
       e.preventDefault();
       guarded(undo);
