@@ -464,12 +464,18 @@ def test_a_check_can_be_cancelled(chrome, served, tmp_path):
     wait_for(stopped, "the proof to stop", 10)
 
 
-def test_saving_to_the_opened_file_asks_first(chrome, tmp_path):
+def test_saving_to_the_opened_file_asks_first(chrome, downloads, tmp_path):
     path = tmp_path / "level.txt"
-    path.write_text("par: 2\nRG\nGB\n")
+    path.write_text("par: 2\noptimum: 2\nRG\nGB\n")
     with serving(design_app(str(path))) as url:
         page = Page(chrome, url)
         assert page.find("#name").get_attribute("value") == "level"
+        assert page.find("#proof").text == "the file records a proved optimum of 2 moves"
+        page.formats_ready()
+        page.set("format", "grid")
+        page.find("#download").click()  # unchanged, the board keeps its optimum
+        downloaded = wait_for(lambda: list(downloads.glob("level*.txt")), "the download")
+        assert "optimum: 2\n" in downloaded[0].read_text()
         assert page.colours() == {"0,0": "2", "0,1": "1", "1,0": "1", "1,1": "0"}
         page.cell(0, 1).click()  # paints colour 0, B
         page.formats_ready()
@@ -479,11 +485,11 @@ def test_saving_to_the_opened_file_asks_first(chrome, tmp_path):
         alert.dismiss()
         wait_for(page.error, "the refusal")
         assert page.error() == f"not saved: {path} is unchanged"
-        assert path.read_text() == "par: 2\nRG\nGB\n"
+        assert path.read_text() == "par: 2\noptimum: 2\nRG\nGB\n"
         page.find("#write").click()
         wait_for(lambda: _alert(chrome), "the question").accept()
         wait_for(lambda: page.find("#verdict").text == f"saved to {path}", "the save")
-        assert path.read_text() == "name: level\npar: 2\nRB\nGB\n"
+        assert path.read_text() == "name: level\npar: 2\nRB\nGB\n"  # an edit drops the optimum
 
 
 def _alert(driver):

@@ -337,10 +337,14 @@ async function open(design, file) {
   state.colour = 0;
   state.undo = [];
   $("undo").disabled = true;
+  const listed = design.optimum; // a proved optimum the file records: the board is that one
   fillControls();
   await reshape();
   edited();
-  if (design.optimum !== null) state.design.optimum = design.optimum;
+  if (listed !== null && listed !== undefined) {
+    state.design.optimum = listed;
+    $("proof").textContent = `the file records a proved optimum of ${listed} moves`;
+  }
 }
 
 async function openText(text, filename, index = 0) {
