@@ -26,9 +26,10 @@ file), never a traceback. ``start`` and ``write`` use the file the app was opene
 ``app.state.design_file`` (:data:`DESIGN_FILE`) when the app sets it: ``start`` opens it
 in the designer (and names its format, the one the page saves in first); ``write`` saves
 to it and answers 409 with ``"exists": true`` unless the page sends ``"overwrite": true``
-(it asks the designer first). POST bodies must be sent as ``application/json``, which a
-page of another site cannot do without the server's consent (CORS), so no other site can
-make this server write a file.
+(it asks the designer first), and refuses a file of several puzzles (it would lose all
+but one). POST bodies must be sent as ``application/json``, which a page of another site
+cannot do without the server's consent (CORS), so no other site can make this server
+write a file.
 """
 
 from __future__ import annotations
@@ -230,11 +231,22 @@ async def write(request: Request, body: dict) -> dict:
     if path is None:
         raise _Refused(409, "the page was opened without a file: download the board instead")
     saved = saving.save(body.get("design"), body.get("format"))
+    held = _puzzles_in(path)
+    if held > 1:  # one board written there would lose the others
+        raise _Refused(409, f"{path} holds {held} puzzles: download the board instead")
     try:
         saving.write_file(path, saved["text"], overwrite=body.get("overwrite") is True)
     except FileExistsError:
         raise _Refused(409, f"{path} exists: overwrite it?", exists=True) from None
     return {"file": path}
+
+
+def _puzzles_in(path: str) -> int:
+    """How many puzzles the file at ``path`` holds (0 when it is missing or unreadable)."""
+    try:
+        return len(registry.load(path))
+    except KamicpError:
+        return 0
 
 
 routes = [

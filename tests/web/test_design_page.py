@@ -184,6 +184,18 @@ def test_saving_to_the_opened_file_asks_before_overwriting(tmp_path):
         assert path.read_text() == "name: level\npalette: BGR\nRG\nGG\n"  # B stays playable
 
 
+def test_a_file_of_several_puzzles_is_not_written_over(tmp_path):
+    path = tmp_path / "two.txt"
+    path.write_text("0120 2\n012120201\n")
+    with TestClient(design_app(str(path))) as opened:
+        design = opened.get("/api/design/start").json()["design"]
+        body = {"design": design, "format": "grid", "overwrite": True}
+        refused = opened.post("/api/design/write", json=body)
+    assert refused.status_code == 409
+    assert refused.json() == {"error": f"{path} holds 2 puzzles: download the board instead"}
+    assert path.read_text() == "0120 2\n012120201\n"
+
+
 def test_a_file_that_cannot_be_designed_starts_blank_and_says_why(tmp_path):
     path = tmp_path / "g.json"
     path.write_text(json.dumps({"nodes": {"1": "R", "2": "G"}, "edges": [[1, 2]]}))
