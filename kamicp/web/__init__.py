@@ -1,1 +1,1 @@
-"""The play page: a local web page to play, hint and solve a board (``kamicp play``)."""
+"""The local web page of ``kamicp play``: play, hint, solve and design boards in a browser."""

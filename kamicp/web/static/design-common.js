@@ -1,0 +1,48 @@
+// What the design page's scripts share: the page's state, and how they talk to the server.
+
+export const $ = (id) => document.getElementById(id);
+
+export const state = {
+  design: null, // the design JSON
+  drawn: null, // polygons of every entry, from /api/design/shapes
+  colour: 0, // the palette index painted with
+  version: 0, // counts edits: a proof answers for the version it was asked for
+  painting: null, // the stroke in progress: {tool, restore}
+  file: null, // the file the app was opened with, if any
+  format: null, // the format the board was read in: saved in first when it fits
+  undo: [], // earlier designs, as JSON text, the last one on top
+  resizes: 0, // counts the changes of size asked for: the last one is drawn
+  designProblem: null, // why the design is no board, as the error line shows it
+  checking: null, // the AbortController of the check of par under way
+};
+
+// -- talking to the server --------------------------------------------------------------
+
+export async function post(path, body) {
+  const response = await fetch(path, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify(body),
+  });
+  const answer = await response.json();
+  if (!response.ok) {
+    const error = new Error(answer.error || `${response.status} ${response.statusText}`);
+    error.answer = answer;
+    error.status = response.status;
+    throw error;
+  }
+  return answer;
+}
+
+export function showError(error) {
+  $("error").textContent = error ? String(error.message || error) : "";
+}
+
+export async function guarded(work) {
+  showError(null);
+  try {
+    await work();
+  } catch (error) {
+    showError(error);
+  }
+}
