@@ -1,4 +1,4 @@
-"""``kamicp play``: a local web page to play, hint and solve a board (:mod:`kamicp.web`).
+"""``kamicp play``: a local web page to play, hint, solve and design a board (:mod:`kamicp.web`).
 
 The server listens on 127.0.0.1 only, on a free port unless ``--port`` names one; it prints
 the page's address and opens it in the browser. Ctrl-C or SIGTERM stop it (uvicorn's signal
@@ -100,7 +100,9 @@ def run_play(args: argparse.Namespace) -> int:
     """
     # the server and the page load only for this command, keeping the others' start-up short
     import uvicorn
+    from starlette.middleware.trustedhost import TrustedHostMiddleware
 
+    from kamicp.web import design
     from kamicp.web.app import make_app
 
     boards, name = None, None
@@ -109,7 +111,12 @@ def run_play(args: argparse.Namespace) -> int:
         name = boards[0].name if len(boards) == 1 else stem(formats.shown(args.file))
     sock = listening_socket(args.port)
     url = f"http://{HOST}:{sock.getsockname()[1]}/"
-    app = make_app(boards, name)
+    app = make_app(boards, name, routes=design.routes)
+    # only pages of this machine's own address: a page elsewhere that renames itself to
+    # 127.0.0.1 (DNS rebinding) is refused before it can write a file through the designer
+    app.add_middleware(TrustedHostMiddleware, allowed_hosts=[HOST, "localhost"])
+    if args.file is not None and args.file != "-":
+        setattr(app.state, design.DESIGN_FILE, args.file)  # the designer may save back to it
     config = uvicorn.Config(app, log_level="warning", timeout_graceful_shutdown=1)
     print(f"kamicp play: {url}  (Ctrl-C stops)", flush=True)
     if not args.no_browser:

@@ -9,6 +9,7 @@ import socket
 import subprocess
 import sys
 import time
+import urllib.error
 import urllib.request
 import warnings
 from pathlib import Path
@@ -166,7 +167,7 @@ def served(capsys, monkeypatch, *argv):
         warnings.simplefilter("ignore")
         from starlette.testclient import TestClient
 
-    with TestClient(apps[0]) as client:
+    with TestClient(apps[0], base_url=f"http://{play.HOST}") as client:
         puzzles = client.get("/api/start").json()["puzzles"]
     return [board_of(Puzzle.from_json(p)) for p in puzzles]
 
@@ -197,3 +198,21 @@ def test_bad_input_is_one_line_and_exit_2(capsys, tmp_path):
         assert code == 2 and err.startswith(f"kamicp: --port {port}: ") and err.count("\n") == 1
     finally:
         taken.close()
+
+
+def test_the_design_page_is_served_and_other_hosts_are_refused():
+    proc, url = start(str(ROOT / "puzzles" / "square" / "first.txt"))
+    try:
+        with urllib.request.urlopen(url + "design", timeout=30) as page:
+            assert b"design" in page.read().lower()
+        opened = get(url + "api/design/start")  # the designer opens the command's file
+        assert opened["file"].endswith("first.txt") and opened["problem"] is None
+        request = urllib.request.Request(url, headers={"Host": "evil.example"})
+        with pytest.raises(urllib.error.HTTPError) as refused_host:
+            urllib.request.urlopen(request, timeout=30)
+        assert refused_host.value.code == 400
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        proc.wait(timeout=10)
+        proc.stdout.close()
+        proc.stderr.close()
