@@ -274,7 +274,15 @@ async function solve() {
   }
   const optimum =
     r.status === "optimal" ? `Optimum: ${r.moves} moves` : `${r.status}: ${r.moves ?? "no"} moves`;
-  text.textContent = `${optimum}. ${r.text.join(" ")}`;
+  text.textContent = `${optimum}:`;
+  const list = document.createElement("ol");
+  list.id = "solution-steps";
+  for (const step of r.text) {
+    const item = document.createElement("li");
+    item.textContent = step;
+    list.append(item);
+  }
+  text.append(list);
   text.dataset.moves = r.moves ?? "";
   const proved = `bounds ${r.lower} ≤ optimum ≤ ${r.upper ?? "?"}`;
   $("proof").textContent = `${r.status}; ${proved}; ${r.proof} (${r.solver}, ${r.seconds} s)`;
@@ -288,7 +296,11 @@ async function showSolution(solution) {
   await replay([]);
   for (let i = 1; i <= solution.length && game.playing; i++) {
     await new Promise((resolve) => setTimeout(resolve, FRAME_MS));
-    if (game.playing) await replay(solution.slice(0, i));
+    if (!game.playing) break;
+    await replay(solution.slice(0, i));
+    document.querySelectorAll("#solution-steps li").forEach((item, j) => {
+      item.classList.toggle("now", j === i - 1); // the step the board shows played
+    });
   }
   stopShowing();
 }
