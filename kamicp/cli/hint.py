@@ -14,6 +14,7 @@ from kamicp.errors import IllegalMove, KamicpError
 from kamicp.game import notation
 from kamicp.game.regions import region_graph
 from kamicp.solving.hint import hint
+from kamicp.solving.record import result_record
 from kamicp.solving.solve import DEFAULT_SOLVER, SOLVERS
 
 __all__ = ["add_hint", "run_hint"]
@@ -32,7 +33,12 @@ def add_hint(p: argparse.ArgumentParser) -> None:
     p.add_argument("--solver", default=DEFAULT_SOLVER, choices=SOLVERS)
     p.add_argument("--time-limit", type=SECONDS, metavar="S")
     add_memory_limit(p)
-    p.add_argument("--json", action="store_true")
+    p.add_argument(
+        "--json",
+        action="store_true",
+        help="one JSON object: the answer from the position after --after (its moves, "
+        "bounds and solution) and next_move",
+    )
     p.set_defaults(run=run_hint)
 
 
@@ -66,17 +72,8 @@ def run_hint(args: argparse.Namespace) -> int:
     pg = region_graph(h.position)
     move = None if h.next_move is None else notation.format_move(h.position, pg, h.next_move)
     if args.json:
-        print(
-            json.dumps(
-                {
-                    "next_move": move,
-                    "status": r.status,
-                    "moves_left": r.moves,
-                    "lower_bound": r.lower_bound,
-                    "upper_bound": r.upper_bound,
-                }
-            )
-        )
+        data = result_record(h.position, pg, r, formats.shown(args.file), args.index or 1)
+        print(json.dumps({**data, "next_move": move}))
     elif r.moves == 0:
         print("already solved")
     elif r.status == "optimal":

@@ -46,7 +46,7 @@ def show(out, number: int, where: str, index: int, answer, as_json: bool) -> Non
         One JSON object a line, with ``file`` and ``index``, instead of text.
     """
     if as_json:
-        print(json.dumps({"file": where, "index": index, **answer.data}), file=out, flush=True)
+        print(json.dumps({**answer.data, "file": where, "index": index}), file=out, flush=True)
     else:
         head = f"{'' if number == 0 else chr(10)}== {where}#{index} =="
         print(f"{head}\n{answer.text}", file=out, flush=True)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 
 from kamicp import formats
-from kamicp.cli.args import PATH, SECONDS, add_puzzle_args, load_boards
+from kamicp.cli.args import PATH, SECONDS, add_palette, add_puzzle_args, load_boards, palette_of
 from kamicp.cli.output import ensure_output_file
 from kamicp.errors import IllegalMove, KamicpError
 from kamicp.game import notation
@@ -31,7 +31,7 @@ def add_render(p: argparse.ArgumentParser) -> None:
     group = p.add_mutually_exclusive_group()
     group.add_argument("--solution", metavar="MOVES", help="moves to show frame by frame")
     group.add_argument("--solve", action="store_true", help="solve first, show the solution")
-    p.add_argument("--palette", help="comma-separated colours (#rrggbb or names), palette order")
+    add_palette(p)
     p.add_argument("--numbers", action="store_true", help="print region numbers")
     p.add_argument("--frames", choices=("row", "gif"), help="frames as a row or a GIF")
     p.add_argument("--time-limit", type=SECONDS, metavar="S", help="seconds for --solve")
@@ -59,6 +59,7 @@ def run_render(args: argparse.Namespace) -> int:
     """
     ensure_output_file(args.out, [args.file])
     board = load_boards(args)[0]
+    palette = palette_of(args, board)
     g = region_graph(board)
     moves = None
     if args.solution is not None:
@@ -69,7 +70,6 @@ def run_render(args: argparse.Namespace) -> int:
     elif args.solve:
         result = solve(g, options=SolveOptions(time_limit=args.time_limit))
         moves = result.solution
-    palette = None if args.palette is None else [p.strip() for p in args.palette.split(",")]
     render(board, args.out, moves=moves, palette=palette, numbers=args.numbers, frames=args.frames)
     print(args.out)
     return 0

@@ -26,7 +26,7 @@ from kamicp.cli.args import (
     memory_limited,
 )
 from kamicp.cli.clock import command_started, out_of_time
-from kamicp.cli.describe import describe, result_json
+from kamicp.cli.describe import describe
 from kamicp.cli.many import solve_all
 from kamicp.cli.output import EXIT_CODES, ensure_not_input
 from kamicp.errors import IllegalMove, KamicpError
@@ -39,6 +39,7 @@ from kamicp.result import Result
 from kamicp.search.journal import ensure_journal
 from kamicp.solving.alloptimal import all_optimal
 from kamicp.solving.options import DEFAULT_STRATEGY, STRATEGIES, SolveOptions
+from kamicp.solving.record import move_tokens, result_record
 from kamicp.solving.solve import DEFAULT_SOLVER, SOLVERS, TETRAPOD_DEPTH_SOLVERS, solve
 
 __all__ = [
@@ -240,7 +241,8 @@ class Answer:
     Parameters
     ----------
     data : dict
-        What ``--json`` prints (:func:`result_json`, and the optimal solutions if asked).
+        What ``--json`` prints (:func:`~kamicp.solving.record.result_record`, and the
+        optimal solutions if asked).
     text : str
         What ``solve`` prints otherwise (:func:`describe`, and the optimal solutions).
     result : Result
@@ -289,7 +291,7 @@ def answer(where: str, board: Board, request: Request) -> Answer:
     try:
         g = region_graph(board, deadline)
     except LimitReached:
-        return _as_answer(board, out_of_time(board, limit, "building the region graph"))
+        return _as_answer(where, board, out_of_time(board, limit, "building the region graph"))
     final = None
     if request.final_colour is not None:
         try:
@@ -307,25 +309,30 @@ def answer(where: str, board: Board, request: Request) -> Answer:
         limit = deadline - time.monotonic() - AFTER_SOLVE * g.n
         if limit <= 0:  # even the bounds would outlast it on a board this big
             return _as_answer(
-                board, out_of_time(board, request.options.time_limit, "before the solve")
+                where, board, out_of_time(board, request.options.time_limit, "before the solve")
             )
     with watched(watch):
         options = replace(request.options, final_colour=final, known=known, time_limit=limit)
         result = solve(g, request.solver, options)
-    data = result_json(board, g, result)
-    text = describe(board, g, result)
+    data = result_record(board, g, result, where)
+    max_moves = request.options.max_moves
+    if max_moves is not None:
+        data["max_moves"] = max_moves
+    text = describe(board, g, result, max_moves)
     if request.all_optimal and result.status == "optimal" and not result.interrupted:
         every = all_optimal(g, result.moves, cap=request.cap, final_colour=final)
-        data["all_optimal"] = [notation.format_moves(board, g, m) for m in every]
-        more = " (cap reached: there may be more)" if len(every) >= request.cap else ""
+        data["all_optimal"] = [move_tokens(board, g, m) for m in every]
+        data["cap_reached"] = len(every) >= request.cap
+        more = " (cap reached: there may be more)" if data["cap_reached"] else ""
         text += f"\noptimal solutions, commuting moves counted once: {len(every)}{more}"
         text += "".join(f"\n  {notation.format_moves(board, g, m)}" for m in every)
     return Answer(data, text, result, final)
 
 
-def _as_answer(board: Board, result: Result) -> Answer:
+def _as_answer(where: str, board: Board, result: Result) -> Answer:
     """The answer of a run with no region graph to show moves on (nor a solution)."""
-    return Answer(result_json(board, None, result), describe(board, None, result), result)
+    data = result_record(board, None, result, where)
+    return Answer(data, describe(board, None, result), result)
 
 
 def _refuse_for_several(args: argparse.Namespace, count: int) -> None:
@@ -415,7 +422,7 @@ def run_solve(args: argparse.Namespace) -> int:
         return solve_all(puzzles, answer, request, args.jobs, args.json)
     [(where, index, board)] = puzzles
     done = answer(where, board, request)
-    data, text = done.data, done.text
+    data, text = {**done.data, "index": index}, done.text
     if args.certificate:
         # here, not at start-up: only a solve asked for a certificate needs the proof modules
         from kamicp.proof.certificate import write_certificate
