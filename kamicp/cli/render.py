@@ -6,8 +6,10 @@ from __future__ import annotations
 import argparse
 
 from kamicp import formats
-from kamicp.cli.args import PATH, SECONDS, add_palette, add_puzzle_args, load_boards, palette_of
+from kamicp.cli.args import PATH, SECONDS, add_puzzle_args, load_boards
+from kamicp.cli.drawing import add_palette, palette_of
 from kamicp.cli.output import ensure_output_file
+from kamicp.cli.unused import refuse_unused_render
 from kamicp.errors import IllegalMove, KamicpError
 from kamicp.game import notation
 from kamicp.game.regions import region_graph
@@ -57,6 +59,7 @@ def run_render(args: argparse.Namespace) -> int:
         If the output cannot be written (checked before any solve), ``--solution`` is not
         legal on the board, or the input is bad.
     """
+    refuse_unused_render(args)
     ensure_output_file(args.out, [args.file])
     board = load_boards(args)[0]
     palette = palette_of(args, board)

@@ -8,7 +8,8 @@ from __future__ import annotations
 import argparse
 import sys
 
-from kamicp.cli.args import add_colour, add_palette, add_puzzle_args, load_boards, palette_of
+from kamicp.cli.args import add_puzzle_args, load_boards
+from kamicp.cli.drawing import add_colour, add_palette, palette_of
 from kamicp.view.show import colour_wanted, show
 
 __all__ = ["add_show", "run_show"]

@@ -29,6 +29,7 @@ from kamicp.cli.clock import command_started, out_of_time
 from kamicp.cli.describe import describe
 from kamicp.cli.many import solve_all
 from kamicp.cli.output import EXIT_CODES, ensure_not_input
+from kamicp.cli.unused import refuse_unused_solve
 from kamicp.errors import IllegalMove, KamicpError
 from kamicp.game import notation
 from kamicp.game.board import Board
@@ -40,10 +41,11 @@ from kamicp.search.journal import ensure_journal
 from kamicp.solving.alloptimal import all_optimal
 from kamicp.solving.options import DEFAULT_STRATEGY, STRATEGIES, SolveOptions
 from kamicp.solving.record import move_tokens, result_record
-from kamicp.solving.solve import DEFAULT_SOLVER, SOLVERS, TETRAPOD_DEPTH_SOLVERS, solve
+from kamicp.solving.solve import DEFAULT_SOLVER, SOLVERS, solve
 
 __all__ = [
     "AFTER_SOLVE",
+    "ALL_OPTIMAL_CAP",
     "Answer",
     "Request",
     "add_solve",
@@ -57,6 +59,10 @@ __all__ = [
 # of its solution and the printing of the moves), so that the command ends within its
 # limit: 0.6 s on a 500x500 board of 128,821 regions (BENCHMARKS.md, "Big boards").
 AFTER_SOLVE = 5e-6
+
+# Optimal solutions --all-optimal lists when --cap is not given: enough to see whether a
+# level's answer is unique, few enough to read.
+ALL_OPTIMAL_CAP = 100
 
 
 def add_solve(p: argparse.ArgumentParser) -> None:
@@ -82,7 +88,12 @@ def add_solve(p: argparse.ArgumentParser) -> None:
     p.add_argument("--max-moves", type=COUNT, metavar="N", help='decide "solvable in at most N?"')
     p.add_argument("--time-limit", type=SECONDS, metavar="S", help="seconds per puzzle")
     add_memory_limit(p)
-    p.add_argument("--node-limit", type=POSITIVE, metavar="N", help="nodes (bfs, astar, idastar)")
+    p.add_argument(
+        "--node-limit",
+        type=POSITIVE,
+        metavar="N",
+        help="nodes (bfs, astar, idastar, pivot-astar, portfolio)",
+    )
     p.add_argument("--final-colour", metavar="X", help="the board must end in colour X")
     add_workers(p)
     p.add_argument(
@@ -109,14 +120,14 @@ def add_solve(p: argparse.ArgumentParser) -> None:
         type=SECONDS_OR_NONE,
         default=0.0,
         metavar="S",
-        help="exact models: try IDA* for up to S seconds first (default 0: the model alone)",
+        help="sat, cpsat, portfolio: try IDA* for up to S seconds first (default 0: the "
+        "model alone)",
     )
     p.add_argument(
         "--strategy",
         choices=STRATEGIES,
-        default=DEFAULT_STRATEGY,
-        help="exact models: horizons asked (down: the bound, then below the best solution; "
-        "up: from the bound upwards; bisect)",
+        help=f"sat, cpsat, portfolio: the horizons asked (default {DEFAULT_STRATEGY}; down: "
+        "the bound, then below the best solution; up: from the bound upwards)",
     )
     p.add_argument(
         "--known-solution",
@@ -146,7 +157,12 @@ def add_solve(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--all-optimal", action="store_true", help="list every distinct optimal solution"
     )
-    p.add_argument("--cap", type=POSITIVE, default=100, help="at most N solutions (--all-optimal)")
+    p.add_argument(
+        "--cap",
+        type=POSITIVE,
+        metavar="N",
+        help=f"with --all-optimal: at most N solutions (default {ALL_OPTIMAL_CAP})",
+    )
     p.add_argument(
         "--certificate", type=PATH, metavar="DIR", help="write a certificate of optimality into DIR"
     )
@@ -229,7 +245,7 @@ class Request:
     known_solution: str | None = None
     several: bool = False
     all_optimal: bool = False
-    cap: int = 100
+    cap: int = ALL_OPTIMAL_CAP
     progress: float | None = None
     started: float | None = None
 
@@ -374,12 +390,7 @@ def run_solve(args: argparse.Namespace) -> int:
         If an option does not fit the solver or the number of puzzles, an output cannot be
         written, or the input is bad.
     """
-    # the options that only IDA* (alone or as the portfolio's backend) takes
-    for option, given in (("--tetrapod-depth", args.tetrapod_depth), ("--journal", args.journal)):
-        if given is not None and args.solver not in TETRAPOD_DEPTH_SOLVERS:
-            raise KamicpError(
-                f"{option}: only with --solver idastar or portfolio, not {args.solver}"
-            )
+    refuse_unused_solve(args)
     if args.certificate and formats.STDIN in args.files:
         raise KamicpError("--certificate: needs a puzzle file to copy, not standard input")
     puzzles = load_puzzles(args)
@@ -405,7 +416,7 @@ def run_solve(args: argparse.Namespace) -> int:
             workers=args.workers,
             node_limit=args.node_limit,
             probe=args.probe,
-            strategy=args.strategy,
+            strategy=args.strategy or DEFAULT_STRATEGY,
             tetrapod_depth=args.tetrapod_depth,
             beam_width=args.beam_width,
             journal=args.journal,
@@ -414,7 +425,7 @@ def run_solve(args: argparse.Namespace) -> int:
         known_solution=args.known_solution,
         several=len(puzzles) > 1,
         all_optimal=args.all_optimal,
-        cap=args.cap,
+        cap=args.cap or ALL_OPTIMAL_CAP,
         progress=every,
         started=command_started(args) if len(puzzles) == 1 else None,
     )
