@@ -8,7 +8,7 @@ import sys
 
 from tqdm import tqdm
 
-__all__ = ["bar"]
+__all__ = ["bar", "say"]
 
 
 def bar(total: int, unit: str, stream=None, initial: int = 0, quiet: bool = False) -> tqdm:
@@ -51,3 +51,24 @@ def bar(total: int, unit: str, stream=None, initial: int = 0, quiet: bool = Fals
         leave=False,
         dynamic_ncols=True,
     )
+
+
+def say(text: str, out=None) -> None:
+    """Print ``text`` as a line of ``out``, any bar on the terminal cleared first and drawn
+    again under it, so that the two never share a line.
+
+    Parameters
+    ----------
+    text : str
+        The line (without its newline).
+    out : file or None
+        Where to print (default: standard output at the time of the call).
+
+    Examples
+    --------
+    >>> say("3 puzzles")
+    3 puzzles
+    """
+    out = sys.stdout if out is None else out
+    with tqdm.external_write_mode(file=out):
+        print(text, file=out, flush=True)

@@ -24,7 +24,7 @@ from kamicp.game import notation
 from kamicp.game.regions import region_graph
 from kamicp.procs.interruptible import noting_interrupts
 from kamicp.procs.isolate import run_isolated
-from kamicp.solving.bar import bar
+from kamicp.solving.bar import bar, say
 from kamicp.solving.batch import side_by_side
 from kamicp.solving.options import DEFAULT_STRATEGY
 from kamicp.solving.record import FAILED, failed_record, result_record
@@ -283,7 +283,6 @@ def bench(
             row[solver].update(file=row["file"], index=row["index"])
         row["disagreement"] = _disagreement(row, solvers)
         rows.append(row)
-        shown.clear()
         _print_bench_row(out, row, solvers, sep, o.markdown)
 
     try:
@@ -389,7 +388,7 @@ def _print_row(out, cells, sep, markdown, header=False) -> None:
     text = sep.join(str(c).ljust(w) for c, w in zip(cells, widths, strict=False))
     if markdown:
         text = f"| {text} |"
-    print(text.rstrip(), file=out, flush=True)
+    say(text.rstrip(), out)
     if header and markdown:
         print("|" + "|".join("---" for _ in cells) + "|", file=out)
 

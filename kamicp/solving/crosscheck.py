@@ -27,7 +27,9 @@ class CrossCheck:
     problems: list[str] = field(default_factory=list)
 
 
-def cross_check_board(board, solvers: list[str], time_limit: float | None = None) -> CrossCheck:
+def cross_check_board(
+    board, solvers: list[str], time_limit: float | None = None, done=None
+) -> CrossCheck:
     """Run ``solvers`` on ``board`` and list every disagreement between them.
 
     Parameters
@@ -37,7 +39,11 @@ def cross_check_board(board, solvers: list[str], time_limit: float | None = None
     solvers : list of str
         The solvers to compare.
     time_limit : float or None
-        Seconds for each solver.
+        Seconds for each solver. A solver stopped by it answers ``feasible`` or
+        ``unknown`` with the bounds it proved, which are checked as any others: running
+        out of time is no disagreement.
+    done : callable or None
+        Called with no argument after each solver has answered (a progress bar).
 
     Returns
     -------
@@ -67,6 +73,8 @@ def cross_check_board(board, solvers: list[str], time_limit: float | None = None
                 raise KeyboardInterrupt  # Ctrl-C stops the whole check, not one solver
         except IllegalMove as err:  # solve() replays every solution: this is a wrong answer
             check.problems.append(f"{s}: invalid solution: {err}")
+        if done is not None:
+            done()
     for s, r in check.results.items():
         if r.solution is not None:
             end = rules.replay(g, r.solution)
@@ -88,7 +96,7 @@ def cross_check_board(board, solvers: list[str], time_limit: float | None = None
     return check
 
 
-def cross_check(paths: list[str], solvers: list[str], time_limit: float | None = None):
+def cross_check(paths: list[str], solvers: list[str], time_limit: float | None = None, bar=None):
     """A :class:`CrossCheck` per puzzle under ``paths``.
 
     Every file is read before the first check, so that a bad file is an error before any
@@ -102,6 +110,9 @@ def cross_check(paths: list[str], solvers: list[str], time_limit: float | None =
         The solvers to compare.
     time_limit : float or None
         Seconds for each solver.
+    bar : callable or None
+        ``bar(total)``: a progress bar (:func:`kamicp.solving.bar.bar`) of the runs, one a
+        puzzle and solver, given its ``update``; None for none.
 
     Returns
     -------
@@ -114,4 +125,13 @@ def cross_check(paths: list[str], solvers: list[str], time_limit: float | None =
         For a file that cannot be read as puzzles.
     """
     boards = [board for _, _, board in formats.puzzles(paths)]
-    return (cross_check_board(board, solvers, time_limit) for board in boards)
+    if bar is None:
+        return (cross_check_board(board, solvers, time_limit) for board in boards)
+    return _with_bar(boards, solvers, time_limit, bar(len(boards) * len(solvers)))
+
+
+def _with_bar(boards, solvers, time_limit, shown):
+    """The checks of :func:`cross_check`, each run counted on ``shown``, closed at the end."""
+    with shown:
+        for board in boards:
+            yield cross_check_board(board, solvers, time_limit, lambda: shown.update(1))
