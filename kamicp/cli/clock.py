@@ -9,6 +9,7 @@ import os
 import time
 
 from kamicp.game.board import Board
+from kamicp.game.notation import count
 from kamicp.result import Result
 
 __all__ = ["STARTUP", "command_started", "out_of_time", "process_started"]
@@ -99,6 +100,6 @@ def out_of_time(board: Board, limit: float, when: str) -> Result:
     >>> r.status, r.bounds, r.proof
     ('unknown', (1, None), 'the time limit (2 s) ran out building the region graph (2 cells)')
     """
-    why = f"the time limit ({limit:g} s) ran out {when} ({len(board.cells)} cells)"
+    why = f"the time limit ({limit:g} s) ran out {when} ({count(len(board.cells), 'cell')})"
     lower = len(set(board.cells.values())) - 1
     return Result("unknown", None, lower, None, "", seconds=limit, proof=why)

@@ -413,7 +413,8 @@ def _print_summary(out, rows, solvers) -> None:
                 ratios = [r[a]["seconds"] / max(r[b]["seconds"], 1e-3) for r in both]
                 if ratios:
                     print(
-                        f"time ratio {a}/{b} over {len(ratios)} puzzles both proved: "
+                        f"time ratio {a}/{b} over {notation.count(len(ratios), 'puzzle')} "
+                        "both proved: "
                         f"median {statistics.median(ratios):.2f}",
                         file=out,
                     )

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from kamicp import formats
 from kamicp.errors import IllegalMove
 from kamicp.game import rules
+from kamicp.game.notation import count_moves
 from kamicp.game.regions import region_graph
 from kamicp.solving.solve import SolveOptions, solve
 
@@ -86,7 +87,9 @@ def cross_check_board(
     for s, r in check.results.items():
         for t, opt in optima.items():
             if r.solution is not None and len(r.solution) < opt:
-                check.problems.append(f"{s} found {len(r.solution)} moves below {t}'s optimum")
+                check.problems.append(
+                    f"{s} found {count_moves(len(r.solution))} below {t}'s optimum"
+                )
             if r.lower_bound > opt:
                 check.problems.append(f"{s} proved lower bound {r.lower_bound} > {t}'s {opt}")
     if board.optimum is not None:

@@ -61,3 +61,11 @@ def test_one_move_is_said_in_the_singular(capsys, tmp_path):
     assert code == 0 and out == "solved in 1 move\n"
     code, out, _ = run(capsys, "check", str(board), "0,2:G 0,0:R")
     assert code == 0 and out == "solved in 2 moves\n"
+
+
+def test_counts_read_in_the_singular_for_one(capsys):
+    first = str(ROOT / "puzzles" / "square" / "first.txt")
+    code, out, _ = run(capsys, "check", first, "0,2:R")
+    assert code == 1 and out.startswith("not solved: after 1 move, ") and "moves" not in out
+    code, out, _ = run(capsys, "cross-check", first, "--solvers", "bfs")
+    assert code == 0 and out.endswith("\n1 puzzle, 0 with disagreements\n")
