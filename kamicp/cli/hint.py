@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import argparse
 import json
+import time
 
 from kamicp import formats
 from kamicp.bounds import UNSOLVABLE
 from kamicp.cli.args import SECONDS, add_memory_limit, add_puzzle_args, load_boards, memory_limited
+from kamicp.cli.clock import seconds_left
 from kamicp.cli.output import EXIT_CODES
 from kamicp.errors import IllegalMove, KamicpError
 from kamicp.game import notation
@@ -31,7 +33,12 @@ def add_hint(p: argparse.ArgumentParser) -> None:
     add_puzzle_args(p)
     p.add_argument("--after", default="", metavar="MOVES", help="moves already played")
     p.add_argument("--solver", default=DEFAULT_SOLVER, choices=SOLVERS)
-    p.add_argument("--time-limit", type=SECONDS, metavar="S")
+    p.add_argument(
+        "--time-limit",
+        type=SECONDS,
+        metavar="S",
+        help="seconds for the whole command, reading the board included",
+    )
     add_memory_limit(p)
     p.add_argument(
         "--json",
@@ -39,7 +46,7 @@ def add_hint(p: argparse.ArgumentParser) -> None:
         help="one JSON object: the answer from the position after --after (its moves, "
         "bounds and solution) and next_move",
     )
-    p.set_defaults(run=run_hint)
+    p.set_defaults(run=run_hint, began=time.monotonic())  # the command's start
 
 
 @memory_limited
@@ -65,7 +72,7 @@ def run_hint(args: argparse.Namespace) -> int:
     g = region_graph(board)
     try:
         played = notation.parse_moves(board, g, args.after)
-        h = hint(board, played, args.solver, args.time_limit)
+        h = hint(board, played, args.solver, seconds_left(args))
     except IllegalMove as err:
         raise KamicpError(f"{formats.shown(args.file)}: --after: {err}") from None
     r = h.result

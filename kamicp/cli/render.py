@@ -4,9 +4,11 @@ an SVG, PNG or animated GIF file."""
 from __future__ import annotations
 
 import argparse
+import time
 
 from kamicp import formats
 from kamicp.cli.args import PATH, SECONDS, add_puzzle_args, load_boards
+from kamicp.cli.clock import seconds_left
 from kamicp.cli.drawing import add_palette, palette_of
 from kamicp.cli.output import ensure_output_file
 from kamicp.cli.unused import refuse_unused_render
@@ -36,8 +38,14 @@ def add_render(p: argparse.ArgumentParser) -> None:
     add_palette(p)
     p.add_argument("--numbers", action="store_true", help="print region numbers")
     p.add_argument("--frames", choices=("row", "gif"), help="frames as a row or a GIF")
-    p.add_argument("--time-limit", type=SECONDS, metavar="S", help="seconds for --solve")
-    p.set_defaults(run=run_render)
+    p.add_argument(
+        "--time-limit",
+        type=SECONDS,
+        metavar="S",
+        help="with --solve: seconds for the whole command (the solve then draws the best "
+        "solution found)",
+    )
+    p.set_defaults(run=run_render, began=time.monotonic())  # the command's start
 
 
 def run_render(args: argparse.Namespace) -> int:
@@ -71,7 +79,7 @@ def run_render(args: argparse.Namespace) -> int:
         except IllegalMove as err:
             raise KamicpError(f"{formats.shown(args.file)}: --solution: {err}") from None
     elif args.solve:
-        result = solve(g, options=SolveOptions(time_limit=args.time_limit))
+        result = solve(g, options=SolveOptions(time_limit=seconds_left(args)))
         moves = result.solution
     render(board, args.out, moves=moves, palette=palette, numbers=args.numbers, frames=args.frames)
     print(args.out)

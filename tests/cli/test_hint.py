@@ -25,3 +25,36 @@ def test_first_moves_hint_and_all_optimal_agree_with_bfs(capsys):
     assert code == 0 and len(set(map(tuple, every))) == len(every) > 1
     for moves in every:
         assert len(moves) == 5 and run(capsys, "check", blobs, " ".join(moves))[0] == 0
+
+
+def test_hint_and_render_count_their_time_limit_from_the_command_start(monkeypatch, tmp_path):
+    import time
+
+    from kamicp.cli import hint as hint_command
+    from kamicp.cli import render as render_command
+    from kamicp.cli.main import build_parser
+
+    first = str(ROOT / "puzzles" / "square" / "first.txt")
+    given = {}
+    real_hint, real_solve = hint_command.hint, render_command.solve
+
+    def hint(board, played, solver, time_limit):
+        given["hint"] = time_limit
+        return real_hint(board, played, "bfs", time_limit)
+
+    def solve(g, options):
+        given["render"] = options.time_limit
+        return real_solve(g, "bfs", options)
+
+    monkeypatch.setattr(hint_command, "hint", hint)
+    monkeypatch.setattr(render_command, "solve", solve)
+    long_ago = time.monotonic() - 3600  # the process: the clock then starts with the command
+    monkeypatch.setattr("kamicp.cli.clock.process_started", lambda: long_ago)
+    for argv in (
+        ["hint", first, "--time-limit", "30"],
+        ["render", first, "--solve", "--time-limit", "30", "--out", str(tmp_path / "a.svg")],
+    ):
+        args = build_parser([argv[0]]).parse_args(argv)
+        args.began = time.monotonic() - 20  # the command started 20 s ago
+        assert args.run(args) == 0
+    assert 0 < given["hint"] <= 10 and 0 < given["render"] <= 10
