@@ -8,10 +8,11 @@ import argparse
 import json
 import time
 
-from kamicp import bounds
+from kamicp import bounds, formats
 from kamicp.bounds import UNSOLVABLE
 from kamicp.cli.args import SECONDS, add_memory_limit, add_puzzle_args, load_boards, memory_limited
 from kamicp.cli.clock import command_started
+from kamicp.errors import KamicpError
 from kamicp.game import notation, rules
 from kamicp.game.board import Board
 from kamicp.game.regions import measures, region_graph
@@ -202,8 +203,18 @@ def run_info(args: argparse.Namespace) -> int:
     -------
     int
         The exit code: 0; 3 when a puzzle's region graph could not be built in time.
+
+    Raises
+    ------
+    KamicpError
+        For ``--tetrapods`` on pivot rules only, or bad input.
     """
     boards = load_boards(args)
+    if args.tetrapods and all(board.rules != "free" for board in boards):
+        raise KamicpError(
+            f"{formats.shown(args.file)}: --tetrapods: a bound of free rules, and the puzzle "
+            "plays pivot rules"
+        )
     limit = args.time_limit
     if limit is None:
         limit = FIRST_MOVES_TIME_LIMIT if args.first_moves else INFO_TIME_LIMIT

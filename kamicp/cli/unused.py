@@ -11,6 +11,7 @@ from kamicp.solving.options import EXACT_SOLVERS, TETRAPOD_DEPTH_SOLVERS
 __all__ = [
     "NODE_LIMIT_SOLVERS",
     "WORKERS_SOLVERS",
+    "refuse_unused_batch",
     "refuse_unused_bench",
     "refuse_unused_render",
     "refuse_unused_solve",
@@ -121,3 +122,20 @@ def refuse_unused_render(args: argparse.Namespace) -> None:
         raise KamicpError("--time-limit: only with --solve (the seconds of its solve)")
     if args.frames is not None and not (args.solve or args.solution is not None):
         raise KamicpError("--frames: only with --solve or --solution (one frame a move)")
+
+
+def refuse_unused_batch(args: argparse.Namespace) -> None:
+    """Refuse the options of ``batch`` that a Ray cluster leaves unused.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The parsed arguments of ``batch``.
+
+    Raises
+    ------
+    KamicpError
+        For ``--memory-limit`` with ``--ray``: the cluster's own limits hold there.
+    """
+    if args.ray and args.memory_limit is not None:
+        raise KamicpError("--memory-limit: not with --ray (the cluster's own limits hold there)")

@@ -24,6 +24,8 @@ FIRST = str(ROOT / "puzzles" / "square" / "first.txt")
         (["bench", FIRST, "--solver", "bfs", "--workers", "2"], "--workers: only with"),
         (["render", FIRST, "--out", "x.svg", "--time-limit", "3"], "--time-limit: only with"),
         (["render", FIRST, "--out", "x.svg", "--frames", "row"], "--frames: only with"),
+        (["info", str(ROOT / "puzzles/square/pivot.txt"), "--tetrapods"], "--tetrapods: a bound"),
+        (["batch", FIRST, "--out", "r.jsonl", "--ray", "local", "--memory-limit", "1G"], "--ray"),
     ],
 )
 def test_an_option_that_would_do_nothing_is_refused(capsys, tmp_path, monkeypatch, argv, problem):
