@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import argparse
 import functools
+import json
 
 from kamicp.cli.args import SECONDS, add_memory_limit, memory_limited, solver_list
 from kamicp.game import notation
 from kamicp.solving.bar import bar, say
 from kamicp.solving.crosscheck import cross_check
+from kamicp.solving.record import result_record
 
 __all__ = ["CROSS_CHECK_TIME_LIMIT", "add_cross_check", "run_cross_check"]
 
@@ -38,6 +40,12 @@ def add_cross_check(p: argparse.ArgumentParser) -> None:
         "stopped by it answers with the bounds it proved, checked as any others",
     )
     add_memory_limit(p)
+    p.add_argument(
+        "--json",
+        action="store_true",
+        help="one JSON object a line per puzzle and solver (the result shape of solve "
+        "--json), with the puzzle's disagreements, if any, under disagreement",
+    )
     p.set_defaults(run=run_cross_check)
 
 
@@ -65,6 +73,14 @@ def run_cross_check(args: argparse.Namespace) -> int:
     runs = functools.partial(bar, unit="run")
     for check in cross_check(args.paths, solvers, args.time_limit, runs):
         total += 1
+        bad += bool(check.problems)
+        if args.json:
+            for solver, r in check.results.items():
+                data = result_record(check.board, check.graph, r, check.file, check.index)
+                if check.problems:
+                    data["disagreement"] = "; ".join(check.problems)
+                say(json.dumps({**data, "solver": solver}))
+            continue
         summary = ", ".join(
             f"{s} {r.status} {'-' if r.moves is None else r.moves}"
             for s, r in check.results.items()
@@ -72,6 +88,6 @@ def run_cross_check(args: argparse.Namespace) -> int:
         say(f"{check.puzzle}: {summary}")
         for problem in check.problems:
             say(f"  DISAGREEMENT: {problem}")
-        bad += bool(check.problems)
-    print(f"{notation.count(total, 'puzzle')}, {bad} with disagreements")
+    if not args.json:
+        print(f"{notation.count(total, 'puzzle')}, {bad} with disagreements")
     return 1 if bad else 0

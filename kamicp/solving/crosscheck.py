@@ -21,11 +21,20 @@ __all__ = ["CrossCheck", "cross_check", "cross_check_board"]
 
 @dataclass
 class CrossCheck:
-    """One puzzle's cross-check: each solver's result, and every disagreement found."""
+    """One puzzle's cross-check: each solver's result, and every disagreement found.
+
+    ``board`` and ``graph`` (the region graph the solutions' moves refer to), ``file`` and
+    ``index`` (where the puzzle was read) let each result be written as an object of
+    :mod:`kamicp.solving.record`.
+    """
 
     puzzle: str
     results: dict = field(default_factory=dict)  # solver -> Result
     problems: list[str] = field(default_factory=list)
+    board: object = None
+    graph: object = None
+    file: str | None = None
+    index: int | None = None
 
 
 def cross_check_board(
@@ -66,7 +75,7 @@ def cross_check_board(
     []
     """
     g = region_graph(board)
-    check = CrossCheck(board.name or str(board.source))
+    check = CrossCheck(board.name or str(board.source), board=board, graph=g)
     for s in solvers:
         try:
             check.results[s] = solve(g, s, SolveOptions(time_limit=time_limit))
@@ -127,14 +136,20 @@ def cross_check(paths: list[str], solvers: list[str], time_limit: float | None =
     kamicp.errors.InputError
         For a file that cannot be read as puzzles.
     """
-    boards = [board for _, _, board in formats.puzzles(paths)]
-    if bar is None:
-        return (cross_check_board(board, solvers, time_limit) for board in boards)
-    return _with_bar(boards, solvers, time_limit, bar(len(boards) * len(solvers)))
+    found = formats.puzzles(paths)
+    shown = None if bar is None else bar(len(found) * len(solvers))
+    return _checks(found, solvers, time_limit, shown)
 
 
-def _with_bar(boards, solvers, time_limit, shown):
-    """The checks of :func:`cross_check`, each run counted on ``shown``, closed at the end."""
-    with shown:
-        for board in boards:
-            yield cross_check_board(board, solvers, time_limit, lambda: shown.update(1))
+def _checks(found, solvers, time_limit, shown):
+    """The checks of :func:`cross_check`, each run counted on ``shown`` (if any), which is
+    closed at the end."""
+    done = None if shown is None else (lambda: shown.update(1))
+    try:
+        for path, index, board in found:
+            check = cross_check_board(board, solvers, time_limit, done)
+            check.file, check.index = path, index
+            yield check
+    finally:
+        if shown is not None:
+            shown.close()

@@ -1,5 +1,6 @@
 """A solve's answer as one JSON object: the shape every command that prints or writes a
-result uses (``solve --json``, ``hint --json``, ``bench --json``, ``batch``).
+result uses (``solve --json``, ``hint --json``, ``cross-check --json``, ``bench --json``,
+``batch``).
 
 The shape is named by its ``schema`` field (:data:`SCHEMA`) and written down as a JSON
 Schema shipped beside this module (``result.schema.json``, read by :func:`result_schema`).

@@ -41,6 +41,7 @@ def test_the_schema_is_a_json_schema_named_as_the_records_say():
         (["solve", FIRST, "--solver", "bfs", "--json", "--node-limit", "1"], 1),
         (["solve", FIRST, "--solver", "bfs", "--json", "--all-optimal", "--cap", "2"], 1),
         (["hint", FIRST, "--after", "0,2:R", "--solver", "bfs", "--json"], 1),
+        (["cross-check", THREE, FIRST, "--solvers", "bfs,sat", "--json"], 8),
     ],
 )
 def test_printed_results_follow_the_schema(capsys, argv, count):
