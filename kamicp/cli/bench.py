@@ -45,7 +45,13 @@ def add_bench(p: argparse.ArgumentParser) -> None:
     p.add_argument("--time-limit", type=SECONDS, default=60.0, help="seconds per puzzle and solver")
     p.add_argument("--rules", choices=("free", "pivot"), help="override every file's rule set")
     p.add_argument("--csv", type=PATH, metavar="FILE", help="also write the rows as CSV")
-    p.add_argument("--json", type=PATH, metavar="FILE", help="also write the rows as JSON")
+    p.add_argument(
+        "--json",
+        type=PATH,
+        metavar="FILE",
+        help="also write the runs as JSON: a list of objects of the result shape of solve "
+        "--json, one per puzzle and solver",
+    )
     p.add_argument("--markdown", action="store_true", help="print the table as Markdown")
     p.add_argument("--probe", type=SECONDS_OR_NONE, default=0.0, metavar="S", help="as for solve")
     p.add_argument("--strategy", choices=STRATEGIES, help="as for solve")

@@ -164,7 +164,7 @@ def first_moves(board: Board, deadline: float | None = None) -> dict:
     Examples
     --------
     >>> from kamicp.formats import parse
-    >>> first_moves(parse("GGR\n")[0])
+    >>> first_moves(parse("GGR\\n")[0])
     {'optimum': 1, 'optimal_first_moves': ['0,0:R', '0,2:G']}
     """
     try:

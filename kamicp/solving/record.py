@@ -96,7 +96,7 @@ def result_record(
     >>> g = region_graph(board)
     >>> data = result_record(board, g, solve(g, "bfs"), "a.txt", 1)
     >>> data["schema"], data["status"], data["proved"], data["solution"]
-    ('kamicp-result/1', 'optimal', True, ['0,2:G'])
+    ('kamicp-result/1', 'optimal', True, ['0,0:R'])
     """
     return {
         "schema": SCHEMA,
