@@ -17,7 +17,8 @@ Holes stay blank. With ``regions=True`` each region's number (the numbering of
 Colour output uses ANSI truecolor, or the 256-colour cube when the terminal does not say it
 has truecolor (``COLORTERM``); each cell's slot is written with exactly one escape sequence
 per line. :func:`terminal_centres` gives where each cell is drawn, from the same slots, so
-a test can hold it against :mod:`kamicp.view.layout`.
+a test can hold it against :mod:`kamicp.view.layout`. Whether to colour at all is
+:func:`colour_wanted`'s choice: a terminal only, and not while ``NO_COLOR`` is set.
 """
 
 from __future__ import annotations
