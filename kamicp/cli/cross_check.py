@@ -49,6 +49,12 @@ def add_cross_check(p: argparse.ArgumentParser) -> None:
     p.set_defaults(run=run_cross_check)
 
 
+def _answer(solver: str, result) -> str:
+    """One solver's answer in the summary line: its status and moves; one stopped by the
+    time limit answers ``feasible`` or ``unknown``, never a disagreement by itself."""
+    return f"{solver} {result.status} {'-' if result.moves is None else result.moves}"
+
+
 @memory_limited
 def run_cross_check(args: argparse.Namespace) -> int:
     """Print each puzzle's answers, one per solver, and every disagreement among them.
@@ -81,10 +87,7 @@ def run_cross_check(args: argparse.Namespace) -> int:
                     data["disagreement"] = "; ".join(check.problems)
                 say(json.dumps({**data, "solver": solver}))
             continue
-        summary = ", ".join(
-            f"{s} {r.status} {'-' if r.moves is None else r.moves}"
-            for s, r in check.results.items()
-        )
+        summary = ", ".join(_answer(s, r) for s, r in check.results.items())
         say(f"{check.puzzle}: {summary}")
         for problem in check.problems:
             say(f"  DISAGREEMENT: {problem}")

@@ -202,7 +202,8 @@ def run_info(args: argparse.Namespace) -> int:
     Returns
     -------
     int
-        The exit code: 0; 3 when a puzzle's region graph could not be built in time.
+        The exit code: 0; 3 when the time limit left something unanswered (a puzzle's
+        region graph, its optimum, a first move).
 
     Raises
     ------
@@ -226,7 +227,11 @@ def run_info(args: argparse.Namespace) -> int:
         if data["regions"] is None:
             code = 3
         if args.first_moves:
-            data.update(first_moves(board, deadline))
+            answered = first_moves(board, deadline)
+            data.update(answered)
+            unproved = str(answered["optimal_first_moves"]).startswith("not proved")
+            if unproved or answered.get("undecided_first_moves"):
+                code = 3  # the time limit left something unanswered
         if args.json:
             print(json.dumps(data))
             continue

@@ -83,3 +83,12 @@ def test_first_moves_stop_at_the_deadline_with_what_was_decided(monkeypatch):
     data = first_moves(board, time.monotonic() + 1000)
     assert data["optimum"] == 4 and len(asked) == 1 and asked[0] <= 1000
     assert len(data["optimal_first_moves"]) <= 1 and data["undecided_first_moves"]
+
+
+def test_first_moves_cut_short_by_the_time_limit_exit_3(capsys):
+    from tests.cli.helpers import ROOT, run
+
+    first = str(ROOT / "puzzles" / "square" / "first.txt")
+    code, out, _ = run(capsys, "info", first, "--first-moves", "--time-limit", "0.01")
+    # the optimum may be proved at once (its bound meets the beam), the moves are not
+    assert code == 3 and ("first_moves: not proved" in out or "undecided_first_moves" in out)
