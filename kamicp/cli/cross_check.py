@@ -16,8 +16,8 @@ from kamicp.solving.record import result_record
 __all__ = ["CROSS_CHECK_TIME_LIMIT", "add_cross_check", "run_cross_check"]
 
 # Seconds per solver and puzzle by default: enough for bfs and astar to prove small boards
-# and for sat and cpsat to prove most KAMI 2 story levels, while a story level stays well
-# under a minute with the four default solvers (Bud1: 25 s on a loaded machine).
+# and for sat and cpsat to prove many KAMI 2 story levels, while a story level takes at most
+# 40 s with the four default solvers (Bud3 and Bud4: 79 s for the two, loaded machine).
 CROSS_CHECK_TIME_LIMIT = 10.0
 
 
