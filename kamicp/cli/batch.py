@@ -10,6 +10,7 @@ import sys
 from kamicp import formats
 from kamicp.cli.args import PATH, PROCESSES, SECONDS, add_memory_limit, memory_limit
 from kamicp.cli.output import ensure_not_input
+from kamicp.cli.unused import refuse_unused_batch
 from kamicp.game import notation
 from kamicp.procs.isolate import limit_jobs
 from kamicp.solving.batch import batch
@@ -38,7 +39,9 @@ def add_batch(p: argparse.ArgumentParser) -> None:
     )
     add_memory_limit(p, " (each of --jobs gets its share; not on Ray)")
     p.add_argument("--ray", metavar="ADDRESS", help="run on a Ray cluster ('local' starts one)")
-    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.add_argument(
+        "--quiet", action="store_true", help="no progress bar (drawn on a terminal only)"
+    )
     p.set_defaults(run=run_batch)
 
 
@@ -61,6 +64,7 @@ def run_batch(args: argparse.Namespace) -> int:
     KamicpError
         If ``--out`` is one of the puzzle files.
     """
+    refuse_unused_batch(args)
     ensure_not_input(args.out, formats.iter_paths(args.paths))
     limit_jobs(memory_limit(args) // args.jobs)
     rows, skipped, interrupted = batch(

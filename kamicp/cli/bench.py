@@ -19,11 +19,11 @@ from kamicp.cli.args import (
     solver_list,
 )
 from kamicp.cli.output import ensure_output_file
-from kamicp.errors import KamicpError
+from kamicp.cli.unused import refuse_unused_bench
 from kamicp.procs.isolate import limit_jobs
 from kamicp.solving.bench import BenchOptions, bench
 from kamicp.solving.options import DEFAULT_STRATEGY, STRATEGIES
-from kamicp.solving.solve import DEFAULT_SOLVER, TETRAPOD_DEPTH_SOLVERS
+from kamicp.solving.solve import DEFAULT_SOLVER
 
 __all__ = ["add_bench", "run_bench"]
 
@@ -45,10 +45,16 @@ def add_bench(p: argparse.ArgumentParser) -> None:
     p.add_argument("--time-limit", type=SECONDS, default=60.0, help="seconds per puzzle and solver")
     p.add_argument("--rules", choices=("free", "pivot"), help="override every file's rule set")
     p.add_argument("--csv", type=PATH, metavar="FILE", help="also write the rows as CSV")
-    p.add_argument("--json", type=PATH, metavar="FILE", help="also write the rows as JSON")
+    p.add_argument(
+        "--json",
+        type=PATH,
+        metavar="FILE",
+        help="also write the runs as JSON: a list of objects of the result shape of solve "
+        "--json, one per puzzle and solver",
+    )
     p.add_argument("--markdown", action="store_true", help="print the table as Markdown")
     p.add_argument("--probe", type=SECONDS_OR_NONE, default=0.0, metavar="S", help="as for solve")
-    p.add_argument("--strategy", choices=STRATEGIES, default=DEFAULT_STRATEGY, help="as for solve")
+    p.add_argument("--strategy", choices=STRATEGIES, help="as for solve")
     add_workers(p)
     add_memory_limit(p, " (each of --jobs runs gets its share)")
     jobs_option(
@@ -92,10 +98,7 @@ def run_bench(args: argparse.Namespace) -> int:
         be written (checked before any puzzle runs).
     """
     solvers = solver_list(args.solver, "--solver")
-    if args.tetrapod_depth is not None and not set(TETRAPOD_DEPTH_SOLVERS) & set(solvers):
-        raise KamicpError(
-            f"--tetrapod-depth: only with idastar or portfolio among the solvers, not {args.solver}"
-        )
+    refuse_unused_bench(args, solvers)
     for out in (args.csv, args.json):
         if out is not None:
             ensure_output_file(out, formats.iter_paths(args.paths))
@@ -103,7 +106,7 @@ def run_bench(args: argparse.Namespace) -> int:
         time_limit=args.time_limit,
         rules=args.rules,
         probe=args.probe,
-        strategy=args.strategy,
+        strategy=args.strategy or DEFAULT_STRATEGY,
         workers=args.workers,
         known=args.known_solution,
         tetrapod_depth=args.tetrapod_depth,

@@ -103,7 +103,7 @@ def run_check(args: argparse.Namespace) -> int:
         return 1
     done = notation.count_moves(verdict.moves)
     if not verdict.solved:
-        print(f"not solved: after {done} {verdict.colours_left} colours remain")
+        print(f"not solved: after {done}, {notation.count(verdict.colours_left, 'colour')} left")
         return 1
     line = f"solved in {done}"
     if verdict.par_difference is not None:

@@ -9,14 +9,26 @@ import os
 import time
 
 from kamicp.game.board import Board
+from kamicp.game.notation import count
 from kamicp.result import Result
 
-__all__ = ["STARTUP", "command_started", "out_of_time", "process_started"]
+__all__ = [
+    "LEAST_SECONDS",
+    "STARTUP",
+    "command_started",
+    "out_of_time",
+    "process_started",
+    "seconds_left",
+]
 
 # The time limit counts from the process's start when the command began within this many
 # seconds of it (a command line: the interpreter's start-up and imports take about 0.5 s),
 # else from the command's own start (a long-lived process calling ``main``, the tests).
 STARTUP = 3.0
+
+# The time a solve is given when the command's limit is already spent: a solve needs a
+# positive limit, and this one only lets it answer with the bounds it starts from.
+LEAST_SECONDS = 0.01
 
 # When this module was loaded: the process's start where the system does not tell it.
 _LOADED = time.monotonic()
@@ -47,6 +59,32 @@ def command_started(args: argparse.Namespace) -> float:
     began = time.monotonic() if began is None else began
     start = process_started()
     return start if began - start <= STARTUP else began
+
+
+def seconds_left(args: argparse.Namespace) -> float | None:
+    """What is left of ``--time-limit``, counted from :func:`command_started`.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The parsed arguments, with ``time_limit`` (and ``began``).
+
+    Returns
+    -------
+    float or None
+        Seconds, at least :data:`LEAST_SECONDS`; None without a time limit.
+
+    Examples
+    --------
+    >>> seconds_left(argparse.Namespace(time_limit=None)) is None
+    True
+    >>> 0 < seconds_left(argparse.Namespace(time_limit=60.0, began=time.monotonic())) <= 60
+    True
+    """
+    if args.time_limit is None:
+        return None
+    spent = time.monotonic() - command_started(args)
+    return max(LEAST_SECONDS, args.time_limit - spent)
 
 
 def process_started() -> float:
@@ -99,6 +137,6 @@ def out_of_time(board: Board, limit: float, when: str) -> Result:
     >>> r.status, r.bounds, r.proof
     ('unknown', (1, None), 'the time limit (2 s) ran out building the region graph (2 cells)')
     """
-    why = f"the time limit ({limit:g} s) ran out {when} ({len(board.cells)} cells)"
+    why = f"the time limit ({limit:g} s) ran out {when} ({count(len(board.cells), 'cell')})"
     lower = len(set(board.cells.values())) - 1
     return Result("unknown", None, lower, None, "", seconds=limit, proof=why)

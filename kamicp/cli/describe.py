@@ -1,5 +1,5 @@
-"""A solve's answer as ``solve`` prints it: lines of text (:func:`describe`), or one JSON
-object (:func:`result_json`)."""
+"""A solve's answer as ``solve`` prints it for a person: lines of text (the JSON object is
+:func:`kamicp.solving.record.result_record`)."""
 
 from __future__ import annotations
 
@@ -10,49 +10,14 @@ from kamicp.game.regions import RegionGraph
 from kamicp.result import Result
 from kamicp.view import words
 
-__all__ = ["WORDS_UP_TO", "describe", "result_json"]
+__all__ = ["WORDS_UP_TO", "describe"]
 
 # Solutions of at most this many moves are also said in words, one line a move; longer ones
 # would bury the answer, and a picture (render --solve) follows them better.
 WORDS_UP_TO = 30
 
 
-def result_json(board: Board, g: RegionGraph, result: Result) -> dict:
-    """A solve's answer as the JSON object ``solve --json`` prints.
-
-    Parameters
-    ----------
-    board : Board
-        The puzzle.
-    g : RegionGraph or None
-        Its region graph, which the solution's moves refer to (None: a run stopped before
-        it was built, with no solution).
-    result : Result
-        The solver's answer.
-
-    Returns
-    -------
-    dict
-        Name, status, moves, bounds, the solution as text, solver, seconds, proof, par and
-        the number of regions.
-    """
-    moves = result.solution
-    return {
-        "name": board.name,
-        "status": result.status,
-        "moves": result.moves,
-        "lower_bound": result.lower_bound,
-        "upper_bound": result.upper_bound,
-        "solution": None if moves is None else [notation.format_move(board, g, m) for m in moves],
-        "solver": result.solver,
-        "seconds": round(result.seconds, 3),
-        "proof": result.proof,
-        "par": board.par,
-        "regions": None if g is None else g.n,
-    }
-
-
-def describe(board: Board, g: RegionGraph, result: Result) -> str:
+def describe(board: Board, g: RegionGraph, result: Result, max_moves: int | None = None) -> str:
     """A solve's answer as the lines ``solve`` prints.
 
     Parameters
@@ -64,6 +29,8 @@ def describe(board: Board, g: RegionGraph, result: Result) -> str:
         it was built, with no solution).
     result : Result
         The solver's answer.
+    max_moves : int or None
+        ``--max-moves``: a solution longer than it is said to be so.
 
     Returns
     -------
@@ -106,6 +73,9 @@ def describe(board: Board, g: RegionGraph, result: Result) -> str:
     else:
         status = f"unknown ({result.proof})"
     lines.append(f"status:   {status}")
+    if max_moves is not None and result.moves is not None and result.moves > max_moves:
+        longer = notation.count_moves(result.moves)
+        lines.append(f"note:     the solution has {longer}, more than --max-moves {max_moves}")
     upper = "?" if result.upper_bound is None else result.upper_bound
     if result.lower_bound >= UNSOLVABLE:
         lines.append("bounds:   no solution exists")

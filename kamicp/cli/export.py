@@ -9,6 +9,7 @@ import sys
 from kamicp.cli.args import COUNT, PATH, add_puzzle_args, final_colour, load_boards
 from kamicp.cli.output import ensure_not_input
 from kamicp.errors import KamicpError
+from kamicp.game.notation import count
 from kamicp.game.regions import region_graph
 from kamicp.models.export import export_cpsat, export_dimacs
 
@@ -68,7 +69,7 @@ def run_export(args: argparse.Namespace) -> int:
         # horizon asks the same question with a larger model, which can take minutes and
         # gigabytes to build.
         raise KamicpError(
-            f"--moves {args.moves}: more than this board's {g.n} regions; a horizon of "
+            f"--moves {args.moves}: more than this board's {count(g.n, 'region')}; a horizon of "
             f"{g.n} has the same answer (each piece needs at most its regions' count of moves)"
         )
     if args.out is not None:

@@ -5,15 +5,18 @@ from __future__ import annotations
 
 import argparse
 import json
+import time
 
 from kamicp import formats
 from kamicp.bounds import UNSOLVABLE
 from kamicp.cli.args import SECONDS, add_memory_limit, add_puzzle_args, load_boards, memory_limited
+from kamicp.cli.clock import seconds_left
 from kamicp.cli.output import EXIT_CODES
 from kamicp.errors import IllegalMove, KamicpError
 from kamicp.game import notation
 from kamicp.game.regions import region_graph
 from kamicp.solving.hint import hint
+from kamicp.solving.record import result_record
 from kamicp.solving.solve import DEFAULT_SOLVER, SOLVERS
 from kamicp.view import words
 
@@ -31,10 +34,20 @@ def add_hint(p: argparse.ArgumentParser) -> None:
     add_puzzle_args(p)
     p.add_argument("--after", default="", metavar="MOVES", help="moves already played")
     p.add_argument("--solver", default=DEFAULT_SOLVER, choices=SOLVERS)
-    p.add_argument("--time-limit", type=SECONDS, metavar="S")
+    p.add_argument(
+        "--time-limit",
+        type=SECONDS,
+        metavar="S",
+        help="seconds for the whole command, reading the board included",
+    )
     add_memory_limit(p)
-    p.add_argument("--json", action="store_true")
-    p.set_defaults(run=run_hint)
+    p.add_argument(
+        "--json",
+        action="store_true",
+        help="one JSON object: the answer from the position after --after (its moves, "
+        "bounds and solution) and next_move",
+    )
+    p.set_defaults(run=run_hint, began=time.monotonic())  # the command's start
 
 
 @memory_limited
@@ -60,7 +73,7 @@ def run_hint(args: argparse.Namespace) -> int:
     g = region_graph(board)
     try:
         played = notation.parse_moves(board, g, args.after)
-        h = hint(board, played, args.solver, args.time_limit)
+        h = hint(board, played, args.solver, seconds_left(args))
     except IllegalMove as err:
         raise KamicpError(f"{formats.shown(args.file)}: --after: {err}") from None
     r = h.result
@@ -72,18 +85,8 @@ def run_hint(args: argparse.Namespace) -> int:
         # the words, then the move in notation on the cell they name, to paste into --after
         shown = f"{said}   [{words.move_token(h.position, pg, h.next_move)}]"
     if args.json:
-        print(
-            json.dumps(
-                {
-                    "next_move": move,
-                    "next_move_words": said,
-                    "status": r.status,
-                    "moves_left": r.moves,
-                    "lower_bound": r.lower_bound,
-                    "upper_bound": r.upper_bound,
-                }
-            )
-        )
+        data = result_record(h.position, pg, r, formats.shown(args.file), args.index or 1)
+        print(json.dumps({**data, "next_move": move, "next_move_words": said}))
     elif r.moves == 0:
         print("already solved")
     elif r.status == "optimal":

@@ -8,23 +8,37 @@ import argparse
 import json
 import time
 
-from kamicp import bounds
+from kamicp import bounds, formats
 from kamicp.bounds import UNSOLVABLE
 from kamicp.cli.args import SECONDS, add_memory_limit, add_puzzle_args, load_boards, memory_limited
 from kamicp.cli.clock import command_started
-from kamicp.game import notation
+from kamicp.errors import KamicpError
+from kamicp.game import notation, rules
 from kamicp.game.board import Board
 from kamicp.game.regions import measures, region_graph
 from kamicp.procs.deadline import LimitReached
 from kamicp.solving.alloptimal import optimal_first_moves
+from kamicp.solving.bar import bar
 from kamicp.solving.options import SolveOptions
 from kamicp.solving.solve import solve
 
-__all__ = ["BOUNDS_PER_REGION", "INFO_TIME_LIMIT", "add_info", "first_moves", "info", "run_info"]
+__all__ = [
+    "BOUNDS_PER_REGION",
+    "FIRST_MOVES_TIME_LIMIT",
+    "INFO_TIME_LIMIT",
+    "add_info",
+    "first_moves",
+    "info",
+    "run_info",
+]
 
 # Seconds a puzzle's description and bounds may take when no --time-limit is given: a
 # 500x500 board takes about 5 s (BENCHMARKS.md, "Big boards").
 INFO_TIME_LIMIT = 30.0
+
+# Seconds per puzzle of ``--first-moves`` (the description, the exact solve and one solve
+# per first move) when no --time-limit is given: the per-puzzle default of bench and batch.
+FIRST_MOVES_TIME_LIMIT = 60.0
 
 # Seconds per region the bounds take besides the walk and tripod levels (which stop at the
 # deadline themselves): above the time left they are not started, as nothing would stop
@@ -51,8 +65,9 @@ def add_info(p: argparse.ArgumentParser) -> None:
         "--time-limit",
         type=SECONDS,
         metavar="S",
-        help=f"seconds per puzzle (default {INFO_TIME_LIMIT:g}): what does not fit is left out "
-        "and said so; with --first-moves, also the seconds of each exact solve (default none)",
+        help=f"seconds per puzzle (default {INFO_TIME_LIMIT:g}; with --first-moves "
+        f"{FIRST_MOVES_TIME_LIMIT:g}): what does not fit is left out and said so, the first "
+        "moves not decided in time listed as undecided",
     )
     add_memory_limit(p)
     p.add_argument(
@@ -129,29 +144,44 @@ def info(board: Board, tetrapods: bool = False, deadline: float | None = None) -
     return out
 
 
-def first_moves(board: Board, time_limit: float | None) -> dict:
+def first_moves(board: Board, deadline: float | None = None) -> dict:
     """The optimum and the first moves that still allow an optimal finish.
 
     Parameters
     ----------
     board : Board
         The puzzle.
-    time_limit : float or None
-        Seconds for each exact solve.
+    deadline : float or None
+        A ``time.monotonic()`` value by which to be done: the exact solve and each first
+        move's stop there, and what was not decided by then is said so.
 
     Returns
     -------
     dict
         ``optimum`` (None unless proved) and ``optimal_first_moves`` (moves as text, or why
         there are none); ``undecided_first_moves`` when some were not decided in time.
+
+    Examples
+    --------
+    >>> from kamicp.formats import parse
+    >>> first_moves(parse("GGR\\n")[0])
+    {'optimum': 1, 'optimal_first_moves': ['0,0:R', '0,2:G']}
     """
-    g = region_graph(board)
-    r = solve(g, options=SolveOptions(time_limit=time_limit))
+    try:
+        g = region_graph(board, deadline)
+    except LimitReached:
+        return {"optimum": None, "optimal_first_moves": "not proved: the time limit"}
+    left = None if deadline is None else max(0.0, deadline - time.monotonic())
+    if left == 0.0:
+        return {"optimum": None, "optimal_first_moves": "not proved: the time limit"}
+    r = solve(g, options=SolveOptions(time_limit=left))
     if r.lower_bound >= UNSOLVABLE:
         return {"optimum": None, "optimal_first_moves": "none: no sequence of moves solves it"}
     if r.status != "optimal":
-        return {"optimum": None, "optimal_first_moves": f"not proved ({r.status})"}
-    answers = optimal_first_moves(g, r.moves, time_limit=time_limit)
+        why = "the time limit" if r.status == "unknown" else f"{r.status}"
+        return {"optimum": None, "optimal_first_moves": f"not proved ({why})"}
+    with bar(sum(1 for _ in rules.legal_moves(g, rules.start(g))), "first move") as shown:
+        answers = optimal_first_moves(g, r.moves, deadline=deadline, done=lambda: shown.update(1))
     good = [notation.format_move(board, g, m) for m, v in answers if v == "yes"]
     unknown = [notation.format_move(board, g, m) for m, v in answers if v == "unknown"]
     out = {"optimum": r.moves, "optimal_first_moves": good}
@@ -172,18 +202,36 @@ def run_info(args: argparse.Namespace) -> int:
     Returns
     -------
     int
-        The exit code: 0; 3 when a puzzle's region graph could not be built in time.
+        The exit code: 0; 3 when the time limit left something unanswered (a puzzle's
+        region graph, its optimum, a first move).
+
+    Raises
+    ------
+    KamicpError
+        For ``--tetrapods`` on pivot rules only, or bad input.
     """
     boards = load_boards(args)
-    limit = INFO_TIME_LIMIT if args.time_limit is None else args.time_limit
+    if args.tetrapods and all(board.rules != "free" for board in boards):
+        raise KamicpError(
+            f"{formats.shown(args.file)}: --tetrapods: a bound of free rules, and the puzzle "
+            "plays pivot rules"
+        )
+    limit = args.time_limit
+    if limit is None:
+        limit = FIRST_MOVES_TIME_LIMIT if args.first_moves else INFO_TIME_LIMIT
     began = command_started(args) if len(boards) == 1 else None
     code = 0
     for board in boards:
-        data = info(board, args.tetrapods, (began or time.monotonic()) + limit)
+        deadline = (began or time.monotonic()) + limit
+        data = info(board, args.tetrapods, deadline)
         if data["regions"] is None:
             code = 3
         if args.first_moves:
-            data.update(first_moves(board, args.time_limit))
+            answered = first_moves(board, deadline)
+            data.update(answered)
+            unproved = str(answered["optimal_first_moves"]).startswith("not proved")
+            if unproved or answered.get("undecided_first_moves"):
+                code = 3  # the time limit left something unanswered
         if args.json:
             print(json.dumps(data))
             continue

@@ -19,6 +19,7 @@ from kamicp.game import notation
 from kamicp.game.board import Board
 from kamicp.procs import memory
 from kamicp.procs.interruptible import noting_interrupts
+from kamicp.solving.bar import bar, say
 
 __all__ = ["AHEAD", "show", "solve_all"]
 
@@ -46,10 +47,10 @@ def show(out, number: int, where: str, index: int, answer, as_json: bool) -> Non
         One JSON object a line, with ``file`` and ``index``, instead of text.
     """
     if as_json:
-        print(json.dumps({"file": where, "index": index, **answer.data}), file=out, flush=True)
+        say(json.dumps({**answer.data, "file": where, "index": index}), out)
     else:
         head = f"{'' if number == 0 else chr(10)}== {where}#{index} =="
-        print(f"{head}\n{answer.text}", file=out, flush=True)
+        say(f"{head}\n{answer.text}", out)
 
 
 def solve_all(
@@ -87,17 +88,21 @@ def solve_all(
     """
     out = sys.stdout if out is None else out
     printed = {"count": 0, "code": 0}
+    # a bar on a terminal, unless --progress lines go there
+    shown = bar(len(puzzles), "puzzle", quiet=request.progress is not None)
 
     def emit(number: int, done) -> None:
         where, index, _ = puzzles[number]
         show(out, printed["count"], where, index, done, as_json)
         printed["count"] += 1
         printed["code"] = max(printed["code"], done.code)
+        shown.update(1)
 
-    if jobs == 1:
-        stopped = _one_by_one(puzzles, answer, request, emit)
-    else:
-        stopped = _side_by_side(puzzles, answer, request, jobs, emit)
+    with shown:
+        if jobs == 1:
+            stopped = _one_by_one(puzzles, answer, request, emit)
+        else:
+            stopped = _side_by_side(puzzles, answer, request, jobs, emit)
     if stopped:
         done = notation.count(printed["count"], "puzzle")
         print(f"kamicp: interrupted: {done} of {len(puzzles)} answered", file=sys.stderr)

@@ -4,10 +4,14 @@ an SVG, PNG or animated GIF file."""
 from __future__ import annotations
 
 import argparse
+import time
 
 from kamicp import formats
 from kamicp.cli.args import PATH, SECONDS, add_puzzle_args, load_boards
+from kamicp.cli.clock import seconds_left
+from kamicp.cli.drawing import add_palette, palette_of
 from kamicp.cli.output import ensure_output_file
+from kamicp.cli.unused import refuse_unused_render
 from kamicp.errors import IllegalMove, KamicpError
 from kamicp.game import notation
 from kamicp.game.regions import region_graph
@@ -31,11 +35,17 @@ def add_render(p: argparse.ArgumentParser) -> None:
     group = p.add_mutually_exclusive_group()
     group.add_argument("--solution", metavar="MOVES", help="moves to show frame by frame")
     group.add_argument("--solve", action="store_true", help="solve first, show the solution")
-    p.add_argument("--palette", help="comma-separated colours (#rrggbb or names), palette order")
+    add_palette(p)
     p.add_argument("--numbers", action="store_true", help="print region numbers")
     p.add_argument("--frames", choices=("row", "gif"), help="frames as a row or a GIF")
-    p.add_argument("--time-limit", type=SECONDS, metavar="S", help="seconds for --solve")
-    p.set_defaults(run=run_render)
+    p.add_argument(
+        "--time-limit",
+        type=SECONDS,
+        metavar="S",
+        help="with --solve: seconds for the whole command (the solve then draws the best "
+        "solution found)",
+    )
+    p.set_defaults(run=run_render, began=time.monotonic())  # the command's start
 
 
 def run_render(args: argparse.Namespace) -> int:
@@ -57,8 +67,10 @@ def run_render(args: argparse.Namespace) -> int:
         If the output cannot be written (checked before any solve), ``--solution`` is not
         legal on the board, or the input is bad.
     """
+    refuse_unused_render(args)
     ensure_output_file(args.out, [args.file])
     board = load_boards(args)[0]
+    palette = palette_of(args, board)
     g = region_graph(board)
     moves = None
     if args.solution is not None:
@@ -67,9 +79,8 @@ def run_render(args: argparse.Namespace) -> int:
         except IllegalMove as err:
             raise KamicpError(f"{formats.shown(args.file)}: --solution: {err}") from None
     elif args.solve:
-        result = solve(g, options=SolveOptions(time_limit=args.time_limit))
+        result = solve(g, options=SolveOptions(time_limit=seconds_left(args)))
         moves = result.solution
-    palette = None if args.palette is None else [p.strip() for p in args.palette.split(",")]
     render(board, args.out, moves=moves, palette=palette, numbers=args.numbers, frames=args.frames)
     print(args.out)
     return 0

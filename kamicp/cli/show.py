@@ -1,11 +1,16 @@
-"""``kamicp show``: draw each puzzle in the terminal, in colour and in its true geometry."""
+"""``kamicp show``: draw each puzzle in the terminal, in colour and in its true geometry.
+
+Colour goes to a terminal only, and not while ``NO_COLOR`` is set (https://no-color.org);
+``--colour`` and ``--no-colour`` force the choice."""
 
 from __future__ import annotations
 
 import argparse
+import sys
 
 from kamicp.cli.args import add_puzzle_args, load_boards
-from kamicp.view.show import show
+from kamicp.cli.drawing import add_colour, add_palette, palette_of
+from kamicp.view.show import colour_wanted, show
 
 __all__ = ["add_show", "run_show"]
 
@@ -20,8 +25,8 @@ def add_show(p: argparse.ArgumentParser) -> None:
     """
     add_puzzle_args(p)
     p.add_argument("--regions", action="store_true", help="print region numbers")
-    p.add_argument("--no-colour", action="store_true", help="plain symbols, no ANSI colour")
-    p.add_argument("--palette", help="comma-separated colours (#rrggbb or names), palette order")
+    add_colour(p)
+    add_palette(p)
     p.set_defaults(run=run_show)
 
 
@@ -37,8 +42,15 @@ def run_show(args: argparse.Namespace) -> int:
     -------
     int
         The exit code: 0.
+
+    Raises
+    ------
+    KamicpError
+        If ``--palette`` names fewer colours than a board has, or the input is bad.
     """
-    for board in load_boards(args):
-        palette = None if args.palette is None else args.palette.split(",")
-        print(show(board, regions=args.regions, colour=not args.no_colour, palette=palette))
+    colour = colour_wanted(sys.stdout, args.colour)
+    boards = load_boards(args)
+    palettes = [palette_of(args, board) for board in boards]  # all checked before printing
+    for board, palette in zip(boards, palettes, strict=True):
+        print(show(board, regions=args.regions, colour=colour, palette=palette))
     return 0

@@ -26,9 +26,10 @@ from kamicp.cli.args import (
     memory_limited,
 )
 from kamicp.cli.clock import command_started, out_of_time
-from kamicp.cli.describe import describe, result_json
+from kamicp.cli.describe import describe
 from kamicp.cli.many import solve_all
 from kamicp.cli.output import EXIT_CODES, ensure_not_input
+from kamicp.cli.unused import refuse_unused_solve
 from kamicp.errors import IllegalMove, KamicpError
 from kamicp.game import notation
 from kamicp.game.board import Board
@@ -39,10 +40,12 @@ from kamicp.result import Result
 from kamicp.search.journal import ensure_journal
 from kamicp.solving.alloptimal import all_optimal
 from kamicp.solving.options import DEFAULT_STRATEGY, STRATEGIES, SolveOptions
-from kamicp.solving.solve import DEFAULT_SOLVER, SOLVERS, TETRAPOD_DEPTH_SOLVERS, solve
+from kamicp.solving.record import move_tokens, result_record
+from kamicp.solving.solve import DEFAULT_SOLVER, SOLVERS, solve
 
 __all__ = [
     "AFTER_SOLVE",
+    "ALL_OPTIMAL_CAP",
     "Answer",
     "Request",
     "add_solve",
@@ -56,6 +59,10 @@ __all__ = [
 # of its solution and the printing of the moves), so that the command ends within its
 # limit: 0.6 s on a 500x500 board of 128,821 regions (BENCHMARKS.md, "Big boards").
 AFTER_SOLVE = 5e-6
+
+# Optimal solutions --all-optimal lists when --cap is not given: enough to see whether a
+# level's answer is unique, few enough to read.
+ALL_OPTIMAL_CAP = 100
 
 
 def add_solve(p: argparse.ArgumentParser) -> None:
@@ -81,7 +88,12 @@ def add_solve(p: argparse.ArgumentParser) -> None:
     p.add_argument("--max-moves", type=COUNT, metavar="N", help='decide "solvable in at most N?"')
     p.add_argument("--time-limit", type=SECONDS, metavar="S", help="seconds per puzzle")
     add_memory_limit(p)
-    p.add_argument("--node-limit", type=POSITIVE, metavar="N", help="nodes (bfs, astar, idastar)")
+    p.add_argument(
+        "--node-limit",
+        type=POSITIVE,
+        metavar="N",
+        help="nodes (bfs, astar, idastar, pivot-astar, portfolio)",
+    )
     p.add_argument("--final-colour", metavar="X", help="the board must end in colour X")
     add_workers(p)
     p.add_argument(
@@ -108,14 +120,14 @@ def add_solve(p: argparse.ArgumentParser) -> None:
         type=SECONDS_OR_NONE,
         default=0.0,
         metavar="S",
-        help="exact models: try IDA* for up to S seconds first (default 0: the model alone)",
+        help="sat, cpsat, portfolio: try IDA* for up to S seconds first (default 0: the "
+        "model alone)",
     )
     p.add_argument(
         "--strategy",
         choices=STRATEGIES,
-        default=DEFAULT_STRATEGY,
-        help="exact models: horizons asked (down: the bound, then below the best solution; "
-        "up: from the bound upwards; bisect)",
+        help=f"sat, cpsat, portfolio: the horizons asked (default {DEFAULT_STRATEGY}; down: "
+        "the bound, then below the best solution; up: from the bound upwards)",
     )
     p.add_argument(
         "--known-solution",
@@ -145,7 +157,12 @@ def add_solve(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--all-optimal", action="store_true", help="list every distinct optimal solution"
     )
-    p.add_argument("--cap", type=POSITIVE, default=100, help="at most N solutions (--all-optimal)")
+    p.add_argument(
+        "--cap",
+        type=POSITIVE,
+        metavar="N",
+        help=f"with --all-optimal: at most N solutions (default {ALL_OPTIMAL_CAP})",
+    )
     p.add_argument(
         "--certificate", type=PATH, metavar="DIR", help="write a certificate of optimality into DIR"
     )
@@ -228,7 +245,7 @@ class Request:
     known_solution: str | None = None
     several: bool = False
     all_optimal: bool = False
-    cap: int = 100
+    cap: int = ALL_OPTIMAL_CAP
     progress: float | None = None
     started: float | None = None
 
@@ -240,7 +257,8 @@ class Answer:
     Parameters
     ----------
     data : dict
-        What ``--json`` prints (:func:`result_json`, and the optimal solutions if asked).
+        What ``--json`` prints (:func:`~kamicp.solving.record.result_record`, and the
+        optimal solutions if asked).
     text : str
         What ``solve`` prints otherwise (:func:`describe`, and the optimal solutions).
     result : Result
@@ -289,7 +307,7 @@ def answer(where: str, board: Board, request: Request) -> Answer:
     try:
         g = region_graph(board, deadline)
     except LimitReached:
-        return _as_answer(board, out_of_time(board, limit, "building the region graph"))
+        return _as_answer(where, board, out_of_time(board, limit, "building the region graph"))
     final = None
     if request.final_colour is not None:
         try:
@@ -307,30 +325,35 @@ def answer(where: str, board: Board, request: Request) -> Answer:
         limit = deadline - time.monotonic() - AFTER_SOLVE * g.n
         if limit <= 0:  # even the bounds would outlast it on a board this big
             return _as_answer(
-                board, out_of_time(board, request.options.time_limit, "before the solve")
+                where, board, out_of_time(board, request.options.time_limit, "before the solve")
             )
     with watched(watch):
         options = replace(request.options, final_colour=final, known=known, time_limit=limit)
         result = solve(g, request.solver, options)
-    data = result_json(board, g, result)
-    text = describe(board, g, result)
+    data = result_record(board, g, result, where)
+    max_moves = request.options.max_moves
+    if max_moves is not None:
+        data["max_moves"] = max_moves
+    text = describe(board, g, result, max_moves)
     if request.all_optimal and result.status == "optimal" and not result.interrupted:
         every = all_optimal(g, result.moves, cap=request.cap, final_colour=final)
-        data["all_optimal"] = [notation.format_moves(board, g, m) for m in every]
-        more = " (cap reached: there may be more)" if len(every) >= request.cap else ""
+        data["all_optimal"] = [move_tokens(board, g, m) for m in every]
+        data["cap_reached"] = len(every) >= request.cap
+        more = " (cap reached: there may be more)" if data["cap_reached"] else ""
         text += f"\noptimal solutions, commuting moves counted once: {len(every)}{more}"
         text += "".join(f"\n  {notation.format_moves(board, g, m)}" for m in every)
     return Answer(data, text, result, final)
 
 
-def _as_answer(board: Board, result: Result) -> Answer:
+def _as_answer(where: str, board: Board, result: Result) -> Answer:
     """The answer of a run with no region graph to show moves on (nor a solution)."""
-    return Answer(result_json(board, None, result), describe(board, None, result), result)
+    data = result_record(board, None, result, where)
+    return Answer(data, describe(board, None, result), result)
 
 
 def _refuse_for_several(args: argparse.Namespace, count: int) -> None:
     """Refuse the options that hold for one puzzle only, when ``count`` puzzles are given."""
-    several = f"{count} puzzles given"
+    several = f"{notation.count(count, 'puzzle')} given"
     if args.certificate:
         if len(args.files) == 1:
             problem = f"{args.files[0]}: --certificate needs one puzzle: pick it with --index"
@@ -367,12 +390,7 @@ def run_solve(args: argparse.Namespace) -> int:
         If an option does not fit the solver or the number of puzzles, an output cannot be
         written, or the input is bad.
     """
-    # the options that only IDA* (alone or as the portfolio's backend) takes
-    for option, given in (("--tetrapod-depth", args.tetrapod_depth), ("--journal", args.journal)):
-        if given is not None and args.solver not in TETRAPOD_DEPTH_SOLVERS:
-            raise KamicpError(
-                f"{option}: only with --solver idastar or portfolio, not {args.solver}"
-            )
+    refuse_unused_solve(args)
     if args.certificate and formats.STDIN in args.files:
         raise KamicpError("--certificate: needs a puzzle file to copy, not standard input")
     puzzles = load_puzzles(args)
@@ -398,7 +416,7 @@ def run_solve(args: argparse.Namespace) -> int:
             workers=args.workers,
             node_limit=args.node_limit,
             probe=args.probe,
-            strategy=args.strategy,
+            strategy=args.strategy or DEFAULT_STRATEGY,
             tetrapod_depth=args.tetrapod_depth,
             beam_width=args.beam_width,
             journal=args.journal,
@@ -407,7 +425,7 @@ def run_solve(args: argparse.Namespace) -> int:
         known_solution=args.known_solution,
         several=len(puzzles) > 1,
         all_optimal=args.all_optimal,
-        cap=args.cap,
+        cap=args.cap or ALL_OPTIMAL_CAP,
         progress=every,
         started=command_started(args) if len(puzzles) == 1 else None,
     )
@@ -415,7 +433,7 @@ def run_solve(args: argparse.Namespace) -> int:
         return solve_all(puzzles, answer, request, args.jobs, args.json)
     [(where, index, board)] = puzzles
     done = answer(where, board, request)
-    data, text = done.data, done.text
+    data, text = {**done.data, "index": index}, done.text
     if args.certificate:
         # here, not at start-up: only a solve asked for a certificate needs the proof modules
         from kamicp.proof.certificate import write_certificate

@@ -4,8 +4,10 @@ step by step."""
 from __future__ import annotations
 
 import argparse
+import os
 
 from kamicp.cli.args import SECONDS
+from kamicp.errors import KamicpError
 from kamicp.proof.certificate import verify
 
 __all__ = ["add_verify", "run_verify"]
@@ -37,7 +39,16 @@ def run_verify(args: argparse.Namespace) -> int:
     -------
     int
         0 if every step passed, else 1.
+
+    Raises
+    ------
+    KamicpError
+        If the folder does not exist or is a file: bad input (exit 2), not a failed check.
     """
+    if not os.path.exists(args.dir):
+        raise KamicpError(f"{args.dir}: no such folder")
+    if not os.path.isdir(args.dir):
+        raise KamicpError(f"{args.dir}: a file, not a certificate folder")
     ok = True
     for step in verify(args.dir, drat_trim=not args.no_drat_trim, time_limit=args.time_limit):
         print(f"{'ok  ' if step.ok else 'FAIL'}  {step.name}: {step.detail}")

@@ -297,8 +297,10 @@ def _check_solution(d: Path, board, g, k: int, final) -> Step:
     except (OSError, IllegalMove, UnicodeDecodeError) as err:
         return Step("solution", False, str(err))
     if len(moves) != k:
-        return Step("solution", False, f"{len(moves)} moves, the manifest claims {k}")
-    return Step("solution", True, f"replays to one colour in {k} moves")
+        return Step(
+            "solution", False, f"{notation.count_moves(len(moves))}, the manifest claims {k}"
+        )
+    return Step("solution", True, f"replays to one colour in {notation.count_moves(k)}")
 
 
 def _check_refutation(d: Path, g, k: int, final, drat_trim: bool, time_limit):

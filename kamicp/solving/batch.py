@@ -17,19 +17,19 @@ import contextlib
 import json
 import os
 import sys
-import time
 from collections import Counter
 from concurrent.futures import ThreadPoolExecutor, as_completed
 
 from kamicp import formats
 from kamicp.errors import InputError, KamicpError
-from kamicp.game import notation
 from kamicp.game.regions import region_graph
 from kamicp.procs.interruptible import noting_interrupts
 from kamicp.procs.isolate import Jobs, run_isolated
+from kamicp.solving.bar import bar
+from kamicp.solving.record import FAILED, failed_record, result_record
 from kamicp.solving.solve import SolveOptions, solve
 
-__all__ = ["FINAL", "GRACE", "Progress", "batch", "done_digests", "side_by_side", "solve_row"]
+__all__ = ["FINAL", "GRACE", "batch", "done_digests", "side_by_side", "solve_row"]
 
 FINAL = ("optimal", "infeasible")
 GRACE = 15.0
@@ -50,8 +50,8 @@ def solve_row(board, solver: str, time_limit: float | None) -> dict:
     Returns
     -------
     dict
-        ``status``, ``moves``, ``lower_bound``, ``upper_bound``, ``solution`` (move tokens,
-        or None), ``solver``, ``seconds`` and ``proof``.
+        The result's object (:func:`kamicp.solving.record.result_record`), ``solver`` the
+        one asked (a resumed run skips by it).
 
     Examples
     --------
@@ -63,18 +63,7 @@ def solve_row(board, solver: str, time_limit: float | None) -> dict:
     """
     g = region_graph(board)
     r = solve(g, solver, SolveOptions(time_limit=time_limit))
-    return {
-        "status": r.status,
-        "moves": r.moves,
-        "lower_bound": r.lower_bound,
-        "upper_bound": r.upper_bound,
-        "solution": None
-        if r.solution is None
-        else notation.format_moves(board, g, r.solution).split(),
-        "solver": solver,
-        "seconds": round(r.seconds, 3),
-        "proof": r.proof,
-    }
+    return {**result_record(board, g, r), "solver": solver}
 
 
 def done_digests(out_path: str, solver: str) -> set[str]:
@@ -166,7 +155,8 @@ def batch(
     ray_address : str or None
         Run on this Ray cluster instead of locally.
     progress : file or None
-        Where the progress bar goes; None for none.
+        Where the progress bar goes (:func:`kamicp.solving.bar.bar`: a terminal only);
+        None for none.
 
     Returns
     -------
@@ -184,7 +174,8 @@ def batch(
     pending = [task for task in todo if task[2].digest() not in done]
     skipped = len(todo) - len(pending)
     rows = []
-    bar = Progress(len(todo), skipped, progress)
+    shown = bar(len(todo), "puzzle", progress, skipped, quiet=progress is None)
+    counts: Counter = Counter()
     run = _run_ray if ray_address else _run_local
     interrupted = False
     with _open_for_append(out_path) as out, noting_interrupts():
@@ -192,16 +183,18 @@ def batch(
         try:
             with results as finished:
                 for (path, index, board), row in finished:
-                    where = {"file": path, "index": index, "name": board.name}
-                    row = {**where, "hash": board.digest(), **row}
-                    row.setdefault("solver", solver)
+                    if row["status"] in FAILED:
+                        row = failed_record(board, solver, row)
+                    row = {**row, "file": path, "index": index, "hash": board.digest()}
                     out.write(json.dumps(row) + "\n")
                     out.flush()
                     rows.append(row)
-                    bar.update(row["status"])
+                    counts[row["status"]] += 1
+                    shown.set_postfix_str(" ".join(f"{k} {v}" for k, v in sorted(counts.items())))
+                    shown.update(1)
         except KeyboardInterrupt:  # the running puzzles were stopped (closing the generator)
             interrupted = True
-    bar.close()
+    shown.close()
     return rows, skipped, interrupted
 
 
@@ -281,42 +274,3 @@ def _run_ray(pending, solver, time_limit, jobs, address):
             ray.cancel(ref, force=True)
         if started:
             ray.shutdown()
-
-
-class Progress:
-    """A one-line progress bar with counts and an estimate of the time left."""
-
-    def __init__(self, total: int, skipped: int, stream):
-        self.total, self.done, self.stream = total, skipped, stream
-        self.start = time.monotonic()
-        self.new = 0
-        self.counts: Counter = Counter()
-        self.tty = bool(stream) and stream.isatty()
-
-    def update(self, status: str) -> None:
-        """Count one puzzle finished and redraw the bar.
-
-        Parameters
-        ----------
-        status : str
-            The puzzle's status, counted by kind on the bar.
-        """
-        self.done += 1
-        self.new += 1
-        self.counts[status] += 1
-        if not self.stream:
-            return
-        per = (time.monotonic() - self.start) / self.new
-        eta = per * (self.total - self.done)
-        filled = int(30 * self.done / max(1, self.total))
-        counts = " ".join(f"{k} {v}" for k, v in sorted(self.counts.items()))
-        line = (
-            f"[{'#' * filled}{'.' * (30 - filled)}] {self.done}/{self.total} "
-            f"({counts}) about {eta:.0f} s left"
-        )
-        self.stream.write(("\r" + line) if self.tty else line + "\n")
-        self.stream.flush()
-
-    def close(self) -> None:
-        if self.stream and self.tty:
-            self.stream.write("\n")

@@ -24,8 +24,10 @@ from kamicp.game import notation
 from kamicp.game.regions import region_graph
 from kamicp.procs.interruptible import noting_interrupts
 from kamicp.procs.isolate import run_isolated
+from kamicp.solving.bar import bar, say
 from kamicp.solving.batch import side_by_side
 from kamicp.solving.options import DEFAULT_STRATEGY
+from kamicp.solving.record import FAILED, failed_record, result_record
 from kamicp.solving.solve import TETRAPOD_DEPTH_SOLVERS, SolveOptions, solve
 
 __all__ = [
@@ -60,7 +62,8 @@ def solve_row(board, solver: str, time_limit: float, options: dict | None = None
     Returns
     -------
     dict
-        ``status``, ``moves``, ``lower``, ``upper``, ``seconds`` and ``proof`` of the result.
+        The result's object (:func:`kamicp.solving.record.result_record`), which the
+        parent gives the puzzle's file and index.
 
     Examples
     --------
@@ -71,15 +74,8 @@ def solve_row(board, solver: str, time_limit: float, options: dict | None = None
     ('optimal', 1)
     """
     asked = SolveOptions(time_limit=time_limit, **(options or {}))
-    r = solve(region_graph(board), solver, asked)
-    return {
-        "status": r.status,
-        "moves": r.moves,
-        "lower": r.lower_bound,
-        "upper": r.upper_bound,
-        "seconds": r.seconds,
-        "proof": r.proof,
-    }
+    g = region_graph(board)
+    return {**result_record(board, g, solve(g, solver, asked)), "solver": solver}
 
 
 def _stored_solution(board) -> list | None:
@@ -187,7 +183,7 @@ def _cell(row: dict) -> str:
 def _proved(row: dict) -> str:
     """The bounds a run proved, where they are not its optimum: "14-15", ">=14"; "" for an
     optimum, an unsolvable board, or a row without bounds (a run that failed)."""
-    lower, upper = row.get("lower"), row.get("upper")
+    lower, upper = row.get("lower_bound"), row.get("upper_bound")
     if row["status"] == "optimal" or lower is None or lower >= bounds.UNSOLVABLE:
         return ""
     return f">={lower}" if upper is None else f"{lower}-{upper}"
@@ -210,7 +206,9 @@ class BenchOptions:
         ``"file"``: each solver starts from the solution stored in the puzzle's file, where
         there is one (``--known-solution``).
     csv_path, json_path : str or None
-        Write the rows there too.
+        Write the rows there too: CSV one line per run; JSON a list of the runs' objects
+        (:func:`kamicp.solving.record.result_record`, with ``peak_mb`` and, where solvers
+        disagree, ``disagreement``).
     markdown : bool
         Print the table as Markdown.
     jobs : int
@@ -274,13 +272,15 @@ def bench(
     head = ["puzzle", "regions", "colours", "lb", "par", "listed"] + solvers
     # every file read first: a bad one ends the run before any puzzle is solved, not after
     # an hour of rows with no summary and no --csv/--json written
-    boards = [board for _, _, board in formats.puzzles(paths)]
+    found = formats.puzzles(paths)
     _print_row(out, head, sep, o.markdown, header=True)
     interrupted = False
-    if o.rules:
-        boards = [board.with_rules(o.rules) for board in boards]
+    boards = [board.with_rules(o.rules) if o.rules else board for _, _, board in found]
+    shown = bar(len(boards) * len(solvers), "run")
 
     def finish(row: dict) -> None:
+        for solver in solvers:
+            row[solver].update(file=row["file"], index=row["index"])
         row["disagreement"] = _disagreement(row, solvers)
         rows.append(row)
         _print_bench_row(out, row, solvers, sep, o.markdown)
@@ -288,28 +288,48 @@ def bench(
     try:
         with noting_interrupts():  # SIGTERM is taken as Ctrl-C, here as in solve
             if o.jobs > 1:
-                _side_by_side(boards, solvers, o, common, finish)
+                places = [{"file": path, "index": index} for path, index, _ in found]
+                _side_by_side(boards, places, solvers, o, common, (finish, shown))
             else:
-                for board in boards:
-                    row = describe_board(board)
+                for board, (path, index, _) in zip(boards, found, strict=True):
+                    row = {**describe_board(board), "file": path, "index": index}
                     for solver in solvers:
                         job = _job(board, solver, o, common)
-                        row[solver] = run_one(board, solver, o.time_limit, job)
+                        row[solver] = _settled(
+                            board, solver, run_one(board, solver, o.time_limit, job)
+                        )
+                        shown.update(1)
                     finish(row)
     except KeyboardInterrupt:  # the running jobs were stopped (run_isolated); keep the rest
         interrupted = True
         done = notation.count(len(rows), "puzzle")
         running = "the one running was" if o.jobs == 1 else "the ones running were"
         print(f"\ninterrupted: {done} finished, {running} stopped", file=out)
+    shown.close()
     _print_summary(out, rows, solvers)
     if o.csv_path:
         _write_csv(o.csv_path, rows, solvers)
     if o.json_path:
         with open(o.json_path, "w") as f:
-            json.dump(rows, f, indent=1)
+            json.dump(_records(rows, solvers), f, indent=1)
     if any(r["disagreement"] for r in rows):
         return 1
     return 3 if interrupted else 0
+
+
+def _settled(board, solver: str, answer: dict) -> dict:
+    """A run's answer as an object of the one result shape, a failed run's too."""
+    return failed_record(board, solver, answer) if answer["status"] in FAILED else answer
+
+
+def _records(rows: list[dict], solvers: list[str]) -> list[dict]:
+    """The runs of every row, one object each, with the row's disagreement if any."""
+    out = []
+    for row in rows:
+        for solver in solvers:
+            extra = {"disagreement": row["disagreement"]} if row["disagreement"] else {}
+            out.append({**row[solver], **extra})
+    return out
 
 
 def _job(board, solver: str, o: BenchOptions, common: dict) -> dict:
@@ -322,10 +342,11 @@ def _job(board, solver: str, o: BenchOptions, common: dict) -> dict:
     return job
 
 
-def _side_by_side(boards, solvers: list[str], o: BenchOptions, common: dict, finish) -> None:
+def _side_by_side(boards, places, solvers, o: BenchOptions, common: dict, hooks) -> None:
     """Every run in ``o.jobs`` child processes at once; each row handed to ``finish`` in
-    puzzle order once all its solvers have answered."""
-    described = [describe_board(board) for board in boards]
+    puzzle order once all its solvers have answered, each run counted on the bar."""
+    finish, shown = hooks
+    described = [{**describe_board(b), **place} for b, place in zip(boards, places, strict=True)]
     calls = [
         ((i, solver), solve_row, (board, solver, o.time_limit, _job(board, solver, o, common)))
         for i, board in enumerate(boards)
@@ -335,7 +356,8 @@ def _side_by_side(boards, solvers: list[str], o: BenchOptions, common: dict, fin
     runs = side_by_side(calls, o.time_limit + GRACE, o.jobs, "forkserver")
     with contextlib.closing(runs):  # closed on Ctrl-C: the running children are killed
         for (i, solver), answer in runs:
-            described[i][solver] = answer
+            described[i][solver] = _settled(boards[i], solver, answer)
+            shown.update(1)
             while following < len(boards) and all(s in described[following] for s in solvers):
                 finish(described[following])
                 following += 1
@@ -366,7 +388,7 @@ def _print_row(out, cells, sep, markdown, header=False) -> None:
     text = sep.join(str(c).ljust(w) for c, w in zip(cells, widths, strict=False))
     if markdown:
         text = f"| {text} |"
-    print(text.rstrip(), file=out, flush=True)
+    say(text.rstrip(), out)
     if header and markdown:
         print("|" + "|".join("---" for _ in cells) + "|", file=out)
 
@@ -391,7 +413,8 @@ def _print_summary(out, rows, solvers) -> None:
                 ratios = [r[a]["seconds"] / max(r[b]["seconds"], 1e-3) for r in both]
                 if ratios:
                     print(
-                        f"time ratio {a}/{b} over {len(ratios)} puzzles both proved: "
+                        f"time ratio {a}/{b} over {notation.count(len(ratios), 'puzzle')} "
+                        "both proved: "
                         f"median {statistics.median(ratios):.2f}",
                         file=out,
                     )
@@ -437,7 +460,7 @@ def _write_csv(path, rows, solvers) -> None:
                         x.get("moves"),
                         round(x["seconds"], 3),
                         round(x.get("peak_mb", 0), 1),
-                        _bound_text(x.get("lower")),
-                        x.get("upper"),
+                        _bound_text(x.get("lower_bound")),
+                        x.get("upper_bound"),
                     ]
                 )

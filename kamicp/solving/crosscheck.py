@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from kamicp import formats
 from kamicp.errors import IllegalMove
 from kamicp.game import rules
+from kamicp.game.notation import count_moves
 from kamicp.game.regions import region_graph
 from kamicp.solving.solve import SolveOptions, solve
 
@@ -20,14 +21,25 @@ __all__ = ["CrossCheck", "cross_check", "cross_check_board"]
 
 @dataclass
 class CrossCheck:
-    """One puzzle's cross-check: each solver's result, and every disagreement found."""
+    """One puzzle's cross-check: each solver's result, and every disagreement found.
+
+    ``board`` and ``graph`` (the region graph the solutions' moves refer to), ``file`` and
+    ``index`` (where the puzzle was read) let each result be written as an object of
+    :mod:`kamicp.solving.record`.
+    """
 
     puzzle: str
     results: dict = field(default_factory=dict)  # solver -> Result
     problems: list[str] = field(default_factory=list)
+    board: object = None
+    graph: object = None
+    file: str | None = None
+    index: int | None = None
 
 
-def cross_check_board(board, solvers: list[str], time_limit: float | None = None) -> CrossCheck:
+def cross_check_board(
+    board, solvers: list[str], time_limit: float | None = None, done=None
+) -> CrossCheck:
     """Run ``solvers`` on ``board`` and list every disagreement between them.
 
     Parameters
@@ -37,7 +49,11 @@ def cross_check_board(board, solvers: list[str], time_limit: float | None = None
     solvers : list of str
         The solvers to compare.
     time_limit : float or None
-        Seconds for each solver.
+        Seconds for each solver. A solver stopped by it answers ``feasible`` or
+        ``unknown`` with the bounds it proved, which are checked as any others: running
+        out of time is no disagreement.
+    done : callable or None
+        Called with no argument after each solver has answered (a progress bar).
 
     Returns
     -------
@@ -59,7 +75,7 @@ def cross_check_board(board, solvers: list[str], time_limit: float | None = None
     []
     """
     g = region_graph(board)
-    check = CrossCheck(board.name or str(board.source))
+    check = CrossCheck(board.name or str(board.source), board=board, graph=g)
     for s in solvers:
         try:
             check.results[s] = solve(g, s, SolveOptions(time_limit=time_limit))
@@ -67,6 +83,8 @@ def cross_check_board(board, solvers: list[str], time_limit: float | None = None
                 raise KeyboardInterrupt  # Ctrl-C stops the whole check, not one solver
         except IllegalMove as err:  # solve() replays every solution: this is a wrong answer
             check.problems.append(f"{s}: invalid solution: {err}")
+        if done is not None:
+            done()
     for s, r in check.results.items():
         if r.solution is not None:
             end = rules.replay(g, r.solution)
@@ -78,7 +96,9 @@ def cross_check_board(board, solvers: list[str], time_limit: float | None = None
     for s, r in check.results.items():
         for t, opt in optima.items():
             if r.solution is not None and len(r.solution) < opt:
-                check.problems.append(f"{s} found {len(r.solution)} moves below {t}'s optimum")
+                check.problems.append(
+                    f"{s} found {count_moves(len(r.solution))} below {t}'s optimum"
+                )
             if r.lower_bound > opt:
                 check.problems.append(f"{s} proved lower bound {r.lower_bound} > {t}'s {opt}")
     if board.optimum is not None:
@@ -88,7 +108,7 @@ def cross_check_board(board, solvers: list[str], time_limit: float | None = None
     return check
 
 
-def cross_check(paths: list[str], solvers: list[str], time_limit: float | None = None):
+def cross_check(paths: list[str], solvers: list[str], time_limit: float | None = None, bar=None):
     """A :class:`CrossCheck` per puzzle under ``paths``.
 
     Every file is read before the first check, so that a bad file is an error before any
@@ -102,6 +122,9 @@ def cross_check(paths: list[str], solvers: list[str], time_limit: float | None =
         The solvers to compare.
     time_limit : float or None
         Seconds for each solver.
+    bar : callable or None
+        ``bar(total)``: a progress bar (:func:`kamicp.solving.bar.bar`) of the runs, one a
+        puzzle and solver, given its ``update``; None for none.
 
     Returns
     -------
@@ -113,5 +136,20 @@ def cross_check(paths: list[str], solvers: list[str], time_limit: float | None =
     kamicp.errors.InputError
         For a file that cannot be read as puzzles.
     """
-    boards = [board for _, _, board in formats.puzzles(paths)]
-    return (cross_check_board(board, solvers, time_limit) for board in boards)
+    found = formats.puzzles(paths)
+    shown = None if bar is None else bar(len(found) * len(solvers))
+    return _checks(found, solvers, time_limit, shown)
+
+
+def _checks(found, solvers, time_limit, shown):
+    """The checks of :func:`cross_check`, each run counted on ``shown`` (if any), which is
+    closed at the end."""
+    done = None if shown is None else (lambda: shown.update(1))
+    try:
+        for path, index, board in found:
+            check = cross_check_board(board, solvers, time_limit, done)
+            check.file, check.index = path, index
+            yield check
+    finally:
+        if shown is not None:
+            shown.close()

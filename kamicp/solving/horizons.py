@@ -30,6 +30,7 @@ from collections.abc import Callable
 
 from kamicp import bounds
 from kamicp.game import rules
+from kamicp.game.notation import count
 from kamicp.game.regions import RegionGraph, subgraph
 from kamicp.procs.deadline import Deadline, LimitReached
 from kamicp.procs.progress import listening, say, tell
@@ -103,7 +104,7 @@ class Horizons:
 
     def _say(self, text: str) -> None:
         """How the model's current horizon stands, named after the model (and the piece)."""
-        piece = "" if self.whole else f" (a piece of {self.g.n} regions)"
+        piece = "" if self.whole else f" (a piece of {count(self.g.n, 'region')})"
         say(f"{self.model.name}: {text}{piece}")
 
     def report(self) -> None:
@@ -261,7 +262,9 @@ def _islands(
     n = len(moves)
     if max_moves is not None and n > max_moves:
         return Result("infeasible", None, n, n, "", proof=f"optimum {n} proved piece by piece")
-    return Result("optimal", moves, n, n, "", proof=f"{len(pieces)} pieces, each proved optimal")
+    return Result(
+        "optimal", moves, n, n, "", proof=f"{count(len(pieces), 'piece')}, each proved optimal"
+    )
 
 
 def _piece_costs(

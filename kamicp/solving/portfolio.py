@@ -29,6 +29,7 @@ import multiprocessing as mp
 from dataclasses import replace
 
 from kamicp import bounds
+from kamicp.game.notation import count_moves
 from kamicp.game.regions import RegionGraph
 from kamicp.procs import progress
 from kamicp.procs.child import ERROR, Child, adopt_orphans, answer, ready
@@ -168,7 +169,7 @@ class Told:
                 lower_bound=lower,
                 upper_bound=None if moves is None else len(moves),
                 solver="portfolio",
-                proof=f"lower bound {lower} ({by}) above {self.max_moves} moves",
+                proof=f"lower bound {lower} ({by}) above {count_moves(self.max_moves)}",
             )
         if moves is None or lower < len(moves):
             return None

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from kamicp import bounds
 from kamicp.game import rules
+from kamicp.game.notation import count, count_moves
 from kamicp.game.regions import RegionGraph
 from kamicp.game.rules import Move
 from kamicp.procs.deadline import Deadline
@@ -121,7 +122,7 @@ def solve_reference(
         out.lower_bound,
         None if best is None else len(best),
         "",
-        proof=f"{solver}: limit reached after {out.nodes} nodes",
+        proof=f"{solver}: limit reached after {count(out.nodes, 'node')}",
     )
 
 
@@ -165,7 +166,7 @@ def _beat(g, solver, known, final_colour, node_limit, clock, options=None) -> Re
         n = len(out.moves)
         return Result("optimal", out.moves, n, n, "", proof=f"{solver}: {_exhaustive(options)}")
     if out.complete:
-        why = f"{solver}: no solution of {len(known) - 1} moves ({_exhaustive(options)})"
+        why = f"{solver}: no solution of {count_moves(len(known) - 1)} ({_exhaustive(options)})"
         if out.nodes == 0 and not (options or {}).get("journal"):
             # the start's bound alone was above len(known) - 1 (not a journal's bound)
             why = f"{solver}: admissible lower bound {out.lower_bound} at the start"
@@ -177,7 +178,7 @@ def _beat(g, solver, known, final_colour, node_limit, clock, options=None) -> Re
         out.lower_bound,
         len(best),
         "",
-        proof=f"{solver}: limit reached after {out.nodes} nodes",
+        proof=f"{solver}: limit reached after {count(out.nodes, 'node')}",
     )
 
 

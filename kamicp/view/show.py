@@ -17,7 +17,8 @@ Holes stay blank. With ``regions=True`` each region's number (the numbering of
 Colour output uses ANSI truecolor, or the 256-colour cube when the terminal does not say it
 has truecolor (``COLORTERM``); each cell's slot is written with exactly one escape sequence
 per line. :func:`terminal_centres` gives where each cell is drawn, from the same slots, so
-a test can hold it against :mod:`kamicp.view.layout`.
+a test can hold it against :mod:`kamicp.view.layout`. Whether to colour at all is
+:func:`colour_wanted`'s choice: a terminal only, and not while ``NO_COLOR`` is set.
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ from kamicp.game.regions import region_graph
 from kamicp.view import layout as lay
 
 __all__ = [
+    "colour_wanted",
     "show",
     "terminal_centres",
 ]
@@ -165,6 +167,40 @@ def terminal_centres(board: Board, regions: bool = False, colour: bool = True) -
 
 
 # -- ANSI colour ----------------------------------------------------------------------------
+
+
+def colour_wanted(stream, forced: bool | None = None, environ=None) -> bool:
+    """Whether to write ANSI colour to ``stream``: a choice the user forced, else only to a
+    terminal and only while ``NO_COLOR`` is unset or empty (https://no-color.org).
+
+    Parameters
+    ----------
+    stream : file
+        Where the text goes.
+    forced : bool or None
+        ``--colour`` (True) or ``--no-colour`` (False); None to decide from the stream and
+        the environment.
+    environ : mapping, optional
+        The environment (default ``os.environ``).
+
+    Returns
+    -------
+    bool
+        True for colour.
+
+    Examples
+    --------
+    >>> import io
+    >>> colour_wanted(io.StringIO()), colour_wanted(io.StringIO(), forced=True)
+    (False, True)
+    """
+    if forced is not None:
+        return forced
+    environ = os.environ if environ is None else environ
+    if environ.get("NO_COLOR"):
+        return False
+    isatty = getattr(stream, "isatty", None)
+    return bool(isatty and isatty())
 
 
 def cube_index(colour: str) -> int:

@@ -90,3 +90,11 @@ def test_no_moves_on_a_solved_board_name_no_move(capsys, tmp_path):
     board.write_text("GG\n")
     code, out, _ = run(capsys, "check", str(board), " ")
     assert code == 0 and out == "solved in 0 moves\n"
+
+
+def test_counts_read_in_the_singular_for_one(capsys):
+    first = str(ROOT / "puzzles" / "square" / "first.txt")
+    code, out, _ = run(capsys, "check", first, "0,2:R")
+    assert code == 1 and out.startswith("not solved: after 1 move, ") and "moves" not in out
+    code, out, _ = run(capsys, "cross-check", first, "--solvers", "bfs")
+    assert code == 0 and out.endswith("\n1 puzzle, 0 with disagreements\n")

@@ -57,3 +57,38 @@ def test_info_says_when_the_measures_are_left_out(capsys, monkeypatch):
     data = json.loads(out)
     assert code == 0 and data["radius"] is None and "above 3" in data["left_out"]
     assert data["lower_bound"] == max(data["lower_bounds"].values())
+
+
+def test_first_moves_stop_at_the_deadline_with_what_was_decided(monkeypatch):
+    import time
+
+    from kamicp.cli.info import first_moves
+    from kamicp.formats import load
+    from kamicp.solving import alloptimal
+    from tests.cli.helpers import ROOT
+
+    board = load(str(ROOT / "puzzles" / "square" / "first.txt"))[0]
+    assert first_moves(board, time.monotonic() - 1)["optimum"] is None  # nothing fits
+    asked = []
+    real = alloptimal.solve
+
+    def the_time_is_up_after_one(g, solver, options):
+        asked.append(options.time_limit)
+        answer = real(g, solver, options)
+        monkeypatch.setattr(time, "monotonic", lambda: later)
+        return answer
+
+    later = time.monotonic() + 3600
+    monkeypatch.setattr(alloptimal, "solve", the_time_is_up_after_one)
+    data = first_moves(board, time.monotonic() + 1000)
+    assert data["optimum"] == 4 and len(asked) == 1 and asked[0] <= 1000
+    assert len(data["optimal_first_moves"]) <= 1 and data["undecided_first_moves"]
+
+
+def test_first_moves_cut_short_by_the_time_limit_exit_3(capsys):
+    from tests.cli.helpers import ROOT, run
+
+    first = str(ROOT / "puzzles" / "square" / "first.txt")
+    code, out, _ = run(capsys, "info", first, "--first-moves", "--time-limit", "0.01")
+    # the optimum may be proved at once (its bound meets the beam), the moves are not
+    assert code == 3 and ("first_moves: not proved" in out or "undecided_first_moves" in out)

@@ -33,7 +33,7 @@ def test_one_puzzle_prints_as_a_single_solve(capsys):
     code, out, _ = run(capsys, "solve", THREE, "--index", "2", "--solver", "bfs", "--json")
     data = json.loads(out)
     assert code == 0 and data["name"] == "three-2" and data["moves"] == 6
-    assert "file" not in data and "index" not in data
+    assert data["file"] == THREE and data["index"] == 2  # the same shape as among several
 
 
 def test_files_folders_and_multi_puzzle_files_in_order_with_headers(capsys):

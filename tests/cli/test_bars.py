@@ -1,0 +1,65 @@
+"""Progress bars: on standard error when it is a terminal (counts, time left), never into a
+pipe, so that scripts and tests read clean output."""
+
+from __future__ import annotations
+
+import fcntl
+import os
+import pty
+import struct
+import subprocess
+import sys
+import termios
+
+import pytest
+
+from tests.cli.helpers import ROOT
+
+DIGITS = str(ROOT / "puzzles" / "digits")
+SQUARE = str(ROOT / "puzzles" / "square")
+
+
+def _run(argv, terminal: bool):
+    """``kamicp argv`` with standard output a pipe and standard error a 100-column terminal
+    (or a pipe); its code, output and error."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    command = [sys.executable, "-m", "kamicp", *argv]
+    if not terminal:
+        done = subprocess.run(command, capture_output=True, text=True, cwd=ROOT, env=env)
+        return done.returncode, done.stdout, done.stderr
+    main, side = pty.openpty()
+    fcntl.ioctl(side, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 100, 0, 0))
+    proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=side, cwd=ROOT, env=env)
+    os.close(side)
+    err = b""
+    while True:
+        try:
+            chunk = os.read(main, 4096)
+        except OSError:  # the child closed the terminal
+            break
+        if not chunk:
+            break
+        err += chunk
+    out = proc.stdout.read()
+    proc.wait()
+    os.close(main)
+    return proc.returncode, out.decode(), err.decode(errors="replace")
+
+
+@pytest.mark.parametrize(
+    ("argv", "count"),
+    [
+        (["solve", DIGITS, SQUARE, "--solver", "bfs"], "/6 ["),
+        (["bench", DIGITS, "--solver", "bfs,astar", "--time-limit", "30"], "/6 ["),
+        (["cross-check", DIGITS, "--solvers", "bfs,astar"], "/6 ["),
+        (["batch", DIGITS, "--out", "{tmp}/rows.jsonl", "--solver", "bfs"], "/3 ["),
+    ],
+)
+def test_a_bar_with_counts_on_a_terminal_and_none_into_a_pipe(tmp_path, argv, count):
+    argv = [word.format(tmp=tmp_path) for word in argv]
+    code, out, err = _run(argv, terminal=True)
+    assert code == 0 and count in err and "it/s" not in err and out  # counted in its unit
+    if "batch" in argv:
+        os.remove(tmp_path / "rows.jsonl")
+    code, piped, err = _run(argv, terminal=False)
+    assert code == 0 and err == "" and "\r" not in piped
