@@ -7,11 +7,10 @@ import argparse
 import statistics
 import sys
 
-from kamicp import formats
+from kamicp import formats, plural
 from kamicp.cli.args import PATH, PROCESSES, SECONDS, add_memory_limit, memory_limit
 from kamicp.cli.output import ensure_not_input
 from kamicp.cli.unused import refuse_unused_batch
-from kamicp.game import notation
 from kamicp.procs.isolate import limit_jobs
 from kamicp.solving.batch import batch
 from kamicp.solving.solve import DEFAULT_SOLVER, SOLVERS
@@ -88,7 +87,7 @@ def run_batch(args: argparse.Namespace) -> int:
         f"seconds: total {sum(secs):.1f}, median {statistics.median(secs):.2f}, max {max(secs):.1f}"
     )
     if interrupted:
-        finished = notation.count(len(rows), "puzzle")
+        finished = plural.count(len(rows), "puzzle")
         print(f"interrupted: {finished} finished, the ones running were stopped", file=sys.stderr)
         return 3
     return 0 if all(r["status"] in ("optimal", "feasible", "infeasible") for r in rows) else 3

@@ -6,13 +6,14 @@ from __future__ import annotations
 import argparse
 import sys
 
-from kamicp import formats
+from kamicp import formats, plural
 from kamicp.api import check
 from kamicp.cli.args import add_puzzle_args, load_boards
 from kamicp.errors import IllegalMove, KamicpError
 from kamicp.game import notation, rules
 from kamicp.game.board import Board
 from kamicp.game.regions import region_graph
+from kamicp.plural import count_moves
 from kamicp.view import words
 
 __all__ = ["add_check", "run_check", "said_moves"]
@@ -101,9 +102,9 @@ def run_check(args: argparse.Namespace) -> int:
         else:
             print(f"illegal: {verdict.problem}")
         return 1
-    done = notation.count_moves(verdict.moves)
+    done = count_moves(verdict.moves)
     if not verdict.solved:
-        print(f"not solved: after {done}, {notation.count(verdict.colours_left, 'colour')} left")
+        print(f"not solved: after {done}, {plural.count(verdict.colours_left, 'colour')} left")
         return 1
     line = f"solved in {done}"
     if verdict.par_difference is not None:

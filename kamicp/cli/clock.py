@@ -9,7 +9,7 @@ import os
 import time
 
 from kamicp.game.board import Board
-from kamicp.game.notation import count
+from kamicp.plural import count
 from kamicp.result import Result
 
 __all__ = [

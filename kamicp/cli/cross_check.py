@@ -7,8 +7,8 @@ import argparse
 import functools
 import json
 
+from kamicp import plural
 from kamicp.cli.args import SECONDS, add_memory_limit, memory_limited, solver_list
-from kamicp.game import notation
 from kamicp.solving.bar import bar, say
 from kamicp.solving.crosscheck import cross_check
 from kamicp.solving.record import result_record
@@ -92,5 +92,5 @@ def run_cross_check(args: argparse.Namespace) -> int:
         for problem in check.problems:
             say(f"  DISAGREEMENT: {problem}")
     if not args.json:
-        print(f"{notation.count(total, 'puzzle')}, {bad} with disagreements")
+        print(f"{plural.count(total, 'puzzle')}, {bad} with disagreements")
     return 1 if bad else 0

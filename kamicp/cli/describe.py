@@ -7,6 +7,7 @@ from kamicp.bounds import UNSOLVABLE
 from kamicp.game import notation
 from kamicp.game.board import Board
 from kamicp.game.regions import RegionGraph
+from kamicp.plural import count_moves
 from kamicp.result import Result
 from kamicp.view import words
 
@@ -63,18 +64,18 @@ def describe(board: Board, g: RegionGraph, result: Result, max_moves: int | None
             lines.extend(" " * 10 + line for line in words.moves_words(board, g, result.solution))
     status = result.status
     if status == "optimal":
-        status = f"optimal, {notation.count_moves(result.moves)} (proved: {result.proof})"
+        status = f"optimal, {count_moves(result.moves)} (proved: {result.proof})"
     elif status == "infeasible" and result.lower_bound >= UNSOLVABLE:
         status = f"infeasible: no sequence of moves solves it (proved: {result.proof})"
     elif status == "infeasible":
         status = f"infeasible within the move limit (proved: {result.proof})"
     elif status == "feasible":
-        status = f"feasible, {notation.count_moves(result.moves)} (optimality not proved)"
+        status = f"feasible, {count_moves(result.moves)} (optimality not proved)"
     else:
         status = f"unknown ({result.proof})"
     lines.append(f"status:   {status}")
     if max_moves is not None and result.moves is not None and result.moves > max_moves:
-        longer = notation.count_moves(result.moves)
+        longer = count_moves(result.moves)
         lines.append(f"note:     the solution has {longer}, more than --max-moves {max_moves}")
     upper = "?" if result.upper_bound is None else result.upper_bound
     if result.lower_bound >= UNSOLVABLE:

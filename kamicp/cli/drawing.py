@@ -5,9 +5,8 @@ from __future__ import annotations
 
 import argparse
 
-from kamicp import formats
+from kamicp import formats, plural
 from kamicp.errors import KamicpError
-from kamicp.game import notation
 from kamicp.game.board import Board
 
 __all__ = ["add_colour", "add_palette", "palette_of"]
@@ -82,7 +81,7 @@ def palette_of(args: argparse.Namespace, board: Board) -> list[str] | None:
         return None
     colours = [c.strip() for c in args.palette.split(",")]
     if len(colours) < len(board.palette):
-        given = notation.count(len(colours), "colour")
+        given = plural.count(len(colours), "colour")
         raise KamicpError(
             f"{formats.shown(args.file)}: --palette: {given} for a board of "
             f"{len(board.palette)} ({' '.join(board.palette)})"

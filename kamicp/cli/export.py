@@ -9,9 +9,9 @@ import sys
 from kamicp.cli.args import COUNT, PATH, add_puzzle_args, final_colour, load_boards
 from kamicp.cli.output import ensure_not_input
 from kamicp.errors import KamicpError
-from kamicp.game.notation import count
 from kamicp.game.regions import region_graph
 from kamicp.models.export import export_cpsat, export_dimacs
+from kamicp.plural import count
 
 __all__ = ["add_export", "run_export"]
 

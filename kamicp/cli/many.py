@@ -15,7 +15,7 @@ import signal
 import sys
 from collections.abc import Callable
 
-from kamicp.game import notation
+from kamicp import plural
 from kamicp.game.board import Board
 from kamicp.procs import memory
 from kamicp.procs.interruptible import noting_interrupts
@@ -104,7 +104,7 @@ def solve_all(
         else:
             stopped = _side_by_side(puzzles, answer, request, jobs, emit)
     if stopped:
-        done = notation.count(printed["count"], "puzzle")
+        done = plural.count(printed["count"], "puzzle")
         print(f"kamicp: interrupted: {done} of {len(puzzles)} answered", file=sys.stderr)
         return max(printed["code"], 3)
     return printed["code"]

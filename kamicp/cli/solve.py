@@ -10,7 +10,7 @@ import sys
 import time
 from dataclasses import dataclass, replace
 
-from kamicp import formats
+from kamicp import formats, plural
 from kamicp.cli.args import (
     COUNT,
     DEPTH,
@@ -353,7 +353,7 @@ def _as_answer(where: str, board: Board, result: Result) -> Answer:
 
 def _refuse_for_several(args: argparse.Namespace, count: int) -> None:
     """Refuse the options that hold for one puzzle only, when ``count`` puzzles are given."""
-    several = f"{notation.count(count, 'puzzle')} given"
+    several = f"{plural.count(count, 'puzzle')} given"
     if args.certificate:
         if len(args.files) == 1:
             problem = f"{args.files[0]}: --certificate needs one puzzle: pick it with --index"

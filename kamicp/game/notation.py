@@ -27,8 +27,6 @@ from kamicp.game.regions import RegionGraph
 from kamicp.game.rules import Move, verify_solution
 
 __all__ = [
-    "count",
-    "count_moves",
     "format_cell",
     "format_colour",
     "format_move",
@@ -124,50 +122,6 @@ def parse_cell(board: Board, text: str):
         inside = min(rows) <= cell[0] <= max(rows) and min(cols) <= cell[1] <= max(cols)
         raise IllegalMove(f"cell {text} is {'a hole' if inside else 'off the board'}")
     return cell
-
-
-def count(n: int, noun: str) -> str:
-    """``n`` things in words: count(1, "move") is "1 move", count(4, "move") "4 moves".
-
-    Parameters
-    ----------
-    n : int
-        How many.
-    noun : str
-        The thing, singular; the plural adds an "s".
-
-    Returns
-    -------
-    str
-        The words.
-
-    Examples
-    --------
-    >>> count(1, "move"), count(4, "region")
-    ('1 move', '4 regions')
-    """
-    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
-
-
-def count_moves(n: int) -> str:
-    """``n`` moves in words: "1 move", "4 moves".
-
-    Parameters
-    ----------
-    n : int
-        How many moves.
-
-    Returns
-    -------
-    str
-        The words.
-
-    Examples
-    --------
-    >>> count_moves(2)
-    '2 moves'
-    """
-    return count(n, "move")
 
 
 def format_colour(board: Board, colour: int) -> str:

@@ -19,6 +19,7 @@ from collections.abc import Iterable, Iterator
 
 from kamicp.errors import IllegalMove
 from kamicp.game.regions import RegionGraph
+from kamicp.plural import count, count_moves
 
 __all__ = [
     "Move",
@@ -164,7 +165,7 @@ def _problem(g: RegionGraph, move: Move, current: int | None, inside: bool) -> s
     if not 0 <= region < g.n:
         return f"no region {region} (the board has {g.n})"
     if not 0 <= colour < g.k:
-        return f"colour {colour} is outside the palette of {g.k} colours"
+        return f"colour {colour} is outside the palette of {count(g.k, 'colour')}"
     if current == colour:
         return f"region {region} already has colour {g.palette[colour]}"
     if g.rules == "pivot" and not inside:
@@ -479,8 +480,8 @@ def verify_solution(g: RegionGraph, moves: list[Move], final_colour: int | None 
     if is_solved(end):
         if not is_solved(end, final_colour):
             raise IllegalMove(
-                f"after {len(moves)} moves the board is all {g.palette[end[0]]}, "
+                f"after {count_moves(len(moves))} the board is all {g.palette[end[0]]}, "
                 f"not the final colour {g.palette[final_colour]}"
             )
     else:
-        raise IllegalMove(f"after {len(moves)} moves the board is not one colour")
+        raise IllegalMove(f"after {count_moves(len(moves))} the board is not one colour")

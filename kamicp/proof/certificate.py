@@ -33,6 +33,7 @@ from kamicp.errors import IllegalMove, KamicpError
 from kamicp.game import notation, rules
 from kamicp.game.board import Board
 from kamicp.game.regions import region_graph
+from kamicp.plural import count_moves
 from kamicp.procs.deadline import Deadline
 from kamicp.proof.dimacs import parse_dimacs
 from kamicp.proof.drat import check_drat
@@ -297,10 +298,8 @@ def _check_solution(d: Path, board, g, k: int, final) -> Step:
     except (OSError, IllegalMove, UnicodeDecodeError) as err:
         return Step("solution", False, str(err))
     if len(moves) != k:
-        return Step(
-            "solution", False, f"{notation.count_moves(len(moves))}, the manifest claims {k}"
-        )
-    return Step("solution", True, f"replays to one colour in {notation.count_moves(k)}")
+        return Step("solution", False, f"{count_moves(len(moves))}, the manifest claims {k}")
+    return Step("solution", True, f"replays to one colour in {count_moves(k)}")
 
 
 def _check_refutation(d: Path, g, k: int, final, drat_trim: bool, time_limit):

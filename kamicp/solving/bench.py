@@ -18,7 +18,7 @@ import statistics
 import sys
 from dataclasses import dataclass
 
-from kamicp import bounds, formats
+from kamicp import bounds, formats, plural
 from kamicp.errors import IllegalMove, KamicpError
 from kamicp.game import notation
 from kamicp.game.regions import region_graph
@@ -302,7 +302,7 @@ def bench(
                     finish(row)
     except KeyboardInterrupt:  # the running jobs were stopped (run_isolated); keep the rest
         interrupted = True
-        done = notation.count(len(rows), "puzzle")
+        done = plural.count(len(rows), "puzzle")
         running = "the one running was" if o.jobs == 1 else "the ones running were"
         print(f"\ninterrupted: {done} finished, {running} stopped", file=out)
     shown.close()
@@ -413,7 +413,7 @@ def _print_summary(out, rows, solvers) -> None:
                 ratios = [r[a]["seconds"] / max(r[b]["seconds"], 1e-3) for r in both]
                 if ratios:
                     print(
-                        f"time ratio {a}/{b} over {notation.count(len(ratios), 'puzzle')} "
+                        f"time ratio {a}/{b} over {plural.count(len(ratios), 'puzzle')} "
                         "both proved: "
                         f"median {statistics.median(ratios):.2f}",
                         file=out,

@@ -12,8 +12,8 @@ from dataclasses import dataclass, field
 from kamicp import formats
 from kamicp.errors import IllegalMove
 from kamicp.game import rules
-from kamicp.game.notation import count_moves
 from kamicp.game.regions import region_graph
+from kamicp.plural import count_moves
 from kamicp.solving.solve import SolveOptions, solve
 
 __all__ = ["CrossCheck", "cross_check", "cross_check_board"]

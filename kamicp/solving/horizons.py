@@ -30,8 +30,8 @@ from collections.abc import Callable
 
 from kamicp import bounds
 from kamicp.game import rules
-from kamicp.game.notation import count
 from kamicp.game.regions import RegionGraph, subgraph
+from kamicp.plural import count
 from kamicp.procs.deadline import Deadline, LimitReached
 from kamicp.procs.progress import listening, say, tell
 from kamicp.result import SAT, UNSAT, Decision, HorizonSolver, Result

@@ -29,8 +29,8 @@ import multiprocessing as mp
 from dataclasses import replace
 
 from kamicp import bounds
-from kamicp.game.notation import count_moves
 from kamicp.game.regions import RegionGraph
+from kamicp.plural import count_moves
 from kamicp.procs import progress
 from kamicp.procs.child import ERROR, Child, adopt_orphans, answer, ready
 from kamicp.procs.deadline import Deadline

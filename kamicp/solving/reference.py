@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from kamicp import bounds
 from kamicp.game import rules
-from kamicp.game.notation import count, count_moves
 from kamicp.game.regions import RegionGraph
 from kamicp.game.rules import Move
+from kamicp.plural import count, count_moves
 from kamicp.procs.deadline import Deadline
 from kamicp.procs.progress import say, tell
 from kamicp.result import Result, SearchOutcome

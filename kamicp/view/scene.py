@@ -23,8 +23,8 @@ from dataclasses import dataclass, field, replace
 
 from kamicp.game import rules
 from kamicp.game.board import Board
-from kamicp.game.notation import count_moves
 from kamicp.game.regions import region_graph
+from kamicp.plural import count_moves
 from kamicp.view import layout as lay
 from kamicp.view import words
 

@@ -24,6 +24,7 @@ from kamicp import bounds
 from kamicp.api import format_moves, solve
 from kamicp.errors import KamicpError
 from kamicp.game.board import Board
+from kamicp.plural import count_moves
 from kamicp.procs.child import ERROR, RESULT, STEP, Child, answer
 from kamicp.procs.deadline import Deadline
 from kamicp.procs.progress import watched
@@ -118,23 +119,22 @@ def par_verdict(par: int | None, lower: int, upper: int | None) -> tuple[str, st
         return "unsolvable", "unsolvable: no number of moves solves this board"
     if upper is not None and lower >= upper:
         if par is None:
-            return "optimal", f"optimal: {_moves(upper)}"
+            return "optimal", f"optimal: {count_moves(upper)}"
         if par == upper:
-            return "confirmed", f"par confirmed: {_moves(par)} is the optimum"
+            return "confirmed", f"par confirmed: {count_moves(par)} is the optimum"
         if par > upper:
-            return "high", f"par too high: {_moves(upper)} {_suffice(upper)}"
-        return "low", f"par too low: no solution in {_moves(par)} (the optimum is {upper})"
+            return "high", f"par too high: {count_moves(upper)} {_suffice(upper)}"
+        return "low", f"par too low: no solution in {count_moves(par)} (the optimum is {upper})"
     if par is not None and par < lower:
-        return "low", f"par too low: no solution in {_moves(par)} (at least {lower} are needed)"
+        return (
+            "low",
+            f"par too low: no solution in {count_moves(par)} (at least {lower} are needed)",
+        )
     if par is not None and upper is not None and par > upper:
-        return "high", f"par too high: {_moves(upper)} {_suffice(upper)}"
+        return "high", f"par too high: {count_moves(upper)} {_suffice(upper)}"
     if upper is None:
-        return "unknown", f"unknown: at least {_moves(lower)}, no solution found in time"
+        return "unknown", f"unknown: at least {count_moves(lower)}, no solution found in time"
     return "unknown", f"unknown: the optimum is between {lower} and {upper} moves"
-
-
-def _moves(n: int) -> str:
-    return "1 move" if n == 1 else f"{n} moves"
 
 
 def _suffice(n: int) -> str:

@@ -135,3 +135,11 @@ def test_distances_are_hops_within_the_piece(board, cutoff):
             if d:  # ... and every region but the source has a neighbour one hop closer
                 assert any(dist[s] == d - 1 for s in g.adj[r])
         assert distances(g, source, cutoff) == {r: d for r, d in dist.items() if d <= cutoff}
+
+
+def test_a_failed_check_counts_its_moves_in_the_singular_for_one():
+    g = from_edges([0, 1, 0, 2], [(0, 1), (1, 2), (2, 3)])
+    with pytest.raises(IllegalMove, match=r"^after 1 move the board is not one colour$"):
+        rules.verify_solution(g, [(1, 0)])
+    with pytest.raises(IllegalMove, match=r"^after 2 moves the board is all 0, not the final"):
+        rules.verify_solution(g, [(1, 0), (3, 0)], final_colour=2)
