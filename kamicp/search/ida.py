@@ -319,7 +319,8 @@ class Ida(CheckPolicy, Rentals, Search):
         if self.tetrapod_depth > 0 or asked:
             parts.append(f"tetrapod checks {asked:,.0f} ({cut:,.0f} cut, {spent:.0f} s)")
         if self.shared_checks:
-            parts.append(f"{self.shared_checks:,} checks shared by isomorphic states")
+            shared = "check" if self.shared_checks == 1 else "checks"
+            parts.append(f"{self.shared_checks:,} {shared} shared by isomorphic states")
         if self.journal is not None:
             taken, written = self.journal_taken, self.journal.written
             parts.append(f"journal {taken:,} entries taken, {written:,} written")

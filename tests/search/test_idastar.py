@@ -4,17 +4,19 @@ from __future__ import annotations
 
 import re
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from kamicp import bounds
+from kamicp.game.regions import from_edges
 from kamicp.search import ida as ida_module
 from kamicp.search.idastar import IdaOptions, idastar
 from tests.strategies import region_graphs
 
 STATUS = re.compile(
     r"searching (\d+) moves for \d+ s; ([\d,]+) states; tripod checks ([\d,]+) \(([\d,]+) cut\)"
-    r"(; tetrapod checks ([\d,]+) \(([\d,]+) cut, \d+ s\))?$"
+    r"(; tetrapod checks ([\d,]+) \(([\d,]+) cut, \d+ s\))?"
+    r"(?:; [\d,]+ checks? shared by isomorphic states)?$"
 )
 
 
@@ -30,6 +32,10 @@ def parsed_status(lines: list[str]) -> list[tuple[int, ...]]:
 
 @settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck))
 @given(region_graphs(max_cells=16, max_colours=4), st.sampled_from([0, 2]))
+# a board where isomorphic states share a tetrapod check, which the line then counts
+@example(
+    from_edges([1, 0, 0, 1, 2, 1, 0], [(0, 1), (0, 2), (1, 3), (2, 5), (3, 4), (3, 6), (5, 6)]), 2
+)
 def test_status_lines_report_the_search_and_change_nothing(monkeypatch, g, tetrapod_depth):
     # a line at every state (STATUS_EVERY 0): the thresholds and counts in them only grow,
     # never past the optimum or the run's own count; the search is the same without them
