@@ -12,6 +12,7 @@ from kamicp import bounds, formats
 from kamicp.bounds import UNSOLVABLE
 from kamicp.cli.args import SECONDS, add_memory_limit, add_puzzle_args, load_boards, memory_limited
 from kamicp.cli.clock import command_started
+from kamicp.cli.describe import WORDS_UP_TO
 from kamicp.errors import KamicpError
 from kamicp.game import notation, rules
 from kamicp.game.board import Board
@@ -21,6 +22,7 @@ from kamicp.solving.alloptimal import optimal_first_moves
 from kamicp.solving.bar import bar
 from kamicp.solving.options import SolveOptions
 from kamicp.solving.solve import solve
+from kamicp.view import words
 
 __all__ = [
     "BOUNDS_PER_REGION",
@@ -30,6 +32,7 @@ __all__ = [
     "first_moves",
     "info",
     "run_info",
+    "said",
 ]
 
 # Seconds a puzzle's description and bounds may take when no --time-limit is given: a
@@ -244,8 +247,40 @@ def run_info(args: argparse.Namespace) -> int:
                 value = " ".join(map(str, value))
             label = f"{key}:".ljust(14) if len(key) < 13 else f"{key}: "  # a space at least
             print(f"{label}{'-' if value is None else value}")
+            if key == "optimal_first_moves" and isinstance(data[key], list):
+                for line in said(board, data[key]):
+                    print(" " * 14 + line)
         print()
     return code
+
+
+def said(board: Board, tokens: list[str]) -> list[str]:
+    """First moves in words, each with its notation on the cell named, one a line; none when
+    there are more than :data:`kamicp.cli.describe.WORDS_UP_TO` of them.
+
+    Parameters
+    ----------
+    board : Board
+        The puzzle.
+    tokens : list of str
+        First moves in notation.
+
+    Returns
+    -------
+    list of str
+        The lines.
+
+    Examples
+    --------
+    >>> from kamicp.formats import parse
+    >>> said(parse("GGR\\n")[0], ["0,0:R", "0,2:G"])
+    ['red (R) at row 1, column 1   [0,0:R]', 'green (G) at row 1, column 3   [0,2:G]']
+    """
+    if len(tokens) > WORDS_UP_TO:
+        return []
+    g = region_graph(board)
+    moves = [notation.parse_move(board, g, token) for token in tokens]
+    return [f"{words.move_words(board, g, m)}   [{words.move_token(board, g, m)}]" for m in moves]
 
 
 def _count(moves: int) -> str:

@@ -4,6 +4,10 @@ from __future__ import annotations
 
 import json
 
+from kamicp import formats
+from kamicp.game import notation
+from kamicp.game.regions import region_graph
+from kamicp.view import words
 from tests.cli.helpers import ARTICLE, ROOT, run
 
 
@@ -92,3 +96,21 @@ def test_first_moves_cut_short_by_the_time_limit_exit_3(capsys):
     code, out, _ = run(capsys, "info", first, "--first-moves", "--time-limit", "0.01")
     # the optimum may be proved at once (its bound meets the beam), the moves are not
     assert code == 3 and ("first_moves: not proved" in out or "undecided_first_moves" in out)
+
+
+def test_first_moves_are_also_said_in_words(capsys):
+    first = str(ROOT / "puzzles" / "square" / "first.txt")
+    code, out, _ = run(capsys, "info", first, "--first-moves")
+    lines = out.splitlines()
+    at = next(i for i, line in enumerate(lines) if line.startswith("optimal_first_moves:"))
+    tokens = lines[at].split()[1:]
+    said = lines[at + 1 : at + 1 + len(tokens)]
+    assert code == 0 and len(tokens) == 7
+    # each line names a colour and a place, then the move on that cell, which is optimal too
+    board = formats.load(first)[0]
+    g = region_graph(board)
+    for token, line in zip(tokens, said, strict=True):
+        words_part, _, pasted = line.strip().partition("   [")
+        move = notation.parse_move(board, g, pasted.rstrip("]"))
+        assert move == notation.parse_move(board, g, token)
+        assert words_part == words.move_words(board, g, move)
