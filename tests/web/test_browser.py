@@ -242,3 +242,17 @@ def test_a_bad_file_shows_the_command_lines_line(browser, server, tmp_path, cont
     wait_for(browser, lambda: text(browser, "message") != "")
     assert text(browser, "message") == str(err.value)
     assert "error" in browser.find_element("id", "message").get_attribute("class")
+
+
+def test_the_designers_board_opens_on_the_play_page(browser, server):
+    browser.get(server + "design")
+    wait_for(browser, lambda: js(browser, "return document.body.dataset.ready === 'true'"))
+    wait_for(browser, lambda: js(browser, "return document.getElementById('format').value"))
+    browser.find_element("id", "play").click()
+    wait_for(browser, lambda: js(browser, "return location.pathname === '/'"))
+    wait_for(browser, lambda: js(browser, "return document.body.dataset.ready === 'true'"))
+    # the designer's blank board: 5 x 5 cells of its first colour, one region
+    assert colours(browser) == [0] * 25 and set(regions(browser)) == {0}
+    browser.refresh()  # handed over once: the page opens its own board again
+    wait_for(browser, lambda: js(browser, "return document.body.dataset.ready === 'true'"))
+    assert len(colours(browser)) != 25

@@ -121,6 +121,16 @@ export async function download() {
   setTimeout(() => URL.revokeObjectURL(link.href), 1000);
 }
 
+// The play page opens a board it finds here instead of its first one (sessionStorage: this tab
+// only, gone once read).
+export const HANDED_OVER = "kamicp-board";
+
+export async function playIt() {
+  const saved = await post("/api/design/save", { design: state.design, format: $("format").value });
+  sessionStorage.setItem(HANDED_OVER, JSON.stringify({ text: saved.text, name: saved.filename }));
+  window.location.href = "/";
+}
+
 export async function writeFile() {
   const body = { design: state.design, format: $("format").value, overwrite: false };
   try {

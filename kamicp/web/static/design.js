@@ -4,7 +4,7 @@
 // board; design-files.js asks the server about the whole board.
 
 import { $, guarded, post, showError, state } from "./design-common.js";
-import { check, download, refreshFormats, writeFile } from "./design-files.js";
+import { check, download, playIt, refreshFormats, writeFile } from "./design-files.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 // Edits kept for undo: at most 2 MB on the largest boards (60 x 60 cells, 10 KB a design).
@@ -396,6 +396,7 @@ function wire() {
   });
   $("check").addEventListener("click", () => guarded(check));
   $("download").addEventListener("click", () => guarded(download));
+  $("play").addEventListener("click", () => guarded(playIt));
   $("write").addEventListener("click", () => guarded(writeFile));
   $("open-file").addEventListener("change", (e) => {
     const file = e.target.files[0];

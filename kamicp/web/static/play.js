@@ -372,7 +372,12 @@ function wire() {
 
 wire();
 serial(async () => {
-  const { puzzles } = await call("GET", "/api/start");
+  // a board the designer handed over (its "Play it"), else the one the command opened
+  const handed = sessionStorage.getItem("kamicp-board");
+  sessionStorage.removeItem("kamicp-board");
+  const { puzzles } = handed
+    ? await call("POST", "/api/open", JSON.parse(handed))
+    : await call("GET", "/api/start");
   await choose(puzzles);
   document.body.dataset.ready = "true";
 });
