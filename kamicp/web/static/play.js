@@ -91,7 +91,7 @@ function swatches() {
     const name = document.createElement("span");
     name.textContent = entry.name;
     button.append(key, name);
-    if (entry.called && entry.called !== entry.name.toLowerCase()) {
+    if (entry.called && entry.called.toLowerCase() !== entry.name.toLowerCase()) {
       const called = document.createElement("small");
       called.textContent = entry.called;
       button.append(called);
