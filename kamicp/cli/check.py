@@ -56,9 +56,8 @@ def said_moves(board: Board, text: str) -> tuple[list[str], int | None]:
         return [], None
     pos, out, solved = rules.start(g), [], None
     for number, move in enumerate(moves, 1):
-        out.append(
-            f"{words.move_words(board, g, move, pos)} [{words.move_token(board, g, move, pos)}]"
-        )
+        said, token = words.move_said(board, g, move, pos)
+        out.append(f"{said} [{token}]")
         try:
             pos = rules.apply(g, pos, move)
         except IllegalMove:

@@ -81,9 +81,9 @@ def run_hint(args: argparse.Namespace) -> int:
     move = said = shown = None
     if h.next_move is not None:
         move = notation.format_move(h.position, pg, h.next_move)
-        said = words.move_words(h.position, pg, h.next_move)
+        said, token = words.move_said(h.position, pg, h.next_move)
         # the words, then the move in notation on the cell they name, to paste into --after
-        shown = f"{said}   [{words.move_token(h.position, pg, h.next_move)}]"
+        shown = f"{said}   [{token}]"
     if args.json:
         data = result_record(h.position, pg, r, formats.shown(args.file), args.index or 1)
         print(json.dumps({**data, "next_move": move, "next_move_words": said}))

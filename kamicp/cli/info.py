@@ -280,7 +280,7 @@ def said(board: Board, tokens: list[str]) -> list[str]:
         return []
     g = region_graph(board)
     moves = [notation.parse_move(board, g, token) for token in tokens]
-    return [f"{words.move_words(board, g, m)}   [{words.move_token(board, g, m)}]" for m in moves]
+    return ["{}   [{}]".format(*words.move_said(board, g, m)) for m in moves]
 
 
 def _count(moves: int) -> str:

@@ -25,8 +25,8 @@ from kamicp.game import rules
 from kamicp.game.board import Board
 from kamicp.game.regions import region_graph
 from kamicp.plural import count_moves
+from kamicp.view import colour_names, words
 from kamicp.view import layout as lay
-from kamicp.view import words
 
 __all__ = [
     "CAPTION",
@@ -140,7 +140,7 @@ def frames_of(board: Board, moves=None, palette=None) -> list[Frame]:
         part = rules.current_region(g, pos, region)
         marked = tuple(cell for r in part for cell in g.cells[r])
         tap = words.region_cell(board, g, region, pos)
-        said = words.colour_words(board, colour, symbol=False, palette=palette)
+        said = colour_names.colour_words(board, colour, symbol=False, palette=palette)
         caption = f"move {number}/{len(moves)}: {said} at {words.place_words(board, tap)}"
         out.append(Frame(colours_at(pos), marked, tap, colour, caption))
         pos = rules.apply(g, pos, move)

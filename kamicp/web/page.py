@@ -14,7 +14,7 @@ from kamicp.errors import KamicpError
 from kamicp.game import notation, rules
 from kamicp.game.board import Board
 from kamicp.game.regions import RegionGraph, region_graph
-from kamicp.view import words
+from kamicp.view import colour_names, words
 from kamicp.view.layout import (
     NODE_RADIUS,
     Layout,
@@ -80,7 +80,7 @@ def board_json(board: Board) -> dict:
         cells.append(item)
     xmin, ymin, xmax, ymax = lay.bounds()
     colours = palette_colours(board.palette)
-    called = words.palette_words(board, symbol=False)  # the names the command line says
+    called = colour_names.palette_words(board, symbol=False)  # the names the command line says
     return {
         "geometry": board.geometry,
         "rules": board.rules,
@@ -110,7 +110,7 @@ def board_json(board: Board) -> dict:
 def move_text(
     board: Board, g: RegionGraph, move: rules.Move, pos: rules.Position | None = None
 ) -> str:
-    """A move as the page shows it to the player: every move text of the page comes from here.
+    """A move as the page shows it to the player (a solution's moves: :func:`result_json`).
 
     Parameters
     ----------
@@ -301,10 +301,7 @@ def result_json(board: Board, result) -> dict:
     """
     g = region_graph(board)
     solution = result.solution or []
-    text, pos = [], rules.start(g)
-    for move in solution:
-        text.append(move_text(board, g, move, pos))
-        pos = rules.apply(g, pos, move)
+    text = words.moves_words(board, g, solution, numbered=False)  # the page's list numbers them
     return {
         "status": result.status,
         "moves": result.moves,

@@ -11,7 +11,7 @@ from kamicp import formats
 from kamicp.game import notation
 from kamicp.game.regions import region_graph
 from kamicp.solving.hint import position_after
-from kamicp.view import words
+from kamicp.view import colour_names, words
 from tests.cli.helpers import ROOT, run
 
 
@@ -52,7 +52,7 @@ def check_hint_words(board, position, out: str) -> None:
     said, _, token = line.removeprefix("next move: ").partition("   [")
     region, colour = notation.parse_move(position, g, token.split("]")[0])
     colour_said, _, place = said.partition(" at ")
-    assert colour_said == words.palette_words(board)[colour]
+    assert colour_said == colour_names.palette_words(board)[colour]
     cell = words.cell_at(board, place)
     assert g.region_of[cell] == region
     assert token.split(":")[0] == notation.format_cell(board, cell)

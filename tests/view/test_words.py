@@ -19,8 +19,8 @@ from kamicp.errors import KamicpError
 from kamicp.game import notation, rules
 from kamicp.game.board import Board
 from kamicp.game.regions import region_graph
+from kamicp.view import colour_names, words
 from kamicp.view import layout as lay
-from kamicp.view import words
 from kamicp.view.scene import frame_scenes, frames_of
 from tests.seed import SHARED
 from tests.strategies import graph_boards, grid_boards
@@ -153,13 +153,15 @@ def test_places_that_name_no_cell_are_refused():
 
 
 def check_colours(board: Board, palette=None) -> None:
-    said = words.palette_words(board, palette)
+    said = colour_names.palette_words(board, palette)
     names = [name_of(s) for s in said]
     assert len(set(names)) == len(names), said  # no two colours called the same
     for colour, text in enumerate(said):
         assert notation.parse_colour(board, symbol_of(text)) == colour  # it can be typed
-        assert words.colour_words(board, colour, palette=palette) == text
-        assert words.colour_words(board, colour, symbol=False, palette=palette) == name_of(text)
+        assert colour_names.colour_words(board, colour, palette=palette) == text
+        assert colour_names.colour_words(board, colour, symbol=False, palette=palette) == name_of(
+            text
+        )
 
 
 @pytest.mark.parametrize("board", shipped_boards(), ids=lambda b: b.name or b.geometry)
@@ -176,17 +178,17 @@ def test_palettes_of_any_size_get_distinct_names(k):
 
 def test_colours_are_named_as_drawn_with_the_symbol_to_type():
     board = formats.parse("RG\nBY\n")[0]  # colour initials are drawn as those colours
-    assert words.palette_words(board) == ["blue (B)", "green (G)", "red (R)", "yellow (Y)"]
+    assert colour_names.palette_words(board) == ["blue (B)", "green (G)", "red (R)", "yellow (Y)"]
     digits = Board(geometry="square", cells={(0, 0): 0, (0, 1): 1}, palette=("1", "2"))
-    assert words.palette_words(digits) == ["blue (1)", "orange (2)"]
+    assert colour_names.palette_words(digits) == ["blue (1)", "orange (2)"]
     graph = formats.load(str(ROOT / "puzzles/graph/wheel.json"))[0]
-    assert words.palette_words(graph) == ["Blue", "Gold", "Green", "Red"]
+    assert colour_names.palette_words(graph) == ["Blue", "Gold", "Green", "Red"]
 
 
 def test_colours_that_look_alike_are_told_apart():
     board = Board(geometry="square", cells={(0, i): i for i in range(3)}, palette=("a", "b", "c"))
     override = ["#22dd22", "#118811", "#44aa44"]  # three greens
-    assert [name_of(s) for s in words.palette_words(board, override)] == [
+    assert [name_of(s) for s in colour_names.palette_words(board, override)] == [
         "light green",
         "dark green",
         "green",
@@ -194,7 +196,7 @@ def test_colours_that_look_alike_are_told_apart():
     check_colours(board, override)
     aliases = Board(geometry="square", cells={(0, 0): 0, (0, 1): 1}, palette=("grey", "gray"))
     check_colours(aliases)
-    assert words.palette_words(aliases)[0] == "grey"
+    assert colour_names.palette_words(aliases)[0] == "grey"
 
 
 # -- regions and moves ----------------------------------------------------------------------
@@ -244,7 +246,7 @@ def test_moves_in_words_name_a_cell_of_the_region_moved_then(board, rng):
         pos = rules.apply(g, pos, moves[-1])
     lines = words.moves_words(board, g, moves)
     assert len(lines) == len(moves)
-    said = words.palette_words(board)
+    said = colour_names.palette_words(board)
     pos = rules.start(g)
     for number, (line, move) in enumerate(zip(lines, moves, strict=True), 1):
         region, colour = move

@@ -12,7 +12,7 @@ from kamicp import formats
 from kamicp.errors import InputError
 from kamicp.game.regions import region_graph
 from kamicp.solving.hint import position_after
-from kamicp.view import words
+from kamicp.view import colour_names, words
 from kamicp.web import jobs
 from kamicp.web.app import example_board, make_app
 from kamicp.web.page import outline_json
@@ -108,7 +108,7 @@ def test_an_optimal_solution_played_by_clicks_ends_solved(client):
             {"puzzle": puzzle, "moves": moves, "click": {"cell": cell, "colour": colour}},
         )
         moves = state["moves"]
-        assert state["last"].startswith(words.colour_words(board, colour) + " at ")
+        assert state["last"].startswith(colour_names.colour_words(board, colour) + " at ")
     assert state["solved"] and state["used"] == optimum(board) == len(moves)
     assert len(set(state["colours"])) == 1 and len(set(state["regions"])) == 1
     assert state["links"] == []
@@ -211,7 +211,7 @@ def test_hint_gives_an_optimal_next_move_and_the_proved_moves_left(client):
     assert tuple(hint["move"])[0] in marked and hint["outline"]
     # the words name the hinted colour and a cell of the hinted region
     colour, place = hint["move_text"].split(" at ")
-    assert colour == words.colour_words(board, hint["move"][1])
+    assert colour == colour_names.colour_words(board, hint["move"][1])
     assert board.order.index(words.cell_at(board, place)) in hint["cells"]
 
 
