@@ -16,7 +16,7 @@ from collections.abc import Collection
 
 from kamicp import __version__
 from kamicp.errors import InternalError, KamicpError
-from kamicp.procs.interruptible import interrupt_on_sigterm
+from kamicp.procs.interruptible import sigterm_as_interrupt
 
 __all__ = ["COMMANDS", "INTERNAL_ERROR", "build_parser", "command_of", "main"]
 
@@ -129,7 +129,12 @@ def main(argv: list[str] | None = None) -> int:
         From argparse: for ``--help``, ``--version`` and bad arguments (code 2).
     """
     argv = sys.argv[1:] if argv is None else argv
-    interrupt_on_sigterm()  # reading or building a large board also ends with one line
+    with sigterm_as_interrupt():  # reading or building a large board also ends with one line
+        return _run(argv)
+
+
+def _run(argv: list[str]) -> int:
+    """Parse ``argv`` and run its command; errors as one line and an exit code."""
     command = command_of(argv)
     parser = build_parser([command] if command else [])
     args = parser.parse_args(argv)

@@ -26,9 +26,9 @@ from typing import TypeVar
 
 __all__ = [
     "deferred_signals",
-    "interrupt_on_sigterm",
     "noting_interrupts",
     "run_interruptibly",
+    "sigterm_as_interrupt",
 ]
 
 T = TypeVar("T")
@@ -193,29 +193,43 @@ def noting_interrupts() -> Iterator[list]:
             signal.signal(signum, action)
 
 
-def interrupt_on_sigterm() -> None:
-    """Take SIGTERM as Ctrl-C from here on: a ``KeyboardInterrupt`` in the main thread.
+@contextmanager
+def sigterm_as_interrupt() -> Iterator[None]:
+    """Take SIGTERM as Ctrl-C within the block: a ``KeyboardInterrupt`` in the main thread.
 
     ``kill``, ``timeout`` and batch systems stop a job with SIGTERM; its default action ends
     the process at once, with nothing printed, while a command reads or builds a large board
     before any solve has set handlers of its own. A process started to ignore SIGTERM keeps
-    ignoring it.
+    ignoring it. The previous handler is restored on leaving, so a caller that runs a
+    command in its own process (a test, a notebook) keeps its own; processes forked within
+    the block inherit the handler and should reset it if they are stopped with SIGTERM
+    (:func:`kamicp.procs.pool.start_pool` does).
 
     Examples
     --------
     >>> import os
-    >>> previous = signal.getsignal(signal.SIGTERM)
-    >>> interrupt_on_sigterm()
-    >>> try:
-    ...     os.kill(os.getpid(), signal.SIGTERM)
-    ... except KeyboardInterrupt:
-    ...     print("interrupted")
+    >>> before = signal.getsignal(signal.SIGTERM)
+    >>> with sigterm_as_interrupt():
+    ...     try:
+    ...         os.kill(os.getpid(), signal.SIGTERM)
+    ...     except KeyboardInterrupt:
+    ...         print("interrupted")
     interrupted
-    >>> _ = signal.signal(signal.SIGTERM, previous)
+    >>> signal.getsignal(signal.SIGTERM) is before
+    True
     """
 
     def handler(signum, frame):
         raise KeyboardInterrupt
 
-    if signal.getsignal(signal.SIGTERM) is not signal.SIG_IGN:
-        signal.signal(signal.SIGTERM, handler)
+    previous = None
+    try:
+        if signal.getsignal(signal.SIGTERM) is not signal.SIG_IGN:
+            previous = signal.signal(signal.SIGTERM, handler)
+    except ValueError:  # not the main thread: only the main thread can set handlers
+        pass
+    try:
+        yield
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGTERM, previous)

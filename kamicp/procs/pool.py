@@ -80,6 +80,10 @@ def _pool_worker(parent: int, initializer: Callable | None, initargs: tuple) -> 
     for jobs, and would wait for ever once the parent is killed (a portfolio stops a
     backend so), as the executor's workers keep the job queue's write end open."""
     die_with_parent()
+    # stop_pool ends a worker with SIGTERM, which must kill it: a handler inherited from the
+    # parent (the CLI takes SIGTERM as Ctrl-C) would raise in the middle of the job queue's
+    # lock and leave the other workers, and the executor's shutdown, waiting on it for ever
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
     if os.getppid() != parent:  # the parent died before that
         os._exit(0)
     if initializer is not None:

@@ -271,3 +271,13 @@ def test_sigterm_while_reading_the_board_ends_with_one_line():
     proc.send_signal(signal.SIGTERM)
     out, err = proc.communicate(timeout=10)
     assert (proc.returncode, out, err) == (130, "", "kamicp: interrupted\n")
+
+
+def test_a_command_run_in_process_leaves_the_sigterm_handler_as_it_found_it(capsys):
+    # a test, a notebook or a caller's own pool forks after main returns: its children
+    # must not inherit the command's SIGTERM-as-Ctrl-C
+    import signal
+
+    before = signal.getsignal(signal.SIGTERM)
+    assert main(["info", str(ROOT / "puzzles" / "square" / "first.txt")]) == 0
+    assert signal.getsignal(signal.SIGTERM) is before

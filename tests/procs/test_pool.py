@@ -71,3 +71,16 @@ def test_idle_workers_die_with_a_parent_killed_outright():
     while not all(_gone(pid) for pid in workers) and time.monotonic() < end:
         time.sleep(0.05)
     assert all(_gone(pid) for pid in workers)
+
+
+def test_workers_die_of_sigterm_whatever_handler_the_parent_set():
+    # the CLI takes SIGTERM as Ctrl-C; a worker forked with that handler would raise in the
+    # job queue's lock instead of dying, and could leave the pool's shutdown waiting for ever
+    import signal
+
+    from kamicp.procs.interruptible import sigterm_as_interrupt
+
+    with sigterm_as_interrupt():
+        pool, workers = start_pool(2)
+        stop_pool(pool, workers)
+    assert [w.exitcode for w in workers] == [-signal.SIGTERM] * 2
