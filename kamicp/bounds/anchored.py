@@ -54,10 +54,10 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 import numpy as np
-from numba import njit
 
 from kamicp.bounds.tripods import packed_tripod_levels
 from kamicp.bounds.walks import packed_walk_levels, piece_arrays
+from kamicp.jit import kernel
 
 __all__ = ["CANDIDATES", "PAIRS", "anchored_values", "least_levels", "pair_values"]
 
@@ -153,7 +153,7 @@ def _pairs(y: np.ndarray) -> list[tuple[int, int]]:
     return [(int(pairs[i]) // n, int(pairs[i]) % n) for i in order]
 
 
-@njit(cache=True)
+@kernel
 def least_levels(levels, n, out) -> None:
     """out[d, x, y, z] = the first level whose bit z of [d, x, y] is set (levels are
     nested), or the number of levels if none is."""
@@ -174,7 +174,7 @@ def least_levels(levels, n, out) -> None:
                     out[d, x, yy, z] = lo
 
 
-@njit(cache=True)
+@kernel
 def pair_values(y, cost, z, w, cap, starts, neighbours):
     """Per colour d: max over x, y of R(x, y, d) for anchors z, w, above ``cap`` reported
     as ``cap + 1``. ``cost[d, x, v]`` = min over neighbours u of v of M(x, u, d)."""
@@ -223,7 +223,7 @@ def pair_values(y, cost, z, w, cap, starts, neighbours):
     return values
 
 
-@njit(cache=True)
+@kernel
 def _constants(y, cost, z, w, starts, neighbours, c, top) -> None:
     """C(x, y) in one colour (see the module's docstring), values above ``top`` cut to it."""
     n = y.shape[0]

@@ -22,7 +22,8 @@ Example::
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+
+from kamicp.jit import kernel
 
 __all__ = [
     "SMALL_TILE",
@@ -60,14 +61,14 @@ def full_row(n: int, words: int) -> np.ndarray:
 SMALL_TILE = 256
 
 
-@njit(cache=True)
+@kernel
 def transpose_bits(matrix, out) -> None:
     """out = the transpose of the n x n bit matrix ``matrix`` (shape (n, words)): bit x of
     row z of ``out`` = bit z of row x. ``out`` must not be ``matrix``."""
     transpose_block(matrix, 0, out, matrix.shape[0])
 
 
-@njit(cache=True)
+@kernel
 def transpose_block(matrix, first, out, n) -> None:
     """The same for an n x n bit matrix stored in columns ``first`` .. ``first + words - 1``
     of ``matrix`` (row x: bits of ``matrix[x, first:first + words]``), written to the same
@@ -102,7 +103,7 @@ def transpose_block(matrix, first, out, n) -> None:
                 out[64 * j + c, first + i] = tile[c]
 
 
-@njit(cache=True)
+@kernel
 def transpose64(tile) -> None:
     """Transpose a 64 x 64 bit matrix in place (row r = word r, column c = bit c): swap the
     off-diagonal blocks of width 32, then 16, ... 1 within each diagonal block (Warren,

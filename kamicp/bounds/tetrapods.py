@@ -65,12 +65,12 @@ import time
 from collections.abc import Iterable, Iterator, Sequence
 
 import numpy as np
-from numba import njit
 
 from kamicp.bounds.bits import full_row, transpose_block
 from kamicp.bounds.cache import BOUND_CACHE
 from kamicp.bounds.tripods import packed_tripod_levels
 from kamicp.bounds.walks import LEVELS, first_full, packed_walk_levels, piece_arrays
+from kamicp.jit import kernel
 
 __all__ = ["CHUNK", "TILE", "keep_levels_memory", "packed_tetrapod_levels", "tetrapod_values"]
 
@@ -172,7 +172,7 @@ def _zeros(shape: tuple) -> np.ndarray:
     return out
 
 
-@njit(cache=True)
+@kernel
 def _level(levels, t, tripods, bar, cost, node_colour, starts, neighbours, proper) -> None:
     """Compute level t in place: level t - 1 in any colour, the tripods with two ends in
     one node, the joins, then the closure (:func:`_symmetrise`, :func:`_join_ends`)."""
@@ -206,7 +206,7 @@ def _level(levels, t, tripods, bar, cost, node_colour, starts, neighbours, prope
                 break
 
 
-@njit(cache=True)
+@kernel
 def _walk_join_list(t, d, cost, arrays, proper):
     """The walk joins of level t, colour d: rows (x, v, c), a walk (x, u) within c, an edge
     u-v, a tetrapod (v, y, z, w) of level t - c; without those another implies."""
@@ -225,7 +225,7 @@ def _walk_join_list(t, d, cost, arrays, proper):
 CHUNK = 64  # words of a row chunk in the walk joins: every join's chunk stays in the caches
 
 
-@njit(cache=True)
+@kernel
 def _walk_joins(levels, t, d, joins) -> None:
     """Level t, colour d, |= the walk joins: block x takes block v of level t - c.
 
@@ -248,7 +248,7 @@ def _walk_joins(levels, t, d, joins) -> None:
                     q[x, i] |= source[i]
 
 
-@njit(cache=True)
+@kernel
 def _dominated(x, v, c, d, cost, arrays) -> bool:
     """Is the walk join of x with v at cost c implied by another? It is, on a proper
     graph, when a neighbour u of v has colour d and a cost c' <= c: every finished level
@@ -265,7 +265,7 @@ def _dominated(x, v, c, d, cost, arrays) -> bool:
     return False
 
 
-@njit(cache=True)
+@kernel
 def _one_more_move(levels, t) -> None:
     """levels[t][d] = the union over d' of levels[t - 1][d'] (one more move recolours it).
 
@@ -285,7 +285,7 @@ def _one_more_move(levels, t) -> None:
             now[d, j] = now[0, j]
 
 
-@njit(cache=True)
+@kernel
 def _tripods_in(q, tripod, n, words) -> None:
     """(x, y, z, z) is within t when the tripod (x, y, z) is."""
     one = np.uint64(1)
@@ -296,7 +296,7 @@ def _tripods_in(q, tripod, n, words) -> None:
                     q[x, y, z, z // 64] |= one << np.uint64(z % 64)
 
 
-@njit(cache=True)
+@kernel
 def _new_bar_costs(bar, t, tripods, starts, neighbours) -> None:
     """bar[d, x, y, v] = t for the triples with none yet where a neighbour u of v has
     Y(x, y, u, d) <= t."""
@@ -317,7 +317,7 @@ def _new_bar_costs(bar, t, tripods, starts, neighbours) -> None:
 TILE = 8  # the symmetrisation visits the triples in tiles of TILE^3, for the cache
 
 
-@njit(cache=True)
+@kernel
 def _symmetrise(q, triples) -> None:
     """q = the union of its images under the 24 orders of the ends, in two passes over the
     sorted triples (x <= y <= z), each visiting the six orders of a triple at once.
@@ -348,7 +348,7 @@ def _symmetrise(q, triples) -> None:
             _write_six(q, x, y, z, i, row)
 
 
-@njit(cache=True)
+@kernel
 def _sorted_triples(n):
     """The triples x <= y <= z below n, tile by tile (TILE^3 rows of each order at a time):
     the order in which :func:`_symmetrise` visits them, computed once a level."""
@@ -366,7 +366,7 @@ def _sorted_triples(n):
     return out
 
 
-@njit(cache=True)
+@kernel
 def _write_six(q, x, y, z, i, row) -> None:
     q[x, y, z, i] = row
     q[x, z, y, i] = row
@@ -376,7 +376,7 @@ def _write_six(q, x, y, z, i, row) -> None:
     q[z, y, x, i] = row
 
 
-@njit(cache=True)
+@kernel
 def _join_ends(q, d, node_colour, starts, neighbours) -> None:
     """The joins with a cost-0 walk at each end of a q symmetric in its ends (it comes from
     :func:`_symmetrise`): a node x of colour d next to v takes the tetrapods of v, as any of
@@ -409,7 +409,7 @@ def _join_ends(q, d, node_colour, starts, neighbours) -> None:
             q[:, x] |= q[:, v]
 
 
-@njit(cache=True)
+@kernel
 def _join_inner_ends(q, targets, masks, starts, neighbours) -> None:
     """The third and fourth ends' joins of :func:`_join_ends`, block by block (a <= b,
     block (b, a) a copy)."""

@@ -52,7 +52,6 @@ import time
 from collections.abc import Iterator, Sequence
 
 import numpy as np
-from numba import njit
 
 from kamicp.bounds.bits import full_row, transpose_block, unpack_bits
 from kamicp.bounds.cache import BOUND_CACHE
@@ -64,6 +63,7 @@ from kamicp.bounds.walks import (
     packed_walk_levels,
     piece_arrays,
 )
+from kamicp.jit import kernel
 
 __all__ = [
     "forget_kept_levels",
@@ -202,7 +202,7 @@ def unpack_level(level: np.ndarray, n: int) -> np.ndarray:
     return unpack_bits(level.reshape(level.shape[0], n, n, -1), n)
 
 
-@njit(cache=True)
+@kernel
 def _fill(levels, t, cost, least, walks, node_colour, starts, neighbours, proper) -> None:
     """Compute level t in place from the levels before it: the start S (:func:`_start`),
     closed under the six permutations of the ends (a tripod has no first end) and under the
@@ -238,7 +238,7 @@ def _fill(levels, t, cost, least, walks, node_colour, starts, neighbours, proper
             return
 
 
-@njit(cache=True)
+@kernel
 def _start(levels, t, cost, least, walks) -> None:
     """Level t before its closure: level t - 1 in any colour, the paths (x, y, y) with
     M(x, y, d) <= t, and the joins with 0 < a < t, which use finished levels only: only
@@ -264,7 +264,7 @@ def _start(levels, t, cost, least, walks) -> None:
                         row[i] |= source[i]
 
 
-@njit(cache=True)
+@kernel
 def least_costs(cost) -> np.ndarray:
     """least[x, v] = min over colours d of cost[d, x, v]. The joins of a pair (x, v) at
     this least cost are left out: they follow from the closure and from joins of smaller
@@ -283,7 +283,7 @@ def least_costs(cost) -> np.ndarray:
     return least
 
 
-@njit(cache=True)
+@kernel
 def _or_swapped(level) -> None:
     """level |= (x y) level, in place: block y of row x with block x of row y."""
     n, width = level.shape
@@ -296,7 +296,7 @@ def _or_swapped(level) -> None:
                 level[y, x * words + w] = both
 
 
-@njit(cache=True)
+@kernel
 def _join_ends(level, d, node_colour, starts, neighbours, both_ends) -> None:
     """J_x (and J_y if ``both_ends``) for colour d, in place: a node x of colour d takes the
     tripods of its neighbours v, as the first end (row x takes row v) and as the second
@@ -316,7 +316,7 @@ def _join_ends(level, d, node_colour, starts, neighbours, both_ends) -> None:
                         level[a, x * words + w] |= level[a, v * words + w]
 
 
-@njit(cache=True)
+@kernel
 def _flip(level, out) -> None:
     """out = (x z) level: bit x of block y of row z = bit z of block y of row x. Each block
     y is an n x n bit matrix (:func:`kamicp.bounds.bits.transpose_block`)."""

@@ -47,9 +47,9 @@ import time
 from collections.abc import Iterable, Iterator, Sequence
 
 import numpy as np
-from numba import njit
 
 from kamicp.bounds.bits import full_row, transpose_bits, unpack_bits
+from kamicp.jit import kernel
 
 __all__ = [
     "LEVELS",
@@ -212,7 +212,7 @@ def packed_walk_levels(arrays: tuple, k: int, last: int) -> Iterator[tuple]:
         yield levels[t], cost
 
 
-@njit(cache=True)
+@kernel
 def _walk_level(levels, t, cost, node_colour, starts, neighbours, proper) -> None:
     """Compute level t in place from the levels before it, then the pairs of cost t."""
     level = levels[t]
@@ -235,7 +235,7 @@ def _walk_level(levels, t, cost, node_colour, starts, neighbours, proper) -> Non
     _new_costs(level, t, cost, starts, neighbours)
 
 
-@njit(cache=True)
+@kernel
 def one_more_move(levels, t) -> None:
     """levels[t][d] = the union over d' of levels[t - 1][d'] (any shape of rows): what is
     within t - 1 moves for some final colour is within t for every colour, one more move
@@ -250,7 +250,7 @@ def one_more_move(levels, t) -> None:
                 levels[t, d, x, i] = any_colour
 
 
-@njit(cache=True)
+@kernel
 def _close(matrix, flipped, d, node_colour, starts, neighbours, proper) -> None:
     """Close one colour's level under the joins with a cost-0 end: a node x of colour d, an
     edge x-u and a walk from u to y within t give a walk from x to y within t (J_x, the
@@ -269,7 +269,7 @@ def _close(matrix, flipped, d, node_colour, starts, neighbours, proper) -> None:
             return
 
 
-@njit(cache=True)
+@kernel
 def _join_rows(matrix, d, node_colour, starts, neighbours) -> None:
     """J_x in place: a node x of colour d takes the walks of its neighbours (row x |= row v)."""
     for x in range(matrix.shape[0]):
@@ -278,7 +278,7 @@ def _join_rows(matrix, d, node_colour, starts, neighbours) -> None:
                 matrix[x] |= matrix[neighbours[j]]
 
 
-@njit(cache=True)
+@kernel
 def _new_costs(level, t, cost, starts, neighbours) -> None:
     """cost[d, x, v] = t for the pairs with none yet where a neighbour u of v has
     M(x, u, d) <= t."""

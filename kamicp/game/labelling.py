@@ -10,12 +10,13 @@ sort by group, and one pass that lists each group's neighbours with a mark per g
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+
+from kamicp.jit import kernel
 
 __all__ = ["grid_labels"]
 
 
-@njit(cache=True)
+@kernel
 def _neighbours(code: int, r: int, c: int, out_r: np.ndarray, out_c: np.ndarray) -> int:
     """Write the neighbours of (r, c) under geometry ``code`` into ``out_r``/``out_c``
     (:data:`kamicp.game.labels.GRID_CODES`); their number."""
@@ -52,7 +53,7 @@ def _neighbours(code: int, r: int, c: int, out_r: np.ndarray, out_c: np.ndarray)
     return 3
 
 
-@njit(cache=True)
+@kernel
 def grid_labels(rows: np.ndarray, cols: np.ndarray, colour: np.ndarray, code: int):
     """Group the cells of one colour that touch.
 

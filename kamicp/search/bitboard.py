@@ -1,4 +1,4 @@
-"""The pivot's piece of a board as bitsets, and the compiled steps of a pivot-rule search.
+"""The pivot's piece of a board as bitsets, the data of a pivot-rule search.
 
 Under pivot rules a position is the set of starting regions the pivot has flooded, ``F``
 (its colour is that of the last move). The regions touching ``F`` from outside are its
@@ -6,9 +6,7 @@ Under pivot rules a position is the set of starting regions the pivot has floode
 starting regions never share a colour, so nothing beyond the border joins. Sets of regions
 are rows of 64-bit words, bit ``i`` of word ``i // 64`` for region ``i``.
 
-The compiled steps here (Numba) are the border, the layered bound of
-:func:`kamicp.bounds.pivot_layer_bound` (``encodings/bounds.md``, Bound 4), the sweep bound
-(Bound 9), the colour-eliminating move (R7) and a greedy solution;
+The compiled steps on such rows are in :mod:`kamicp.search.bitsets`;
 :mod:`kamicp.search.pivot_astar` searches with them.
 
 Examples
@@ -18,10 +16,8 @@ Examples
 >>> board = bit_board(g)
 >>> board.n, board.words, board.colours.tolist()
 (4, 1, [0, 1, 2, 1])
->>> start = board.start()
->>> int(layer_bound(start, border(start, board.neighbours), board.neighbours,
-...                 board.colour_masks, -1))
-3
+>>> board.start().tolist(), board.full().tolist()
+([1], [15])
 """
 
 from __future__ import annotations
@@ -29,43 +25,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from numba import njit
 
 from kamicp.game.regions import RegionGraph
 
-__all__ = [
-    "MOST_COLOURS",
-    "absorb",
-    "BitBoard",
-    "bit_board",
-    "border",
-    "border_into",
-    "colours_in",
-    "eliminated",
-    "gather_neighbours",
-    "greedy_colours",
-    "layer_bound",
-    "layer_bound_into",
-    "lowest_bit",
-    "popcount",
-    "sweep_bound",
-]
+__all__ = ["MOST_COLOURS", "BitBoard", "bit_board"]
 
 # Colour sets are one 64-bit word in the compiled loops.
 MOST_COLOURS = 64
 
 _ONE = np.uint64(1)
-_ZERO = np.uint64(0)
-# Index of the single set bit of a word by de Bruijn multiplication (Leiserson, Prokop and
-# Randall, "Using de Bruijn sequences to index a 1 in a computer word", 1998).
-_DE_BRUIJN = np.uint64(0x03F79D71B4CB0A89)
-_BIT_INDEX = np.zeros(64, dtype=np.int64)
-for _i in range(64):
-    _BIT_INDEX[((1 << _i) * 0x03F79D71B4CB0A89 % (1 << 64)) >> 58] = _i
-_M1 = np.uint64(0x5555555555555555)
-_M2 = np.uint64(0x3333333333333333)
-_M4 = np.uint64(0x0F0F0F0F0F0F0F0F)
-_H01 = np.uint64(0x0101010101010101)
 
 
 @dataclass(frozen=True)
@@ -152,244 +120,3 @@ def _packed(rows: np.ndarray, words: int) -> np.ndarray:
     """Boolean rows of ``words * 64`` columns as rows of 64-bit words, bit j of word j // 64."""
     octets = np.packbits(rows, axis=-1, bitorder="little")
     return np.ascontiguousarray(octets).view("<u8").astype(np.uint64).reshape(len(rows), words)
-
-
-@njit(cache=True)
-def popcount(x) -> int:
-    """The set bits of a 64-bit word (the SWAR count of Warren, "Hacker's Delight", 5-1)."""
-    x = x - ((x >> _ONE) & _M1)
-    x = (x & _M2) + ((x >> np.uint64(2)) & _M2)
-    x = (x + (x >> np.uint64(4))) & _M4
-    return int((x * _H01) >> np.uint64(56))
-
-
-@njit(cache=True)
-def lowest_bit(x) -> int:
-    """The index of the lowest set bit of a non-zero 64-bit word."""
-    low = x & (~x + _ONE)
-    return _BIT_INDEX[(low * _DE_BRUIJN) >> np.uint64(58)]
-
-
-@njit(cache=True)
-def border(flooded, neighbours):
-    """The regions outside ``flooded`` that touch it. O(|flooded| x words)."""
-    out = np.empty(flooded.shape[0], dtype=np.uint64)
-    border_into(flooded, neighbours, out)
-    return out
-
-
-@njit(cache=True)
-def border_into(flooded, neighbours, out) -> None:
-    """:func:`border` written into ``out``."""
-    words = flooded.shape[0]
-    for w in range(words):
-        out[w] = _ZERO
-    gather_neighbours(flooded, neighbours, out)
-    for w in range(words):
-        out[w] &= ~flooded[w]
-
-
-@njit(cache=True)
-def gather_neighbours(regions, neighbours, out) -> None:
-    """OR into ``out`` the neighbours of every region of ``regions``. O(|regions| x words)."""
-    words = regions.shape[0]
-    for w in range(words):
-        x = regions[w]
-        while x:
-            i = 64 * w + lowest_bit(x)
-            x &= x - _ONE
-            for u in range(words):
-                out[u] |= neighbours[i, u]
-
-
-@njit(cache=True)
-def absorb(done, edge, grab, neighbours) -> None:
-    """Flood the regions ``grab`` (a part of the border ``edge`` of ``done``): both are
-    updated in place, the border losing ``grab`` and gaining what it touches."""
-    words = done.shape[0]
-    for w in range(words):
-        done[w] |= grab[w]
-        edge[w] &= ~grab[w]
-    gather_neighbours(grab, neighbours, edge)
-    for w in range(words):
-        edge[w] &= ~done[w]
-
-
-@njit(cache=True)
-def colours_in(regions, colour_masks) -> np.uint64:
-    """The colours of ``regions``, as a word with bit c for colour c. O(k x words)."""
-    found = _ZERO
-    for c in range(colour_masks.shape[0]):
-        for w in range(regions.shape[0]):
-            if regions[w] & colour_masks[c, w]:
-                found |= _ONE << np.uint64(c)
-                break
-    return found
-
-
-@njit(cache=True)
-def layer_bound(flooded, edge, neighbours, colour_masks, final) -> int:
-    """The layered bound of a position: the largest d + |colours at distance > d from the
-    flood, with the final colour| over 0 <= d < eccentricity (``final`` < 0: any colour).
-
-    ``edge`` is the border of ``flooded``. Proved in ``encodings/bounds.md`` ("Bound 4: pivot
-    layers"). A flooded piece has bound 0 here: the caller adds the move to the final colour.
-    O(n x words + eccentricity x k x words).
-    """
-    words = flooded.shape[0]
-    scratch = np.empty((3, words), dtype=np.uint64)
-    layers = np.empty(neighbours.shape[0] + 1, dtype=np.uint64)
-    return layer_bound_into(flooded, edge, neighbours, colour_masks, final, scratch, layers)
-
-
-@njit(cache=True)
-def layer_bound_into(flooded, edge, neighbours, colour_masks, final, scratch, layers) -> int:
-    """:func:`layer_bound` in the caller's work arrays: ``scratch`` of shape (3, words),
-    ``layers`` of n + 1 words (the search's inner loop allocates nothing)."""
-    words = flooded.shape[0]
-    seen, frontier, grown = scratch[0], scratch[1], scratch[2]
-    empty = True
-    for w in range(words):
-        seen[w] = flooded[w] | edge[w]
-        frontier[w] = edge[w]
-        if edge[w]:
-            empty = False
-    depth = 0
-    while not empty:
-        depth += 1
-        layers[depth] = colours_in(frontier, colour_masks)
-        for w in range(words):
-            grown[w] = _ZERO
-        gather_neighbours(frontier, neighbours, grown)
-        empty = True
-        for w in range(words):
-            frontier[w] = grown[w] & ~seen[w]
-            seen[w] |= frontier[w]
-            if frontier[w]:
-                empty = False
-    if depth == 0:
-        return 0
-    beyond = _ZERO if final < 0 else _ONE << np.uint64(final)
-    best = 0
-    for d in range(depth - 1, -1, -1):  # colours at distance > d, growing as d falls
-        beyond |= layers[d + 1]
-        best = max(best, d + popcount(beyond))
-    return best
-
-
-@njit(cache=True)
-def sweep_bound(flooded, edge, neighbours, colour_masks, final, scratch) -> int:
-    """The moves of a relaxed flood from a position: each step plays a colour-eliminating
-    move where there is one, and floods the whole border otherwise; a lower bound on the
-    moves that flood the piece, raised by the colours left at each step (``encodings/bounds.md``,
-    "Bound 9: pivot sweep"; the sweep is ColorFill's and aaronpuchert/floodit's heuristic).
-    ``scratch``: shape (3, words).
-    O(steps x (k + n) x words)."""
-    words = flooded.shape[0]
-    k = colour_masks.shape[0]
-    done, edge_now, grab = scratch[0], scratch[1], scratch[2]
-    empty = True
-    for w in range(words):
-        done[w] = flooded[w]
-        edge_now[w] = edge[w]
-        if edge[w]:
-            empty = False
-    steps = 0
-    best = 0
-    wanted = _ZERO if final < 0 else _ONE << np.uint64(final)
-    while not empty:
-        # the colours left each need a move, and so does the final colour
-        left = wanted
-        for c in range(k):
-            for w in range(words):
-                if colour_masks[c, w] & ~done[w]:
-                    left |= _ONE << np.uint64(c)
-                    break
-        best = max(best, steps + popcount(left))
-        steps += 1
-        colour = -1
-        for c in range(k):
-            if c == final:  # the lemma holds for the other colours only
-                continue
-            present = False
-            inside = True
-            for w in range(words):
-                left = colour_masks[c, w] & ~done[w]
-                if left:
-                    present = True
-                    if left & ~edge_now[w]:
-                        inside = False
-                        break
-            if present and inside:
-                colour = c
-                break
-        for w in range(words):
-            grab[w] = edge_now[w] if colour < 0 else edge_now[w] & colour_masks[colour, w]
-        absorb(done, edge_now, grab, neighbours)
-        empty = True
-        for w in range(words):
-            if edge_now[w]:
-                empty = False
-    return max(best, steps)
-
-
-@njit(cache=True)
-def greedy_colours(flooded, neighbours, colour_masks, final, out) -> int:
-    """A solution of the piece from ``flooded``, written as colours into ``out`` (at least
-    n + 1 long); its length. Each move is a colour-eliminating one where there is one, else
-    the colour that floods the most regions (the lowest on a tie); then the final colour
-    if the last move was another. O(moves x (k + n) x words)."""
-    words = flooded.shape[0]
-    k = colour_masks.shape[0]
-    done = flooded.copy()
-    edge = border(done, neighbours)
-    grab = np.empty(words, dtype=np.uint64)
-    length = 0
-    while True:
-        empty = True
-        for w in range(words):
-            if edge[w]:
-                empty = False
-        if empty:
-            break
-        colour = eliminated(done, edge, colour_masks, final)
-        if colour < 0:
-            most = 0
-            for c in range(k):
-                count = 0
-                for w in range(words):
-                    count += popcount(edge[w] & colour_masks[c, w])
-                if count > most:
-                    most, colour = count, c
-        out[length] = colour
-        length += 1
-        for w in range(words):
-            grab[w] = edge[w] & colour_masks[colour, w]
-        absorb(done, edge, grab, neighbours)
-    if final >= 0 and (length == 0 or out[length - 1] != final):
-        out[length] = final
-        length += 1
-    return length
-
-
-@njit(cache=True)
-def eliminated(flooded, edge, colour_masks, final) -> int:
-    """A colour whose every unflooded region is on the border (a move to it removes the
-    colour from the board), other than ``final``; -1 if none. Such a move starts an optimal
-    continuation (``encodings/bounds.md``, "R7. Pivot rules: colour-eliminating moves").
-    O(k x words)."""
-    for c in range(colour_masks.shape[0]):
-        if c == final:
-            continue
-        present = False
-        inside = True
-        for w in range(flooded.shape[0]):
-            left = colour_masks[c, w] & ~flooded[w]
-            if left:
-                present = True
-            if left & ~edge[w]:
-                inside = False
-                break
-        if present and inside:
-            return c
-    return -1

@@ -6,7 +6,7 @@ Its ideas are the published ones of the fast exact Flood-It solvers (ColorFill b
 aaronpuchert/floodit): A* with an admissible bound, colour-eliminating moves played at once,
 bitsets. Here:
 
-- a child's bound is the sweep bound (:func:`~kamicp.search.bitboard.sweep_bound`,
+- a child's bound is the sweep bound (:func:`~kamicp.search.bitsets.sweep_bound`,
   ``encodings/bounds.md`` Bound 9), the start's also the layered bound (Bound 4); a child's
   f is at least its parent's (pathmax), and a flooded set reached again with fewer moves is
   opened again, so the search is exact with a bound that is admissible but not consistent
@@ -40,7 +40,6 @@ import time
 from collections.abc import Callable
 
 import numpy as np
-from numba import njit
 
 from kamicp import bounds
 from kamicp.game.regions import RegionGraph
@@ -48,16 +47,19 @@ from kamicp.game.rules import Move
 from kamicp.procs import memory as limit
 from kamicp.procs.deadline import Deadline
 from kamicp.result import SearchOutcome
-from kamicp.search.bitboard import (
-    BitBoard,
-    absorb,
-    bit_board,
-    border,
-    border_into,
-    eliminated,
-    greedy_colours,
-    layer_bound_into,
-    sweep_bound,
+from kamicp.search.bitboard import BitBoard, bit_board
+from kamicp.search.pivot_code import expand, open_start, rehash
+from kamicp.search.pivot_kernels import (
+    BEST,
+    BEST_COLOUR,
+    BEST_NODE,
+    DONE,
+    EXPANDED,
+    GROW,
+    LOW,
+    NODES,
+    SLICE,
+    USED,
 )
 
 __all__ = [
@@ -82,11 +84,6 @@ FIRST_NODES = 16_384
 # Bytes the search's arrays may take by default: the hardest floodit-99 board fits.
 MEMORY = 2 * 2**30
 
-# what a slice returns
-_DONE, _SLICE, _GROW = 0, 1, 2
-# the counters shared with the compiled loop
-_NODES, _LOW, _BEST, _BEST_NODE, _BEST_COLOUR, _EXPANDED, _USED = range(7)
-
 
 def quick_length(g: RegionGraph, final_colour: int | None = None) -> int | None:
     """The length of the compiled greedy's solution of a pivot-rule board (None if the
@@ -105,7 +102,7 @@ def quick_length(g: RegionGraph, final_colour: int | None = None) -> int | None:
     if board.n == 1:
         return int(final >= 0 and final != board.colours[0])
     colours = np.empty(board.n + 1, dtype=np.int64)
-    return int(_open(board.start(), board.neighbours, board.colour_masks, final, colours)[1])
+    return int(open_start(board.start(), board.neighbours, board.colour_masks, final, colours)[1])
 
 
 def node_bytes(words: int) -> int:
@@ -176,7 +173,7 @@ def pivot_astar(
     # the start's bound, and a quick solution: A* then looks only below it, and stores
     # nothing at or above it
     colours = np.empty(board.n + 1, dtype=np.int64)
-    h0, length = _open(root, board.neighbours, board.colour_masks, final, colours)
+    h0, length = open_start(root, board.neighbours, board.colour_masks, final, colours)
     if h0 >= best:
         return SearchOutcome(None, h0, True, 0)
     quick = [(g.pivot, int(c)) for c in colours[:length]]
@@ -193,23 +190,23 @@ def pivot_astar(
         on_bound(h0)
     while True:
         if node_limit is not None:
-            slice_size = max(1, min(slice_size, node_limit - int(run.stats[_EXPANDED])))
+            slice_size = max(1, min(slice_size, node_limit - int(run.stats[EXPANDED])))
         began = time.monotonic()
         status = run.step(slice_size)
         took = time.monotonic() - began
-        low = int(min(run.stats[_LOW], run.stats[_BEST]))
+        low = int(min(run.stats[LOW], run.stats[BEST]))
         if on_bound is not None and low > told:
             told = low
             on_bound(low)
-        if status == _DONE:
+        if status == DONE:
             return run.outcome(g, True, best)
-        if status == _GROW and not run.grow():
+        if status == GROW and not run.grow():
             return run.outcome(g, False, best)
         if clock.expired():
             return run.outcome(g, False, best)
-        if node_limit is not None and run.stats[_EXPANDED] >= node_limit:
+        if node_limit is not None and run.stats[EXPANDED] >= node_limit:
             return run.outcome(g, False, best)
-        if status == _SLICE and took > 0:
+        if status == SLICE and took > 0:
             slice_size = max(1, int(slice_size * min(4.0, SLICE_SECONDS / took)))
 
 
@@ -238,28 +235,41 @@ class _Run:
         self.table = np.full(4 * size, -1, dtype=np.int64)
         self.heads = np.full((best + 1, best + 1), -1, dtype=np.int64)
         self.stats = np.zeros(7, dtype=np.int64)
-        self.stats[_BEST] = best
-        self.stats[_BEST_NODE] = -1
+        self.stats[BEST] = best
+        self.stats[BEST_NODE] = -1
         self.full = board.full()
         self.quick: list[Move] | None = None  # a solution no longer than the search's bound
 
     def add_root(self, root: np.ndarray, h0: int) -> None:
         """Open the start with f = its bound (the first slice puts it in the table)."""
         self.store[0] = root
-        self.stats[_NODES] = 1
-        self.stats[_LOW] = h0
+        self.stats[NODES] = 1
+        self.stats[LOW] = h0
         self.heads[h0, 0] = 0
 
     def step(self, budget: int) -> int:
         """One slice of at most ``budget`` expansions."""
-        nodes = (self.store, self.gval, self.parent, self.move, self.link, self.stale)
-        board = (self.board.neighbours, self.board.colour_masks, self.full)
-        return _expand(board, nodes, self.table, self.heads, self.stats, self.final, budget)
+        return expand(
+            self.board.neighbours,
+            self.board.colour_masks,
+            self.full,
+            self.store,
+            self.gval,
+            self.parent,
+            self.move,
+            self.link,
+            self.stale,
+            self.table,
+            self.heads,
+            self.stats,
+            self.final,
+            budget,
+        )
 
     def grow(self) -> bool:
         """Double the node arrays or the table; False when the memory budget forbids it."""
         size = self.store.shape[0]
-        if self.stats[_NODES] + self.board.colour_masks.shape[0] > size:
+        if self.stats[NODES] + self.board.colour_masks.shape[0] > size:
             if 2 * size * node_bytes(self.board.words) > self.memory:
                 return False
             self.store = np.concatenate([self.store, np.zeros_like(self.store)])
@@ -268,25 +278,25 @@ class _Run:
             self.move = np.concatenate([self.move, np.zeros_like(self.move)])
             self.link = np.concatenate([self.link, np.full_like(self.link, -1)])
             self.stale = np.concatenate([self.stale, np.zeros_like(self.stale)])
-        if 2 * (self.stats[_USED] + self.board.colour_masks.shape[0]) > self.table.shape[0]:
+        if 2 * (self.stats[USED] + self.board.colour_masks.shape[0]) > self.table.shape[0]:
             table = np.full(2 * self.table.shape[0], -1, dtype=np.int64)
-            _rehash(self.table, table, self.store)
+            rehash(self.table, table, self.store)
             self.table = table
         return True
 
     def outcome(self, g: RegionGraph, complete: bool, best: int) -> SearchOutcome:
         """What the search proved: the best solution found, and the least open f."""
-        expanded = int(self.stats[_EXPANDED])
-        node = int(self.stats[_BEST_NODE])
+        expanded = int(self.stats[EXPANDED])
+        node = int(self.stats[BEST_NODE])
         if node < 0 and self.quick is not None:
             # nothing shorter than the quick solution: it is optimal if the search completed
             length = len(self.quick)
-            lower = length if complete else int(min(self.stats[_LOW], length))
+            lower = length if complete else int(min(self.stats[LOW], length))
             return SearchOutcome(self.quick, lower, complete, expanded)
         if node < 0:
-            lower = best if complete else int(min(self.stats[_LOW], best))
+            lower = best if complete else int(min(self.stats[LOW], best))
             return SearchOutcome(None, lower, complete, expanded)
-        colours = [int(self.stats[_BEST_COLOUR])]
+        colours = [int(self.stats[BEST_COLOUR])]
         while node > 0:
             colours.append(int(self.move[node]))
             node = int(self.parent[node])
@@ -294,150 +304,5 @@ class _Run:
         if self.final >= 0 and colours[-1] != self.final:
             colours.append(self.final)
         moves: list[Move] = [(g.pivot, c) for c in colours]
-        lower = len(moves) if complete else int(min(self.stats[_LOW], len(moves)))
+        lower = len(moves) if complete else int(min(self.stats[LOW], len(moves)))
         return SearchOutcome(moves, lower, complete, expanded)
-
-
-@njit(cache=True)
-def _hash(row) -> int:
-    """A hash of a flooded set (multiply and fold each word in)."""
-    h = np.uint64(0)
-    for w in range(row.shape[0]):
-        h = (h ^ row[w]) * np.uint64(0x9E3779B97F4A7C15)
-        h ^= h >> np.uint64(29)
-    return int(h >> np.uint64(1))
-
-
-@njit(cache=True)
-def _slot(table, store, row) -> int:
-    """The table slot of ``row``: where it is, or the empty slot where it goes."""
-    mask = table.shape[0] - 1
-    slot = _hash(row) & mask
-    while table[slot] >= 0:
-        node = table[slot]
-        same = True
-        for w in range(row.shape[0]):
-            if store[node, w] != row[w]:
-                same = False
-                break
-        if same:
-            return slot
-        slot = (slot + 1) & mask
-    return slot
-
-
-@njit(cache=True)
-def _open(root, neighbours, colour_masks, final, colours):
-    """The start's bound and a greedy solution (written to ``colours``): (bound, length).
-    One compiled call, as each loads its compiled code on first use."""
-    edge = border(root, neighbours)
-    scratch = np.empty((3, root.shape[0]), dtype=np.uint64)
-    layers = np.empty(neighbours.shape[0] + 1, dtype=np.uint64)
-    bound = layer_bound_into(root, edge, neighbours, colour_masks, final, scratch, layers)
-    bound = max(bound, sweep_bound(root, edge, neighbours, colour_masks, final, scratch))
-    return bound, greedy_colours(root, neighbours, colour_masks, final, colours)
-
-
-@njit(cache=True)
-def _rehash(old, new, store) -> None:
-    """Move every entry of the table ``old`` into the larger ``new``."""
-    for slot in range(old.shape[0]):
-        node = old[slot]
-        if node >= 0:
-            new[_slot(new, store, store[node])] = node
-
-
-@njit(cache=True)
-def _expand(board, nodes, table, heads, stats, final, budget) -> int:
-    """Expand up to ``budget`` positions in order of f; say why it stopped."""
-    neighbours, colour_masks, full = board
-    store, gval, parent, move, link, stale = nodes
-    k = colour_masks.shape[0]
-    words = full.shape[0]
-    # work arrays, allocated once a slice
-    edge = np.empty(words, dtype=np.uint64)
-    child = np.empty(words, dtype=np.uint64)
-    child_edge = np.empty(words, dtype=np.uint64)
-    grab_row = np.empty(words, dtype=np.uint64)
-    scratch = np.empty((3, words), dtype=np.uint64)
-    if stats[_USED] == 0:  # the start, stored by the caller
-        table[_slot(table, store, store[0])] = 0
-        stats[_USED] = 1
-    done = 0
-    while done < budget:
-        if stats[_NODES] + k > store.shape[0] or 2 * (stats[_USED] + k) > table.shape[0]:
-            return _GROW
-        f = stats[_LOW]
-        deep = -1
-        while f < stats[_BEST]:
-            for depth_open in range(f, -1, -1):
-                if heads[f, depth_open] >= 0:
-                    deep = depth_open
-                    break
-            if deep >= 0:
-                break
-            f += 1
-        stats[_LOW] = f
-        if f >= stats[_BEST]:
-            return _DONE
-        node = heads[f, deep]
-        heads[f, deep] = link[node]
-        if stale[node]:
-            continue
-        done += 1
-        stats[_EXPANDED] += 1
-        flooded = store[node]
-        border_into(flooded, neighbours, edge)
-        depth = gval[node] + 1
-        only = eliminated(flooded, edge, colour_masks, final)
-        for c in range(k):
-            if only >= 0 and c != only:
-                continue
-            grabbed = False
-            complete = True
-            for w in range(words):
-                grab = edge[w] & colour_masks[c, w]
-                if grab:
-                    grabbed = True
-                child[w] = flooded[w] | grab
-                if child[w] != full[w]:
-                    complete = False
-            if not grabbed:
-                continue
-            if complete:
-                cost = depth + (1 if final >= 0 and c != final else 0)
-                if cost < stats[_BEST]:
-                    stats[_BEST] = cost
-                    stats[_BEST_NODE] = node
-                    stats[_BEST_COLOUR] = c
-                continue
-            slot = _slot(table, store, child)
-            before = table[slot]
-            if before >= 0 and gval[before] <= depth:
-                continue
-            # the child's border: the parent's, less what it flooded, plus what that touches
-            for w in range(words):
-                grab_row[w] = edge[w] & colour_masks[c, w]
-                child_edge[w] = edge[w]
-            absorb(child, child_edge, grab_row, neighbours)  # child holds the grab already
-            h = sweep_bound(child, child_edge, neighbours, colour_masks, final, scratch)
-            fc = max(f, depth + h)  # the parent's f still bounds the child (pathmax)
-            if fc >= stats[_BEST]:
-                continue
-            new = stats[_NODES]
-            stats[_NODES] += 1
-            store[new] = child
-            gval[new] = depth
-            parent[new] = node
-            move[new] = c
-            stale[new] = False
-            if before >= 0:
-                stale[before] = True
-            else:
-                stats[_USED] += 1
-            table[slot] = new
-            link[new] = heads[fc, depth]
-            heads[fc, depth] = new
-            if fc < stats[_LOW]:
-                stats[_LOW] = fc
-    return _SLICE

@@ -22,8 +22,8 @@ from kamicp.game import rules
 from kamicp.game.regions import from_edges
 from kamicp.search import pivot_astar as module
 from kamicp.search.bfs import bfs
-from kamicp.search.bitboard import (
-    bit_board,
+from kamicp.search.bitboard import bit_board
+from kamicp.search.bitsets import (
     border,
     eliminated,
     greedy_colours,

@@ -1,0 +1,98 @@
+"""Compiled loops whose compiler is loaded on first use.
+
+kamicp's inner loops are compiled by Numba (``njit(cache=True)``), but importing Numba and
+readying its compiler takes about half a second, more than a whole 16x16 Flood-It solve by
+the ahead-of-time build of the pivot search (:mod:`kamicp.search.pivot_code`). So a loop
+is declared with :func:`kernel` instead: it stays a plain function, and on the first call
+of any kernel Numba is imported and every kernel declared so far is compiled (or loaded
+from Numba's cache) together. A command that calls none, or only the ahead-of-time build,
+never imports Numba.
+
+Numba finds a kernel's callees among its module's globals when it compiles it, so
+:func:`compile_kernels` puts the compiled dispatchers in place of the kernels there, and in
+every kamicp module that imported a kernel by name.
+
+Examples
+--------
+>>> import numpy as np
+>>> from kamicp.search.bitsets import popcount  # a kernel, compiled on its first call
+>>> popcount(np.uint64(0b1011))
+3
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+
+__all__ = ["Kernel", "compile_kernels", "kernel"]
+
+_waiting: list[Kernel] = []  # kernels declared and not compiled yet
+
+
+class Kernel:
+    """A function to be compiled by Numba's ``njit(cache=True)`` when a kernel is first called.
+
+    Calling it compiles it (see :func:`compile_kernels`) and calls the compiled loop.
+    ``py_func`` is the plain function, as on a Numba dispatcher.
+    """
+
+    def __init__(self, func: Callable) -> None:
+        self.py_func = func
+        self.compiled: Callable | None = None
+        self.__name__ = func.__name__
+        self.__qualname__ = func.__qualname__
+        self.__doc__ = func.__doc__
+        self.__module__ = func.__module__
+        self.__wrapped__ = func
+        _waiting.append(self)
+
+    def __call__(self, *args):
+        if self.compiled is None:
+            compile_kernels()
+        return self.compiled(*args)
+
+    def __repr__(self) -> str:
+        return f"<kernel {self.__module__}.{self.__qualname__}>"
+
+
+def kernel(func: Callable) -> Kernel:
+    """Declare ``func`` a compiled loop (Numba's nopython mode, cached on disk).
+
+    Parameters
+    ----------
+    func : callable
+        A function Numba can compile in nopython mode; the kernels it calls must be
+        declared before it is first called.
+
+    Returns
+    -------
+    Kernel
+        The function, compiled on the first call of any kernel.
+    """
+    return Kernel(func)
+
+
+def compile_kernels() -> None:
+    """Import Numba and compile every kernel declared so far.
+
+    Compilation itself is lazy in Numba (a dispatcher compiles for the argument types of
+    its first call, or loads them from its cache), so this costs the import and about a
+    millisecond a kernel. The kamicp modules' globals that name a kernel are pointed at its
+    dispatcher, which is where Numba looks for a kernel's callees.
+    """
+    if not _waiting:
+        return
+    from numba import njit  # the compiler: imported only when a compiled loop runs
+
+    for waiting in _waiting:
+        if waiting.compiled is None:
+            waiting.compiled = njit(cache=True)(waiting.py_func)
+    _waiting.clear()
+    for name, module in list(sys.modules.items()):
+        if module is None or not (name == "kamicp" or name.startswith("kamicp.")):
+            continue
+        space = vars(module)
+        for key, value in list(space.items()):
+            if isinstance(value, Kernel) and value.compiled is not None:
+                space[key] = value.compiled
