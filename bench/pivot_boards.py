@@ -4,6 +4,7 @@ compiled A*"): seeded sets written in the digit format, then solved in one proce
     python bench/pivot_boards.py write OUT
     python bench/pivot_boards.py run OUT/random-14x14-6.txt [--solver portfolio] [--limit 60]
     python bench/pivot_boards.py run ../shared/data/floodit-99 --limit 300
+    python bench/pivot_boards.py processes OUT/random-16x16-6.txt --boards 20
 
 ``write`` makes, each from its own seed:
 
@@ -18,14 +19,22 @@ other in this process, each answer replayed by the driver; it prints one Markdow
 set: boards, proved optimal, equal to a listed optimum, total and median seconds, the
 slowest board, and the peak memory of the process. Start-up is paid once, as with
 ``kamicp solve FILE...``.
+
+``processes`` runs ``kamicp solve FILE --index N`` as a process of its own for each of the
+first boards of a file, once as installed (the ahead-of-time build of the pivot search, if
+built) and once with ``KAMICP_JIT=1`` (Numba's JIT, its cache warm), the two alternated
+board by board; it prints the median and range of each one's wall time and peak memory.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import resource
 import statistics
+import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -86,6 +95,42 @@ def run(paths: list[str], solver: str, limit: float, each: bool = False) -> None
         )
 
 
+def one_process(path: str, index: int, env: dict) -> tuple[float, float]:
+    """Wall seconds and peak megabytes of ``kamicp solve path --index index``, a process of
+    its own."""
+    began = time.perf_counter()
+    argv = [sys.executable, "-m", "kamicp", "solve", path, "--index", str(index)]
+    proc = subprocess.Popen(argv, env=env, stdout=subprocess.DEVNULL)
+    _, status, usage = os.wait4(proc.pid, 0)
+    wall = time.perf_counter() - began
+    if os.waitstatus_to_exitcode(status) != 0:
+        raise SystemExit(f"{path} board {index}: exit {os.waitstatus_to_exitcode(status)}")
+    return wall, usage.ru_maxrss / 1024
+
+
+def processes(path: str, boards: int) -> None:
+    """Each of the first ``boards`` boards of ``path`` in a process of its own, with the
+    ahead-of-time build and with the JIT alternated; a row for each."""
+    modes = {"as installed": dict(os.environ), "KAMICP_JIT=1": dict(os.environ, KAMICP_JIT="1")}
+    for env in modes.values():  # a warm-up each: Numba's cache is filled before timing
+        one_process(path, 1, env)
+    walls = {mode: [] for mode in modes}
+    peaks = {mode: [] for mode in modes}
+    for index in range(1, boards + 1):
+        for mode, env in modes.items():
+            wall, peak = one_process(path, index, env)
+            walls[mode].append(wall)
+            peaks[mode].append(peak)
+    print("| kernels | boards | median s | min-max s | median peak MB |")
+    print("|---|---|---|---|---|")
+    for mode in modes:
+        w = walls[mode]
+        print(
+            f"| {mode} | {boards} | {statistics.median(w):.2f} | {min(w):.2f}-{max(w):.2f} "
+            f"| {statistics.median(peaks[mode]):.0f} |"
+        )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     sub = parser.add_subparsers(dest="command", required=True)
@@ -96,9 +141,14 @@ def main() -> None:
     r.add_argument("--solver", default="portfolio")
     r.add_argument("--limit", type=float, default=60.0, help="seconds per board")
     r.add_argument("--each", action="store_true", help="also a line per board")
+    p = sub.add_parser("processes", help="time one process a board, build against JIT")
+    p.add_argument("path")
+    p.add_argument("--boards", type=int, default=20)
     args = parser.parse_args()
     if args.command == "write":
         write(args.out)
+    elif args.command == "processes":
+        processes(args.path, args.boards)
     else:
         run(args.paths, args.solver, args.limit, args.each)
 

@@ -2,6 +2,8 @@
 
 The search runs over flooded sets (:mod:`kamicp.search.bitboard`): a position is the set of
 starting regions the pivot has flooded, a move floods the border's regions of one colour.
+The compiled loop is :mod:`kamicp.search.pivot_kernels` (run as :mod:`kamicp.search.pivot_code`
+picks), its steps on bitsets :mod:`kamicp.search.bitsets`; this module drives it.
 Its ideas are the published ones of the fast exact Flood-It solvers (ColorFill by M. Henke;
 aaronpuchert/floodit): A* with an admissible bound, colour-eliminating moves played at once,
 bitsets. Here:
