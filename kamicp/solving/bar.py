@@ -5,8 +5,10 @@ that pipes, files and tests get none of it."""
 from __future__ import annotations
 
 import sys
+from typing import TYPE_CHECKING
 
-from tqdm import tqdm
+if TYPE_CHECKING:
+    from tqdm import tqdm
 
 __all__ = ["bar", "say"]
 
@@ -41,6 +43,8 @@ def bar(total: int, unit: str, stream=None, initial: int = 0, quiet: bool = Fals
     >>> shown.disable
     True
     """
+    from tqdm import tqdm  # 26 ms of imports, paid only by a run that may draw a bar
+
     stream = sys.stderr if stream is None else stream
     return tqdm(
         total=total,
@@ -70,5 +74,10 @@ def say(text: str, out=None) -> None:
     3 puzzles
     """
     out = sys.stdout if out is None else out
+    if "tqdm" not in sys.modules:  # then no bar was ever made: nothing to clear
+        print(text, file=out, flush=True)
+        return
+    from tqdm import tqdm
+
     with tqdm.external_write_mode(file=out):
         print(text, file=out, flush=True)
