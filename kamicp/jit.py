@@ -47,10 +47,10 @@ class Kernel:
         self.__wrapped__ = func
         _waiting.append(self)
 
-    def __call__(self, *args):
+    def __call__(self, *args, **kwargs):
         if self.compiled is None:
             compile_kernels()
-        return self.compiled(*args)
+        return self.compiled(*args, **kwargs)
 
     def __repr__(self) -> str:
         return f"<kernel {self.__module__}.{self.__qualname__}>"

@@ -1,0 +1,48 @@
+"""Kernels: Numba is imported by the first call of a kernel, not by the import of one."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import numpy as np
+
+from kamicp import jit
+
+
+def _in_a_fresh_process(code: str) -> str:
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    return done.stdout.strip()
+
+
+def test_importing_every_module_with_kernels_does_not_import_numba():
+    code = (
+        "import sys\n"
+        "import kamicp.bounds, kamicp.search.bitsets, kamicp.search.pivot_kernels\n"
+        "import kamicp.game.labelling\n"
+        "print('numba' in sys.modules)"
+    )
+    assert _in_a_fresh_process(code) == "False"
+
+
+def test_the_first_call_compiles_every_kernel_and_puts_them_in_place():
+    code = (
+        "import sys\nimport numpy as np\n"
+        "from kamicp.search import bitsets, pivot_kernels\n"
+        "from kamicp.jit import Kernel\n"
+        "before = isinstance(bitsets.popcount, Kernel)\n"
+        "count = bitsets.popcount(np.uint64(0b10110))\n"
+        "after = [type(bitsets.popcount).__name__, type(pivot_kernels.sweep_bound).__name__]\n"
+        "print(before, count, 'numba' in sys.modules, *after)"
+    )
+    assert _in_a_fresh_process(code) == "True 3 True CPUDispatcher CPUDispatcher"
+
+
+def test_a_kernel_called_from_python_after_compilation_still_answers():
+    from kamicp.search import bitsets
+
+    rows = np.array([[0b0010], [0b0101], [0b1010], [0b0100]], dtype=np.uint64)
+    start = np.array([0b0001], dtype=np.uint64)
+    assert bitsets.border(start, rows).tolist() == [0b0010]
+    jit.compile_kernels()  # nothing waiting: does nothing
+    assert bitsets.border(start, rows).tolist() == [0b0010]
