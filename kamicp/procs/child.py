@@ -78,8 +78,9 @@ class Child:
     Parameters
     ----------
     context : multiprocessing context
-        How to start it (``fork``, ``forkserver``). The child is not a daemon, so that
-        it may start processes of its own; it dies with the process that starts it.
+        How to start it (``fork``, ``spawn``, ``forkserver``). The child is not a
+        daemon, so that it may start processes of its own; it dies with the process that
+        starts it.
     target : callable
         Called in the child with the child's end of the pipe, then ``args``.
     args : tuple
@@ -89,7 +90,7 @@ class Child:
     def __init__(self, context, target: Callable[..., None], args: tuple = ()):
         self.conn, theirs = context.Pipe(duplex=False)
         # the fork server's children are its own: they die with it, and it with this process
-        parent = os.getpid() if context.get_start_method() == "fork" else None
+        parent = None if context.get_start_method() == "forkserver" else os.getpid()
         self.process = context.Process(target=_run, args=(parent, target, theirs, *args))
         self.process.start()
         theirs.close()

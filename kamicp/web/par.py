@@ -1,15 +1,8 @@
 """Checking a designer's par: prove the board's optimum in a child process, then compare.
 
-The solve runs in a child process (:class:`~kamicp.procs.child.Child`), not a thread: the
-compiled searches hold the GIL, and a server thread waiting on a thread that holds it would
-stop answering the page. The child forks from a fork server (:data:`PRELOAD`), not from the
-web server: a child forked from the web server holds copies of its sockets, so a request
-the page closes stays open (the proof is never told to stop) and the port stays taken.
-The child tells the bounds it proves as it proves them
-(:func:`kamicp.procs.progress.watched`); :class:`ParCheck` is polled for them and for the
-answer, so a server can show them and stop the child when the page gives up. The child
-dies with the server, and is killed :data:`GRACE` seconds after the time limit if it has
-not answered by then.
+The proof (:func:`proved`) runs in a child process (:class:`~kamicp.web.children.JobChild`)
+that tells the bounds it proves as it proves them; :class:`ParCheck` is polled for them and
+for the answer, so a server can show them and stop the child when the page gives up.
 
 What the page shows is :func:`par_verdict`: the optimum with its proof, and whether the par
 is confirmed, too high or too low (or that no par fits: the board cannot be solved); when
@@ -18,35 +11,17 @@ the time limit ends the proof, the bounds proved so far still decide a par outsi
 
 from __future__ import annotations
 
-import multiprocessing as mp
-
 from kamicp import bounds
 from kamicp.api import format_moves, solve
 from kamicp.errors import KamicpError
 from kamicp.game.board import Board
 from kamicp.plural import count_moves
-from kamicp.procs.child import ERROR, RESULT, STEP, Child, answer
-from kamicp.procs.deadline import Deadline
-from kamicp.procs.progress import watched
+from kamicp.procs.child import ERROR, RESULT, STEP
+from kamicp.web.children import LATE, START, JobChild
 
-__all__ = [
-    "GRACE",
-    "PRELOAD",
-    "PROGRESS",
-    "TIME_LIMIT",
-    "ParCheck",
-    "check_par",
-    "par_verdict",
-    "proved",
-]
+__all__ = ["TIME_LIMIT", "ParCheck", "check_par", "par_verdict", "proved"]
 
 TIME_LIMIT = 30.0  # seconds a check of par proves for, unless the page asks otherwise
-# Seconds past the time limit before the child is taken for stuck and killed. Shorter could
-# kill a child as it sends its answer: the solve itself may run 0.5 s past its limit (the
-# portfolio's backends tell their last bounds then: kamicp.solving.portfolio.GRACE).
-GRACE = 2.0
-PROGRESS = "progress"  # the child's message of the bounds proved so far: (lower, best length)
-PRELOAD = ["kamicp.web.par"]  # what the fork server imports once: the solvers, for every check
 
 
 def proved(board: Board, time_limit: float) -> dict:
@@ -141,14 +116,6 @@ def _suffice(n: int) -> str:
     return "suffices" if n == 1 else "suffice"
 
 
-def _child(conn, board: Board, time_limit: float) -> None:
-    def told(lower: int | None, best: list | None) -> None:
-        conn.send((PROGRESS, (lower, None if best is None else len(best))))
-
-    with watched(told):
-        answer(conn, lambda: proved(board, time_limit), catch=Exception)
-
-
 class ParCheck:
     """A check of par running in a child process, polled for its bounds and its answer.
 
@@ -161,8 +128,7 @@ class ParCheck:
     time_limit : float
         Seconds the proof may take (:data:`TIME_LIMIT` by default).
     context : str
-        How the child starts: ``forkserver`` (see the module docstring), or ``fork`` where
-        no sockets are open (a child of a test then sees the test's changes).
+        How the child starts, as for :class:`~kamicp.web.children.JobChild`.
 
     Notes
     -----
@@ -174,17 +140,20 @@ class ParCheck:
         board: Board,
         par: int | None,
         time_limit: float = TIME_LIMIT,
-        context: str = "forkserver",
+        context: str = START,
     ):
         self.par = par
-        self.limit = time_limit + GRACE
-        self.deadline = Deadline.after(self.limit)
-        self.lower = 0  # the best lower bound told so far
-        self.upper: int | None = None  # the shortest solution told so far
-        start = mp.get_context(context)
-        if context == "forkserver":
-            start.set_forkserver_preload(PRELOAD)
-        self.child = Child(start, _child, (board, time_limit))
+        self.child = JobChild(proved, (board, time_limit), time_limit, context)
+
+    @property
+    def lower(self) -> int:
+        """The best lower bound proved so far (0 before the first)."""
+        return self.child.lower or 0
+
+    @property
+    def upper(self) -> int | None:
+        """The length of the shortest solution found so far, if any."""
+        return self.child.upper
 
     def poll(self, wait: float = 0.0) -> dict | None:
         """Read what the child sent, waiting at most ``wait`` seconds for the first message.
@@ -203,28 +172,20 @@ class ParCheck:
         Raises
         ------
         KamicpError
-            When the solve failed, ended without an answer or ran :data:`GRACE` s past its
-            time limit: one line saying so.
+            When the solve failed, ended without an answer, was stopped or ran
+            :data:`~kamicp.web.children.GRACE` s past its time limit: one line saying so.
         """
-        while self.child.conn.poll(wait):
-            wait = 0.0
-            message = self.child.receive()
-            if message is None:
-                raise KamicpError("the proof ended without an answer")
-            kind, value = message
-            if kind == PROGRESS:
-                lower, best = value
-                if lower is not None and lower < bounds.UNSOLVABLE:  # else the answer follows
-                    self.lower = max(self.lower, lower)
-                if best is not None and (self.upper is None or best < self.upper):
-                    self.upper = best
-            elif kind == ERROR:
-                raise KamicpError(f"the proof failed: {value}")
-            elif kind == RESULT:
-                return self._judged(value)
-        if self.deadline.expired():
-            raise KamicpError(f"the proof did not answer within {self.limit:g} s")
-        return None
+        end = self.child.poll(wait)
+        if end is None:
+            return None
+        kind, value = end
+        if kind == RESULT:
+            return self._judged(value)
+        if kind == ERROR:
+            raise KamicpError(f"the proof failed: {value}")
+        if kind == LATE:
+            raise KamicpError(f"the proof did not answer within {value:g} s")
+        raise KamicpError("the proof ended without an answer")
 
     def _judged(self, found: dict) -> dict:
         verdict, message = par_verdict(self.par, found["lower"], found["upper"])
@@ -240,7 +201,7 @@ class ParCheck:
 
 
 def check_par(
-    board: Board, par: int | None, time_limit: float = TIME_LIMIT, context: str = "forkserver"
+    board: Board, par: int | None, time_limit: float = TIME_LIMIT, context: str = START
 ) -> dict:
     """Prove the optimum of ``board`` in a child process and judge ``par`` by it.
 
@@ -264,8 +225,8 @@ def check_par(
     Raises
     ------
     KamicpError
-        When the solve failed or did not answer within :data:`GRACE` s of the time limit:
-        one line saying so.
+        When the solve failed or did not answer within
+        :data:`~kamicp.web.children.GRACE` s of the time limit: one line saying so.
     """
     check = ParCheck(board, par, time_limit, context)
     try:

@@ -13,7 +13,7 @@ from kamicp.errors import InputError
 from kamicp.game.regions import region_graph
 from kamicp.solving.hint import position_after
 from kamicp.view import colour_names, words
-from kamicp.web import jobs
+from kamicp.web import children, jobs
 from kamicp.web.app import example_board, make_app
 from kamicp.web.page import outline_json
 from kamicp.web.puzzle import Puzzle, board_of, puzzle_of
@@ -262,8 +262,8 @@ def test_a_child_that_dies_fails_its_job(client, tmp_path):
 def test_a_job_past_its_time_limit_is_stopped(monkeypatch):
     # a solve that overruns its limit (here one that sleeps) is killed past the grace
     monkeypatch.setattr(jobs, "solve", lambda *args: time.sleep(600))
-    monkeypatch.setattr(jobs, "GRACE", 0.2)
-    running = jobs.Jobs()
+    monkeypatch.setattr(children, "GRACE", 0.2)
+    running = jobs.Jobs(context="fork")  # a forked child sees the sleeping solve
     job = running.start(jobs.JobSpec("solve", example_board(), time_limit=0.3))
     while job.state == "running":
         time.sleep(0.05)
@@ -277,7 +277,7 @@ def test_a_solve_that_raises_fails_its_job_with_the_reason(monkeypatch):
         raise ValueError("no such thing")
 
     monkeypatch.setattr(jobs, "solve", broken)
-    running = jobs.Jobs()
+    running = jobs.Jobs(context="fork")
     job = running.start(jobs.JobSpec("solve", example_board(), time_limit=30))
     end = time.monotonic() + 30
     while job.state == "running" and time.monotonic() < end:

@@ -13,7 +13,7 @@ import kamicp
 from kamicp import bounds
 from kamicp.errors import KamicpError
 from kamicp.formats import registry
-from kamicp.web import par
+from kamicp.web import children, par
 from tests.strategies import grid_boards
 
 
@@ -93,7 +93,7 @@ def test_a_failed_proof_is_one_line(monkeypatch):
 
 def test_a_stuck_proof_is_stopped(monkeypatch):
     monkeypatch.setattr(par, "proved", stuck)
-    monkeypatch.setattr(par, "GRACE", 0.2)
+    monkeypatch.setattr(children, "GRACE", 0.2)
     start = time.monotonic()
     with pytest.raises(KamicpError, match="did not answer within 0.5 s"):
         par.check_par(registry.parse("RG\n")[0], 1, time_limit=0.3, context="fork")
