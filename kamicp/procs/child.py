@@ -89,7 +89,8 @@ class Child:
 
     def __init__(self, context, target: Callable[..., None], args: tuple = ()):
         self.conn, theirs = context.Pipe(duplex=False)
-        # the fork server's children are its own: they die with it, and it with this process
+        # a fork server's children are its own and die with it; it ends when this process
+        # exits, but a process killed outright (SIGKILL) leaves it, and them, running
         parent = None if context.get_start_method() == "forkserver" else os.getpid()
         self.process = context.Process(target=_run, args=(parent, target, theirs, *args))
         self.process.start()
