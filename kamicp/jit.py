@@ -4,9 +4,9 @@ kamicp's inner loops are compiled by Numba (``njit(cache=True)``), but importing
 readying its compiler takes about half a second, more than a whole 16x16 Flood-It solve by
 the ahead-of-time build of the pivot search (:mod:`kamicp.search.pivot_code`). So a loop
 is declared with :func:`kernel` instead: it stays a plain function, and on the first call
-of any kernel Numba is imported and every kernel declared so far is compiled (or loaded
-from Numba's cache) together. A command that calls none, or only the ahead-of-time build,
-never imports Numba.
+of any kernel Numba is imported and every kernel declared so far becomes a Numba
+dispatcher, which compiles (or loads from Numba's cache) at its own first call. A command
+that calls none, or only the ahead-of-time build, never imports Numba.
 
 Numba finds a kernel's callees among its module's globals when it compiles it, so
 :func:`compile_kernels` puts the compiled dispatchers in place of the kernels there, and in
