@@ -89,8 +89,8 @@ class Child:
 
     def __init__(self, context, target: Callable[..., None], args: tuple = ()):
         self.conn, theirs = context.Pipe(duplex=False)
-        # a fork server's children are its own and die with it; it ends when this process
-        # exits, but a process killed outright (SIGKILL) leaves it, and them, running
+        # a fork server's children are its own and die with it; the jobs' fork server is
+        # tied to the thread that starts it (kamicp.procs.tied), so it dies with this process
         parent = None if context.get_start_method() == "forkserver" else os.getpid()
         self.process = context.Process(target=_run, args=(parent, target, theirs, *args))
         self.process.start()

@@ -8,6 +8,7 @@ jobs its threads run at once.
 from __future__ import annotations
 
 import multiprocessing as mp
+import multiprocessing.forkserver
 import os
 import resource
 import signal
@@ -18,10 +19,12 @@ from collections.abc import Callable
 from kamicp.procs import memory
 from kamicp.procs.child import RESULT, Child, adopt_orphans, kill_group
 
-__all__ = ["PRELOAD", "Jobs", "limit_jobs", "run_isolated"]
+__all__ = ["PRELOAD", "Jobs", "limit_jobs", "run_isolated", "start_fork_server"]
 
-# What the forkserver imports once, so that each job forks with the solvers loaded.
+# What the forkserver imports once, so that each job forks with the solvers loaded; the
+# first ties the server to the thread that starts it.
 PRELOAD = [
+    "kamicp.procs.tied",
     "kamicp.solving.solve",
     "kamicp.models.cpsat",
     "kamicp.models.sat",
@@ -122,6 +125,17 @@ class Jobs:
             self.stopped = True
             for pid in self.running:
                 _kill_job(pid)
+
+
+def start_fork_server() -> None:
+    """Start the fork server of :func:`run_isolated` now, from this thread, if none runs.
+
+    The server is tied to the thread that starts it (:mod:`kamicp.procs.tied`): called
+    from the main thread, it and its jobs end with this process, however that ends. Started
+    lazily instead, it would be tied to whichever thread started the first job.
+    """
+    mp.get_context("forkserver").set_forkserver_preload(PRELOAD)
+    multiprocessing.forkserver.ensure_running()
 
 
 def run_isolated(

@@ -24,7 +24,7 @@ from kamicp import formats
 from kamicp.errors import InputError, KamicpError
 from kamicp.game.regions import region_graph
 from kamicp.procs.interruptible import noting_interrupts
-from kamicp.procs.isolate import Jobs, run_isolated
+from kamicp.procs.isolate import Jobs, run_isolated, start_fork_server
 from kamicp.solving.bar import bar
 from kamicp.solving.record import FAILED, failed_record, result_record
 from kamicp.solving.solve import SolveOptions, solve
@@ -224,6 +224,8 @@ def side_by_side(calls: list[tuple], timeout: float, jobs: int, context: str):
     tuple of (object, dict)
         A call's tag and its answer, in the order the calls end.
     """
+    if context == "forkserver":
+        start_fork_server()  # from this thread, which outlives every job (tied to it)
     running = Jobs()
     pool = ThreadPoolExecutor(max_workers=max(1, jobs))
     try:

@@ -76,3 +76,39 @@ def test_peak_memory_includes_orphaned_grandchildren():
     row = run_isolated(_orphan_grows, (200,), timeout=30.0, context="fork")
     assert row["status"] == "done"
     assert row["peak_mb"] >= 200
+
+
+def _tell_and_hang(pidfile: str) -> dict:
+    with open(pidfile, "w") as f:
+        f.write(str(os.getpid()))
+    time.sleep(60)
+    return {"status": "never"}
+
+
+def test_a_job_dies_with_a_caller_killed_outright(tmp_path):
+    # SIGKILL leaves no handler to stop the jobs: the fork server, tied to the caller's main
+    # thread, dies with it, and the job with the server
+    import signal
+    import subprocess
+    import sys
+
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    pidfile = tmp_path / "job.pid"
+    code = (
+        "from kamicp.procs.isolate import run_isolated, start_fork_server\n"
+        "from tests.procs.test_isolate import _tell_and_hang\n"
+        "start_fork_server()\n"
+        f"run_isolated(_tell_and_hang, ({str(pidfile)!r},), 60)\n"
+    )
+    caller = subprocess.Popen([sys.executable, "-c", code], cwd=root)
+    deadline = time.monotonic() + 60
+    while not (pidfile.exists() and pidfile.read_text()) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    job = int(pidfile.read_text())
+    assert _alive(job)
+    caller.send_signal(signal.SIGKILL)
+    caller.wait()
+    deadline = time.monotonic() + 5
+    while _alive(job) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not _alive(job)
