@@ -208,22 +208,7 @@ def sweep_bound(flooded, edge, neighbours, colour_masks, final, scratch) -> int:
                     break
         best = max(best, steps + popcount(left))
         steps += 1
-        colour = -1
-        for c in range(k):
-            if c == final:  # the lemma holds for the other colours only
-                continue
-            present = False
-            inside = True
-            for w in range(words):
-                left = colour_masks[c, w] & ~done[w]
-                if left:
-                    present = True
-                    if left & ~edge_now[w]:
-                        inside = False
-                        break
-            if present and inside:
-                colour = c
-                break
+        colour = eliminated(done, edge_now, colour_masks, final)  # -1: flood the whole border
         for w in range(words):
             grab[w] = edge_now[w] if colour < 0 else edge_now[w] & colour_masks[colour, w]
         absorb(done, edge_now, grab, neighbours)
