@@ -12,7 +12,6 @@ import time
 import urllib.error
 import urllib.request
 import warnings
-from pathlib import Path
 
 import pytest
 
@@ -20,6 +19,7 @@ from kamicp import formats
 from kamicp.cli import play
 from kamicp.web.puzzle import Puzzle, board_of
 from tests.cli.helpers import ROOT, run
+from tests.processes import descendants, running, sockets
 from tests.seed import long_board
 
 KAMICP = [sys.executable, "-m", "kamicp"]
@@ -45,29 +45,6 @@ def get(url: str, body: dict | None = None) -> dict:
     request = urllib.request.Request(url, data, {"Content-Type": "application/json"})
     with urllib.request.urlopen(request, timeout=30) as response:
         return json.loads(response.read())
-
-
-def children(pid: int) -> list[int]:
-    try:
-        return [int(p) for p in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
-    except OSError:
-        return []  # gone
-
-
-def descendants(pid: int) -> list[int]:
-    found = []
-    for child in children(pid):
-        found += [child, *descendants(child)]
-    return found
-
-
-def running(pid: int) -> bool:
-    """Whether process ``pid`` runs: it exists and is no zombie (an orphan's parent, init,
-    may leave it unreaped)."""
-    try:
-        return "\nState:\tZ" not in Path(f"/proc/{pid}/status").read_text()
-    except OSError:
-        return False
 
 
 def refused(url: str) -> bool:
@@ -121,23 +98,6 @@ def test_a_running_solve_ends_with_the_server(tmp_path):
         proc.wait()
         proc.stdout.close()
         proc.stderr.close()
-
-
-def sockets(pid: int) -> set[str]:
-    """The sockets process ``pid`` has open (``socket:[inode]``)."""
-    found = set()
-    try:
-        fds = list(Path(f"/proc/{pid}/fd").iterdir())
-    except OSError:
-        return found  # gone
-    for fd in fds:
-        try:
-            target = os.readlink(fd)
-        except OSError:
-            continue  # closed meanwhile
-        if target.startswith("socket:"):
-            found.add(target)
-    return found
 
 
 def test_a_solve_holds_none_of_the_servers_connections(tmp_path):

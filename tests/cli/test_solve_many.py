@@ -14,6 +14,7 @@ import time
 import pytest
 
 from tests.cli.helpers import ROOT, run
+from tests.processes import running
 
 THREE = str(ROOT / "puzzles" / "digits" / "three.txt")  # optima 5, 6, 7
 FIRST = str(ROOT / "puzzles" / "square" / "first.txt")  # optimum 4
@@ -143,14 +144,6 @@ def children(pid: int) -> list[int]:
     return found
 
 
-def alive(pid: int) -> bool:
-    try:
-        with open(f"/proc/{pid}/stat") as f:
-            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
-    except OSError:
-        return False
-
-
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
 @pytest.mark.parametrize("signame", ["SIGTERM", "SIGINT"])
 def test_a_signal_stops_every_worker_at_once(tmp_path, signame):
@@ -180,6 +173,6 @@ def test_a_signal_stops_every_worker_at_once(tmp_path, signame):
     assert took < 5  # within a second on an idle machine; the margin is for a loaded one
     assert "interrupted: 1 puzzle of 3 answered" in err and "Traceback" not in err
     deadline = time.monotonic() + 2
-    while any(alive(w) for w in workers) and time.monotonic() < deadline:
+    while any(running(w) for w in workers) and time.monotonic() < deadline:
         time.sleep(0.05)
-    assert not any(alive(w) for w in workers)
+    assert not any(running(w) for w in workers)

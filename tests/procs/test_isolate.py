@@ -6,6 +6,7 @@ import os
 import time
 
 from kamicp.procs.isolate import run_isolated
+from tests.processes import running
 
 
 def _spawn_and_hang(pidfile: str) -> dict:
@@ -29,26 +30,16 @@ def _grow_in_child(megabytes: int) -> dict:
     return {"status": "done"}
 
 
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    # a zombie still answers; it is dead for our purpose
-    with open(f"/proc/{pid}/stat") as f:
-        return f.read().split()[2] != "Z"
-
-
 def test_hard_stop_kills_the_jobs_own_processes(tmp_path):
     pidfile = tmp_path / "pid"
     row = run_isolated(_spawn_and_hang, (str(pidfile),), timeout=1.0, context="fork")
     assert row["status"] == "killed"
     grandchild = int(pidfile.read_text())
     for _ in range(50):
-        if not _alive(grandchild):
+        if not running(grandchild):
             break
         time.sleep(0.1)
-    assert not _alive(grandchild)
+    assert not running(grandchild)
 
 
 def test_peak_memory_includes_waited_children():
@@ -105,10 +96,10 @@ def test_a_job_dies_with_a_caller_killed_outright(tmp_path):
     while not (pidfile.exists() and pidfile.read_text()) and time.monotonic() < deadline:
         time.sleep(0.05)
     job = int(pidfile.read_text())
-    assert _alive(job)
+    assert running(job)
     caller.send_signal(signal.SIGKILL)
     caller.wait()
     deadline = time.monotonic() + 5
-    while _alive(job) and time.monotonic() < deadline:
+    while running(job) and time.monotonic() < deadline:
         time.sleep(0.05)
-    assert not _alive(job)
+    assert not running(job)

@@ -6,6 +6,7 @@ import os
 import stat
 
 from kamicp.proof.drat_trim import run_drat_trim
+from tests.processes import running
 
 
 def test_run_drat_trim_absent_or_parsed(tmp_path, monkeypatch):
@@ -49,19 +50,9 @@ def test_drat_trim_dies_with_a_killed_parent(tmp_path):
     parent.send_signal(signal.SIGKILL)
     parent.wait()
     for _ in range(40):
-        if not alive(checker):
+        if not running(checker):
             break
         time.sleep(0.05)
     else:
         os.kill(checker, signal.SIGKILL)
         raise AssertionError("drat-trim outlived its parent")
-
-
-def alive(pid: int) -> bool:
-    """Whether ``pid`` runs: a zombie is dead, and may wait for a reaper (the test process
-    itself, when another test made it adopt orphans)."""
-    try:
-        with open(f"/proc/{pid}/stat") as stat_file:
-            return stat_file.read().rsplit(")", 1)[1].split()[0] != "Z"
-    except FileNotFoundError:
-        return False

@@ -9,7 +9,6 @@ import socket
 import subprocess
 import sys
 import time
-from pathlib import Path
 
 import pytest
 
@@ -19,6 +18,7 @@ from kamicp.procs.progress import say, tell
 from kamicp.web import children
 from kamicp.web.children import CANCELLED, ENDED, LATE, JobChild
 from tests.cli.helpers import ROOT
+from tests.processes import running, sockets
 
 
 def ended(job: JobChild, seconds: float = 30.0) -> tuple:
@@ -27,27 +27,6 @@ def ended(job: JobChild, seconds: float = 30.0) -> tuple:
     while job.poll(wait=0.05) is None:
         assert time.monotonic() < end, "the child did not end"
     return job.end
-
-
-def running(pid: int) -> bool:
-    """Whether process ``pid`` runs (a zombie does not: init may leave an orphan unreaped)."""
-    try:
-        return "\nState:\tZ" not in Path(f"/proc/{pid}/status").read_text()
-    except OSError:
-        return False
-
-
-def sockets(pid: int) -> set[str]:
-    """The sockets process ``pid`` has open (``socket:[inode]``)."""
-    found = set()
-    for fd in Path(f"/proc/{pid}/fd").iterdir():
-        try:
-            target = os.readlink(fd)
-        except OSError:
-            continue  # closed meanwhile
-        if target.startswith("socket:"):
-            found.add(target)
-    return found
 
 
 def test_a_spawned_child_relays_its_bounds_and_answers():
