@@ -2,12 +2,11 @@
 
 ``encodings/sat.md``, "Pivot rules": the flooded set grows monotonically and a region outside
 it keeps its starting colour, so one flood colour ``('c', t, c)`` per step and one flag
-``('fl', t, r)`` per region and step suffice. Bounds: the colours still needed ("Colours")
-and the distance to the flood ("Distance (pivot rules)"); only the last move may flood
-nothing ("Symmetry breaking: commuting moves and pointless pairs").
+``('fl', t, r)`` per region and step suffice. Bound: the colours still needed ("Colours");
+only the last move may flood nothing ("Symmetry breaking: commuting moves and pointless
+pairs").
 
-Size: O((n + m) k T) variables and clauses plus O(n T^2) for the distance bound (n regions,
-m edges, k colours; sat.md, "Sizes").
+Size: O((n + m) k T) variables and clauses (n regions, m edges, k colours; sat.md, "Sizes").
 """
 
 from __future__ import annotations
@@ -27,7 +26,6 @@ class PivotEncoding(Encoding):
         """The pivot's distances and the colour counter of time 0."""
         g = self.g
         self.dist = distances(g, g.pivot)  # the pivot's island only
-        self.near_memo: dict[tuple[int, int, int], Lit] = {}
         self.count_needed(0)
 
     def fl(self, t: int, r: int) -> Lit:
@@ -50,25 +48,6 @@ class PivotEncoding(Encoding):
             bodies.append([self.fcol[c], neg_dimacs(self.col(t, c))])
             lits.append(self.implied_by(("need", t, c), bodies))
         self.counter(t, lits, f"colours needed after step {t}")
-
-    def near(self, t: int, u: int, j: int) -> Lit:
-        """Some region flooded after step t lies within distance j of u."""
-        if j >= self.dist[u]:
-            return True  # the pivot's region is always flooded
-        if j < 0:
-            return False
-        key = (t, u, j)
-        if key not in self.near_memo:
-            options = [self.fl(t, u)] + [self.near(t, v, j - 1) for v in self.g.adj[u]]
-            if any(lit is True for lit in options):
-                lit: Lit = True
-            elif all(lit is False for lit in options):
-                lit = False
-            else:
-                lit = self.var(("near", t, u, j))
-                self.add(-lit, *options)
-            self.near_memo[key] = lit
-        return self.near_memo[key]
 
     def layer(self, t: int) -> None:
         """Step ``t``: the flood's colour and growth (sat.md, "Pivot rules")."""
@@ -120,11 +99,10 @@ class PivotEncoding(Encoding):
     def goal(self, horizon: int, guard: Lit) -> None:
         """Solved after ``horizon`` steps, and the bounds of that horizon."""
         self.solved(horizon, guard)
+        if horizon < max(self.dist.values()):
+            self.add(neg_dimacs(guard))  # the flood gains one ring a move (sat.md, "Distance")
         for t in range(horizon + 1):
             self.bound(t, horizon - t, guard)
-            for u in sorted(self.dist):
-                if horizon - t < self.dist[u]:
-                    self.add(neg_dimacs(guard), self.near(t, u, horizon - t))
 
     def moves(self, model: list[int], horizon: int) -> list[Move]:
         """The moves of ``model``: the pivot and each step's flood colour."""

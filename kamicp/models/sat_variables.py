@@ -64,7 +64,6 @@ def describe(name: tuple, g: RegionGraph) -> str:
         "fl": lambda t, r: f"region {r} is flooded after step {t}",
         "c": lambda t, c: f"flood colour after step {t} is {p[c]}",
         "need": lambda t, c: f"colour {p[c]} still needs a move after step {t}",
-        "near": lambda t, u, j: f"a region flooded after step {t} is within {j} of region {u}",
         "cr": lambda t, u: f"the centre after step {t} is region {u}, never merged",
         "cs": lambda t, i, j: f"the centre of island {i} after step {t} is step {j}'s region",
         "R": lambda t, u, j: f"region {u} is within {j} of the centre after step {t}",

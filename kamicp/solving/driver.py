@@ -44,7 +44,9 @@ __all__ = [
     "DEEP_SPLIT_AFTER",
     "DEEP_WORKERS",
     "MODEL_CELLS",
+    "PIVOT_FEW",
     "PIVOT_NODES",
+    "PIVOT_NODES_MANY",
     "TOO_LARGE",
     "Portfolio",
     "drive",
@@ -61,10 +63,16 @@ DEEP_WORKERS = 2  # the portfolio's two processes
 DEEP_SPLIT_AFTER = 0.0
 
 # The portfolio on a pivot-rule board first runs the compiled A* in this process for at most
-# this many expansions (about a second on 20x20 boards), and starts its two processes (SAT
-# and the A* again) only where that does not settle it: 59 of the 99 floodit-99 boards end
-# here (BENCHMARKS.md, "Pivot rules: the compiled A*").
+# this many expansions, and starts its two SAT processes only where that does not settle it:
+# a process pair costs about 0.1 s to start, and 200,000 expansions of six colours end 1,000
+# random 14x14 boards in 17 s, against 28 s with 20,000 (BENCHMARKS.md, "Pivot rules: the
+# compiled A*").
 PIVOT_NODES = 200_000
+# ...and on boards of more colours than PIVOT_FEW, where A*'s branching is wider and SAT
+# proves what it leaves, only this many: on floodit-99 the 40 boards that 200,000 leave
+# (8-10 colours but 9) spent 86.6 s in it, where 20,000 take at most 0.3 s.
+PIVOT_FEW = 6
+PIVOT_NODES_MANY = 20_000
 
 # Boards whose time-indexed model at the first solution's length (regions x moves x colours)
 # exceeds this are answered with their bounds and that solution, not handed to the exact
@@ -220,8 +228,10 @@ def _dispatch(g, solver, o, clock, known, lower, deep, portfolio) -> Result:
 
 def _pivot_first(g, o, clock, known) -> Result:
     """The portfolio's first step on a pivot-rule board: the compiled A* for at most
-    :data:`PIVOT_NODES` expansions (fewer with ``node_limit``)."""
-    budget = PIVOT_NODES if o.node_limit is None else min(PIVOT_NODES, o.node_limit)
+    :data:`PIVOT_NODES` expansions (:data:`PIVOT_NODES_MANY` beyond :data:`PIVOT_FEW`
+    colours; fewer with ``node_limit``)."""
+    budget = PIVOT_NODES if g.k <= PIVOT_FEW else PIVOT_NODES_MANY
+    budget = budget if o.node_limit is None else min(budget, o.node_limit)
     return solve_reference(g, "pivot-astar", replace(o, node_limit=budget), clock, known)
 
 

@@ -1,10 +1,10 @@
-"""The portfolio: SAT and IDA* (the compiled A* under pivot rules) side by side in processes;
-the first proof wins.
+"""The portfolio: SAT and IDA* side by side in processes (under pivot rules, SAT raising the
+horizon and SAT lowering it); the first proof wins.
 
 Each process runs the whole search of :func:`kamicp.solving.driver.drive` with its own backend (so
 the SAT solver keeps its learnt clauses from horizon to horizon). IDA* is in because it
 proves the deep KAMI 2 levels the models do not (Threed5, Threegrid2, Bud2), SAT because it
-proves the wide ones and every Flood-It board. CP-SAT is left out by default: on 2 cores a
+proves the wide ones and every Flood-It board the compiled A* leaves (:data:`PIVOT_BACKENDS`). CP-SAT is left out by default: on 2 cores a
 third process only time-slices, and CP-SAT is slower than SAT (BENCHMARKS.md, "CP-SAT on the
 story set": a median ratio of 3.3 on the KAMI 2 levels needing over 0.5 s); ``backends``
 puts it back. The first
@@ -39,13 +39,28 @@ from kamicp.result import Result
 from kamicp.solving.driver import drive
 from kamicp.solving.options import SolveOptions
 
-__all__ = ["BACKENDS", "GRACE", "PIVOT_BACKENDS", "PROVED", "Told", "combine", "solve_portfolio"]
+__all__ = [
+    "BACKENDS",
+    "GRACE",
+    "PIVOT_BACKENDS",
+    "PROVED",
+    "STRATEGY_BACKENDS",
+    "Told",
+    "combine",
+    "solve_portfolio",
+]
 
 BACKENDS = ("sat", "idastar")
-# Under pivot rules the compiled A* takes IDA*'s place: it proves most Flood-It boards in
-# seconds, SAT the ones with many colours where A*'s memory grows (BENCHMARKS.md, "Pivot
-# rules: the compiled A*").
-PIVOT_BACKENDS = ("sat", "pivot-astar")
+# Under pivot rules both processes run SAT: one raises the horizon from the lower bound
+# (``up``), the other lowers it below the best solution (``down``), so the refutations and
+# the search for shorter solutions run side by side. The compiled A* runs first, in the
+# calling process (kamicp.solving.driver.PIVOT_NODES), and settles the easy boards; on 22
+# floodit-99 boards that it leaves, this pair took 0.75x the time of SAT beside the A*
+# (BENCHMARKS.md, "Pivot rules: the default route").
+PIVOT_BACKENDS = ("sat-up", "sat-down")
+# Backends that are a solver asking its horizons in a strategy of its own
+# (kamicp.solving.horizons.STRATEGIES), by name.
+STRATEGY_BACKENDS = {"sat-up": ("sat", "up"), "sat-down": ("sat", "down")}
 PROVED = ("optimal", "infeasible")
 # Seconds a backend may take past the time limit to answer; then it is stopped and the bounds
 # it told while running are what counts, so the command ends within a second of its limit
@@ -105,7 +120,11 @@ def solve_portfolio(
         # solutions
         tetrapods = backend == "sat" or "sat" not in backends and backend == backends[0]
         own = replace(options, tetrapods=tetrapods)
-        children[Child(ctx, _backend, (g, backend, own))] = backend
+        solver = backend
+        if backend in STRATEGY_BACKENDS:
+            solver, strategy = STRATEGY_BACKENDS[backend]
+            own = replace(own, strategy=strategy)
+        children[Child(ctx, _backend, (g, solver, own))] = backend
     started = list(children)  # every one is stopped at the end, answered or not
     deadline = Deadline.after(None if time_limit is None else time_limit + GRACE)
     results: list[Result] = []

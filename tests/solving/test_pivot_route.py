@@ -1,5 +1,6 @@
 """The default solver on pivot-rule boards: the compiled A* in this process first, then the
-portfolio of SAT and the compiled A* where that does not settle the board."""
+portfolio of two SAT runs (raising and lowering the horizon) where that does not settle the
+board."""
 
 from __future__ import annotations
 
@@ -32,9 +33,10 @@ def test_an_easy_board_ends_in_the_first_step():
     rules.verify_solution(g, r.solution)
 
 
-def test_a_board_the_first_step_leaves_goes_to_sat_and_the_astar(monkeypatch):
-    """With a first step of one expansion the portfolio decides, its backends SAT and the
-    compiled A*, started from what the first step proved; the answer is the optimum."""
+def test_a_board_the_first_step_leaves_goes_to_two_sat_runs(monkeypatch):
+    """With a first step of one expansion the portfolio decides, its backends SAT raising
+    the horizon and SAT lowering it, started from what the first step proved; the answer is
+    the optimum."""
     g = region_graph(flood_board(2, side=10))
     optimum = len(pivot_astar(g).moves)
     asked = []
@@ -51,7 +53,7 @@ def test_a_board_the_first_step_leaves_goes_to_sat_and_the_astar(monkeypatch):
     rules.verify_solution(g, r.solution)
     assert len(asked) == 1
     backends, start_bound, known = asked[0]
-    assert backends == PIVOT_BACKENDS
+    assert backends == PIVOT_BACKENDS == ("sat-up", "sat-down")
     assert 0 < start_bound <= optimum and known is not None and known >= optimum
 
 
@@ -68,3 +70,21 @@ def test_pivot_astar_from_the_command_line(capsys, tmp_path):
     path.write_text("RGB\nGBR\nBRG\n")
     code, out, _ = run(capsys, "solve", str(path), "--rules", "pivot", "--solver", "pivot-astar")
     assert code == 0 and "optimal" in out
+
+
+def test_the_first_step_is_shorter_on_many_colours(monkeypatch):
+    """Beyond PIVOT_FEW colours the first step stops after PIVOT_NODES_MANY expansions."""
+    budgets = []
+    real = driver.solve_reference
+
+    def spy(g, solver, options, clock, known=None, search=None):
+        budgets.append(options.node_limit)
+        return real(g, solver, options, clock, known, search)
+
+    monkeypatch.setattr(driver, "solve_reference", spy)
+    monkeypatch.setattr(driver, "PIVOT_NODES", 7)
+    monkeypatch.setattr(driver, "PIVOT_NODES_MANY", 3)
+    monkeypatch.setattr(driver, "PIVOT_FEW", 3)
+    solve(region_graph(flood_board(3, side=6, colours=3)))
+    solve(region_graph(flood_board(3, side=6, colours=4)))
+    assert budgets == [7, 3]
