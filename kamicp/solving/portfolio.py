@@ -1,17 +1,17 @@
 """The portfolio: SAT and IDA* side by side in processes (under pivot rules, SAT raising the
 horizon and SAT lowering it); the first proof wins.
 
-Each process runs the whole search of :func:`kamicp.solving.driver.drive` with its own backend (so
-the SAT solver keeps its learnt clauses from horizon to horizon). IDA* is in because it
-proves the deep KAMI 2 levels the models do not (Threed5, Threegrid2, Bud2), SAT because it
-proves the wide ones and every Flood-It board the compiled A* leaves (:data:`PIVOT_BACKENDS`). CP-SAT is left out by default: on 2 cores a
-third process only time-slices, and CP-SAT is slower than SAT (BENCHMARKS.md, "CP-SAT on the
-story set": a median ratio of 3.3 on the KAMI 2 levels needing over 0.5 s); ``backends``
-puts it back. The first
-process to finish with a proved status (optimal or infeasible) wins and the others are
-stopped. While they run, the backends also report every lower bound they prove (IDA*: each
-threshold it passes; SAT: each refuted horizon) and every solution they find; as soon as one
-backend's lower bound meets another's solution (or, with ``max_moves``, exceeds it) the
+Each process runs the whole search of :func:`kamicp.solving.driver.drive` with its own
+backend (so the SAT solver keeps its learnt clauses from horizon to horizon). IDA* is in
+because it proves the deep KAMI 2 levels the models do not (Threed5, Threegrid2, Bud2), SAT
+because it proves the wide ones and every Flood-It board the compiled A* leaves
+(:data:`PIVOT_BACKENDS`). CP-SAT is left out by default: on 2 cores a third process only
+time-slices, and CP-SAT is slower than SAT (BENCHMARKS.md, "CP-SAT on the story set": a
+median ratio of 3.3 on the KAMI 2 levels needing over 0.5 s); ``backends`` puts it back.
+The first process to finish with a proved status (optimal or infeasible) wins and the others
+are stopped. While they run, the backends also report every lower bound they prove (IDA*:
+each threshold it passes; SAT: each refuted horizon) and every solution they find; as soon as
+one backend's lower bound meets another's solution (or, with ``max_moves``, exceeds it) the
 answer is proved and both are stopped. The caller's admissible start bound counts as one
 of those lower bounds (and settles ``max_moves`` below it before any backend starts). When
 neither finishes in time, the bounds of both are combined: the larger lower bound and the
