@@ -127,7 +127,8 @@ def add_solve(p: argparse.ArgumentParser) -> None:
         "--strategy",
         choices=STRATEGIES,
         help=f"sat, cpsat, portfolio: the horizons asked (default {DEFAULT_STRATEGY}; down: "
-        "the bound, then below the best solution; up: from the bound upwards)",
+        "the bound, then below the best solution; up: from the bound upwards; the portfolio "
+        "on pivot rules runs up and down side by side)",
     )
     p.add_argument(
         "--known-solution",

@@ -64,13 +64,12 @@ DEEP_SPLIT_AFTER = 0.0
 
 # The portfolio on a pivot-rule board first runs the compiled A* in this process for at most
 # this many expansions, and starts its two SAT processes only where that does not settle it:
-# a process pair costs about 0.1 s to start, and 200,000 expansions of six colours end 1,000
-# random 14x14 boards in 17 s, against 28 s with 20,000 (BENCHMARKS.md, "Pivot rules: the
-# compiled A*").
+# with 200,000 on six colours 1,000 random 14x14 boards take 17 s, against 28 s with 20,000
+# (BENCHMARKS.md, "Pivot rules: the default route").
 PIVOT_NODES = 200_000
-# ...and on boards of more colours than PIVOT_FEW, where A*'s branching is wider and SAT
-# proves what it leaves, only this many: on floodit-99 the 40 boards that 200,000 leave
-# (8-10 colours but 9) spent 86.6 s in it, where 20,000 take at most 0.3 s.
+# ...and on boards of more colours than PIVOT_FEW, where the A*'s branching is wider and SAT
+# proves what it leaves, only this many: the 40 floodit-99 boards that 200,000 leave (31 of
+# them of 8 or 10 colours) spent 86.6 s in it, where 20,000 take at most 0.3 s a board.
 PIVOT_FEW = 6
 PIVOT_NODES_MANY = 20_000
 
