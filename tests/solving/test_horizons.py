@@ -10,8 +10,11 @@ import signal
 import pytest
 from hypothesis import HealthCheck, given, settings
 
-from kamicp.game.regions import region_graph
+from kamicp.game import rules
+from kamicp.game.regions import from_edges, region_graph
+from kamicp.models.sat import SatHorizon
 from kamicp.procs import progress
+from kamicp.procs.deadline import Deadline
 from kamicp.search.bfs import bfs
 from kamicp.solving import horizons
 from kamicp.solving.solve import SolveOptions, solve
@@ -119,3 +122,27 @@ def test_the_horizon_drivers_tell_the_beams_solution_before_the_first_horizon(mo
         r = solve(g, "sat")
     assert r.status == "optimal" and r.moves == 5
     assert at_first_horizon and at_first_horizon[0] is not None
+
+
+@pytest.mark.parametrize("strategy, beams", [("up", 0), ("down", 1), ("bisect", 1)])
+def test_raising_the_horizon_from_a_known_solution_runs_no_beam(monkeypatch, strategy, beams):
+    """``up`` needs no upper bound to choose its horizons: given a solution it starts at once;
+    the others still look for a shorter first solution. All prove the optimum."""
+    cycle = [(i, (i + 1) % 7) for i in range(7)]
+    g = from_edges([2, 0, 2, 1, 2, 0, 1], cycle)
+    known = bfs(g).moves
+    longer = [(6, 2)] + known  # a solution one move too long
+    rules.verify_solution(g, longer, None)
+    calls = []
+    real = horizons.greedy_solution
+
+    def counted(*args, **kwargs):
+        calls.append(args)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(horizons, "greedy_solution", counted)
+    factory = lambda g, fc: SatHorizon(g, final_colour=fc)  # noqa: E731
+    clock = Deadline.after(60)
+    r = horizons.exact(g, factory, None, None, clock, strategy=strategy, known=longer)
+    assert r.status == "optimal" and r.moves == len(known)
+    assert len(calls) == beams
