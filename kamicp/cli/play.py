@@ -91,12 +91,14 @@ def run_play(args: argparse.Namespace) -> int:
     Returns
     -------
     int
-        0 once the server has stopped.
+        0 if the server stopped of itself.
 
     Raises
     ------
     KamicpError
         If the file is bad (one line naming it), or the port cannot be had.
+    KeyboardInterrupt
+        Once a signal (Ctrl-C, SIGTERM) has stopped the server.
     """
     # the server and the page load only for this command, keeping the others' start-up short
     import uvicorn
@@ -121,5 +123,11 @@ def run_play(args: argparse.Namespace) -> int:
     print(f"kamicp play: {url}  (Ctrl-C stops)", flush=True)
     if not args.no_browser:
         threading.Thread(target=webbrowser.open, args=(url,), daemon=True).start()
-    uvicorn.Server(config).run(sockets=[sock])
+    server = uvicorn.Server(config)
+    server.run(sockets=[sock])
+    # uvicorn raises the signal that stopped it again once stopped, but a Ctrl-C raised there
+    # goes to asyncio's own handler, which can lose it as the loop ends: a stop that a signal
+    # asked for is an interrupt (exit 130), whichever way the loop ended
+    if server.should_exit:
+        raise KeyboardInterrupt
     return 0
