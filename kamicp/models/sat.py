@@ -82,7 +82,7 @@ PROOF_SOLVERS = ("cadical103", "cadical153", "cadical195", "cadical300", "glucos
 
 # CaDiCaL in focused mode only (no stabilising phases, as its "unsat" configuration): faster
 # on the KAMI 2 horizons, both to refute them and to solve them. No bounded variable
-# elimination: on Flood-It horizons it costs more than it saves (14 floodit-99 boards that
+# elimination: on Flood-It horizons it costs more than it saves (8 floodit-99 boards that
 # SAT proves: 0.69x the time without it; the KAMI 2 levels measured no difference).
 CADICAL_OPTIONS = {"stabilize": 0, "elim": 0}
 CONFIGURABLE = ("cadical153", "cadical195", "cadical300")
