@@ -15,6 +15,8 @@ from kamicp.cli.output import EXIT_CODES
 from kamicp.errors import IllegalMove, KamicpError
 from kamicp.game import notation
 from kamicp.game.regions import region_graph
+from kamicp.procs.progress import watched
+from kamicp.solving.bar import Live
 from kamicp.solving.hint import hint
 from kamicp.solving.record import result_record
 from kamicp.solving.solve import DEFAULT_SOLVER, SOLVERS
@@ -73,7 +75,9 @@ def run_hint(args: argparse.Namespace) -> int:
     g = region_graph(board)
     try:
         played = notation.parse_moves(board, g, args.after)
-        h = hint(board, played, args.solver, seconds_left(args))
+        # on a terminal, a line with the time and the bounds while the position is solved
+        with Live(board.name or formats.shown(args.file)) as live, watched(live):
+            h = hint(board, played, args.solver, seconds_left(args))
     except IllegalMove as err:
         raise KamicpError(f"{formats.shown(args.file)}: --after: {err}") from None
     r = h.result

@@ -8,6 +8,7 @@ import argparse
 import json
 import sys
 import time
+from contextlib import nullcontext
 from dataclasses import dataclass, replace
 
 from kamicp import formats, plural
@@ -39,6 +40,7 @@ from kamicp.procs.progress import PROGRESS_EVERY, Progress, Seen, watched
 from kamicp.result import Result
 from kamicp.search.journal import ensure_journal
 from kamicp.solving.alloptimal import all_optimal
+from kamicp.solving.bar import Live
 from kamicp.solving.options import DEFAULT_STRATEGY, STRATEGIES, SolveOptions
 from kamicp.solving.record import move_tokens, result_record
 from kamicp.solving.solve import DEFAULT_SOLVER, SOLVERS, solve
@@ -319,16 +321,19 @@ def answer(where: str, board: Board, request: Request) -> Answer:
     if given == "file" and request.several and not board.solution:
         given = None
     known = known_solution(where, board, g, given, final)
-    watch = Seen()  # prints nothing
     if request.progress is not None:
         watch = Progress(sys.stderr, board.name or where, request.progress)
+    elif request.several:
+        watch = Seen()  # the run's bar counts the puzzles
+    else:
+        watch = Live(board.name or where)  # a line on a terminal: the time and the bounds
     if deadline is not None:
         limit = deadline - time.monotonic() - AFTER_SOLVE * g.n
         if limit <= 0:  # even the bounds would outlast it on a board this big
             return _as_answer(
                 where, board, out_of_time(board, request.options.time_limit, "before the solve")
             )
-    with watched(watch):
+    with watch if isinstance(watch, Live) else nullcontext(), watched(watch):
         options = replace(request.options, final_colour=final, known=known, time_limit=limit)
         result = solve(g, request.solver, options)
     data = result_record(board, g, result, where)

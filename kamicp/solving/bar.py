@@ -1,16 +1,23 @@
 """The progress bar of a run of many puzzles (solve, bench, batch, cross-check, info's first
-moves): tqdm on standard error, with counts and the time left, drawn only on a terminal so
-that pipes, files and tests get none of it."""
+moves), and the status line of one long solve (solve, hint): tqdm on standard error, drawn
+only on a terminal so that pipes, files and tests get none of it."""
 
 from __future__ import annotations
 
 import sys
+import threading
 from typing import TYPE_CHECKING
+
+from kamicp.procs.progress import Seen
 
 if TYPE_CHECKING:
     from tqdm import tqdm
 
-__all__ = ["bar", "say"]
+__all__ = ["REDRAW", "Live", "bar", "say"]
+
+# seconds between two redraws of a status line: the clock it shows moves visibly, and a
+# redraw costs microseconds
+REDRAW = 0.5
 
 
 def bar(total: int, unit: str, stream=None, initial: int = 0, quiet: bool = False) -> tqdm:
@@ -81,3 +88,74 @@ def say(text: str, out=None) -> None:
 
     with tqdm.external_write_mode(file=out):
         print(text, file=out, flush=True)
+
+
+class Live(Seen):
+    """A :class:`~kamicp.procs.progress.Seen` that also keeps one line on a terminal while a
+    solve runs: the puzzle's name, the time so far and the bounds proved so far
+    (``Bud1: 00:07, 13 <= optimum <= 14``), redrawn every :data:`REDRAW` seconds and cleared
+    at the end. Used as a context manager; into a pipe or file it draws nothing.
+
+    Parameters
+    ----------
+    name : str
+        What the line is about (the puzzle).
+    stream : file or None
+        Where the line goes (default: standard error at the time of the call).
+
+    Examples
+    --------
+    >>> import io
+    >>> from kamicp.procs.progress import tell, watched
+    >>> with Live("demo", io.StringIO()) as live, watched(live):
+    ...     tell(3, None)
+    >>> live.lower, live.shown
+    (3, False)
+    """
+
+    def __init__(self, name: str, stream=None):
+        super().__init__()
+        self.name = name
+        self.stream = sys.stderr if stream is None else stream
+        isatty = getattr(self.stream, "isatty", None)
+        self.shown = bool(isatty and isatty())
+        self._line = None
+        self._stop = threading.Event()
+        self._redraw = None
+
+    def __enter__(self) -> Live:
+        if self.shown:
+            from tqdm import tqdm
+
+            self._line = tqdm(
+                total=None,
+                file=self.stream,
+                bar_format="{desc}: {elapsed}{postfix}",
+                desc=self.name,
+                leave=False,
+                dynamic_ncols=True,
+            )
+            self._redraw = threading.Thread(target=self._keep_drawn, daemon=True)
+            self._redraw.start()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self._stop.set()
+        if self._redraw is not None:
+            self._redraw.join()
+        if self._line is not None:
+            self._line.close()
+
+    def _keep_drawn(self) -> None:
+        """Redraw the line until the solve ends, so that its clock moves."""
+        while not self._stop.wait(REDRAW):
+            self._line.refresh()
+
+    def __call__(self, lower: int | None, best: list | None) -> bool:
+        if not super().__call__(lower, best):
+            return False
+        if self._line is not None:
+            low = "" if self.lower is None else f"{self.lower} <= "
+            high = "" if self.best is None else f" <= {len(self.best)}"
+            self._line.set_postfix_str(f"{low}optimum{high}")
+        return True

@@ -108,8 +108,11 @@ def solve_reference(
             "",
             proof=f"{solver}: {_exhaustive(search)}",
         )
-    # the beam only where the search found no solution: it takes seconds on big boards
-    best = out.moves if out.moves is not None else greedy_solution(g, final_colour)
+    # the beam only where neither the search nor the caller has a solution, and only within
+    # the time limit: a wide beam takes seconds on big boards
+    best = out.moves if out.moves is not None else known
+    if best is None:
+        best = greedy_solution(g, final_colour, deadline=clock.at)
     if best is not None and out.lower_bound >= len(best):
         # Stopped, but the proved bound already meets a solution (the greedy one, say).
         why = f"{solver}: lower bound {out.lower_bound} proved, met by a solution"

@@ -4,12 +4,14 @@ pipe, so that scripts and tests read clean output."""
 from __future__ import annotations
 
 import fcntl
+import io
 import os
 import pty
 import struct
 import subprocess
 import sys
 import termios
+import time
 
 import pytest
 
@@ -63,3 +65,37 @@ def test_a_bar_with_counts_on_a_terminal_and_none_into_a_pipe(tmp_path, argv, co
         os.remove(tmp_path / "rows.jsonl")
     code, piped, err = _run(argv, terminal=False)
     assert code == 0 and err == "" and "\r" not in piped
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["solve", f"{SQUARE}/holes.txt", "--solver", "bfs"],
+        ["hint", f"{SQUARE}/holes.txt", "--solver", "bfs"],
+    ],
+)
+def test_one_puzzle_keeps_a_line_of_its_time_and_bounds_on_a_terminal(argv):
+    code, out, err = _run(argv, terminal=True)
+    assert code == 0 and out
+    assert "holes: 00:0" in err  # the name and the clock
+    assert "optimum <= 5" in err  # the bounds as they are told
+    assert err.endswith("\r")  # cleared at the end, before the answer is printed
+    code, piped, err = _run(argv, terminal=False)
+    assert code == 0 and err == "" and "\r" not in piped
+
+
+def test_the_line_of_one_puzzle_is_redrawn_as_its_clock_runs():
+    from kamicp.procs.progress import tell, watched
+    from kamicp.solving.bar import REDRAW, Live
+
+    class Terminal(io.StringIO):
+        def isatty(self):
+            return True
+
+    screen = Terminal()
+    with Live("demo", screen) as live, watched(live):
+        tell(3, None)
+        time.sleep(3 * REDRAW)
+    drawn = screen.getvalue()
+    assert live.shown and "demo: 00:0" in drawn and ", 3 <= optimum" in drawn
+    assert drawn.count("\r") >= 3  # the first draw, redraws, and the clearing
