@@ -44,6 +44,7 @@ from collections.abc import Callable
 import numpy as np
 
 from kamicp import bounds
+from kamicp.game import rules
 from kamicp.game.regions import RegionGraph
 from kamicp.game.rules import Move
 from kamicp.procs import memory as limit
@@ -68,10 +69,12 @@ __all__ = [
     "FIRST_NODES",
     "FIRST_WORK",
     "MEMORY",
+    "SHORTEN_NODES",
     "SLICE_SECONDS",
     "node_bytes",
     "pivot_astar",
     "quick_length",
+    "shorten",
 ]
 
 # Between two slices of the compiled loop Python checks the time, the budgets and Ctrl-C;
@@ -85,6 +88,9 @@ FIRST_WORK = 1_000_000
 FIRST_NODES = 16_384
 # Bytes the search's arrays may take by default: the hardest floodit-99 board fits.
 MEMORY = 2 * 2**30
+# Expansions :func:`shorten` spends on a prefix: on ten hard floodit-99 boards 30,000 found
+# the same shorter solutions as 100,000 in half the time (about a second a board).
+SHORTEN_NODES = 30_000
 
 
 def quick_length(g: RegionGraph, final_colour: int | None = None) -> int | None:
@@ -166,12 +172,83 @@ def pivot_astar(
     board = bit_board(g)
     final = _final(g, board, final_colour)
     best = (board.n + 1) if max_moves is None else max_moves + 1
-    root = board.start()
     if board.n == 1:
         moves = [] if final < 0 or final == board.colours[0] else [(g.pivot, final)]
         if len(moves) < best:
             return SearchOutcome(moves, len(moves), True, 0)
         return SearchOutcome(None, len(moves), True, 0)
+    return _search(g, board, board.start(), final, best, node_limit, deadline, memory, on_bound)
+
+
+def shorten(
+    g: RegionGraph,
+    moves: list[Move],
+    final_colour: int | None = None,
+    node_limit: int = SHORTEN_NODES,
+    deadline: float | None = None,
+) -> list[Move] | None:
+    """A solution shorter than ``moves`` that begins as they do, or None: from the position
+    after each of their prefixes, longest first, the A* seeks a shorter continuation, with
+    at most ``node_limit`` expansions each, and stops at the first prefix where it runs out.
+
+    A search for upper bounds only (large-neighbourhood search around a solution): it proves
+    nothing about the board, and its answer is to be replayed like any other.
+
+    Parameters
+    ----------
+    g : RegionGraph
+        A pivot-rule board.
+    moves : list of (region, colour)
+        A solution of ``g`` (ending in ``final_colour`` where one is asked).
+    final_colour : int or None
+        The colour the board must end in; None for any.
+    node_limit : int
+        Expansions per prefix.
+    deadline : float or None
+        A ``time.monotonic()`` time at which to stop.
+
+    Returns
+    -------
+    list of (region, colour) or None
+        A shorter solution, or None where none was found within the limits.
+
+    Examples
+    --------
+    >>> from kamicp.game.regions import from_edges
+    >>> g = from_edges([0, 1, 2, 1, 0, 2, 1], [(i, i + 1) for i in range(6)], rules="pivot")
+    >>> long = [(0, 2), (0, 1), (0, 2), (0, 1), (0, 0), (0, 2), (0, 1)]
+    >>> len(shorten(g, long))
+    6
+
+    Notes
+    -----
+    At most ``len(moves)`` searches; each is :func:`pivot_astar`'s loop from a flooded set.
+    """
+    board = bit_board(g)
+    final = _final(g, board, final_colour)
+    index = {v: i for i, v in enumerate(board.regions)}
+    flooded = [rules.start(g)]
+    for move in moves[:-1]:
+        flooded.append(rules.apply(g, flooded[-1], move))
+    clock = Deadline(deadline)
+    for k in range(len(moves) - 1, -1, -1):
+        if clock.expired():
+            return None
+        root = np.zeros(board.words, dtype=np.uint64)
+        for v in rules.current_region(g, flooded[k], g.pivot):
+            i = index[v]
+            root[i // 64] |= np.uint64(1) << np.uint64(i % 64)
+        rest = len(moves) - k  # the continuation to beat
+        out = _search(g, board, root, final, rest, node_limit, deadline, None, None)
+        if out.moves is not None:
+            return list(moves[:k]) + out.moves
+        if not out.complete:
+            return None
+    return None
+
+
+def _search(g, board, root, final, best, node_limit, deadline, memory, on_bound) -> SearchOutcome:
+    """The A* from the flooded set ``root`` for continuations shorter than ``best`` moves."""
     # the start's bound, and a quick solution: A* then looks only below it, and stores
     # nothing at or above it
     colours = np.empty(board.n + 1, dtype=np.int64)

@@ -35,7 +35,7 @@ from kamicp.plural import count
 from kamicp.procs.deadline import Deadline, LimitReached
 from kamicp.procs.progress import listening, say, tell
 from kamicp.result import SAT, UNSAT, Decision, HorizonSolver, Result
-from kamicp.search import idastar
+from kamicp.search import idastar, pivot_astar
 from kamicp.solving.options import DEFAULT_STRATEGY, STRATEGIES
 from kamicp.solving.upper_bound import greedy_solution, never, unknown
 
@@ -82,6 +82,7 @@ class Horizons:
         self.decisions: list[Decision] = []
         self.refuted: int | None = None  # the largest horizon proved infeasible
         self.probed = False  # True when IDA* proved the optimum
+        self.shortened = None  # the last solution that shorten() tried
         self.whole = False  # True when this is the whole board (not one of its pieces)
 
     @property
@@ -158,12 +159,29 @@ class Horizons:
         while self.upper is None or self.lower < self.upper:
             if clock.expired():
                 return False
+            if self.strategy == "down" and self.g.rules == "pivot":
+                self.shorten(clock)
+                if self.lower >= self.upper:
+                    break
             horizon = self._next_horizon(first)
             first = False
             # A "yes" lowers the upper bound, a "no" raises the lower one (see decide).
             if self.decide(horizon, clock).status not in (SAT, UNSAT):
                 return False
         return True
+
+    def shorten(self, clock: Deadline) -> None:
+        """Under pivot rules, shorten the best solution by the A* around it
+        (:func:`~kamicp.search.pivot_astar.shorten`) as far as it goes, once per solution:
+        each move it saves is a SAT call fewer, and the last call that finds a solution is
+        often the hardest (BENCHMARKS.md, "Pivot rules: the SAT model")."""
+        while self.best is not None and self.best is not self.shortened:
+            self.shortened = self.best
+            shorter = pivot_astar.shorten(self.g, self.best, self.final_colour, deadline=clock.at)
+            if shorter is not None and len(shorter) < len(self.best):
+                rules.verify_solution(self.g, shorter, self.final_colour)
+                self.best = shorter
+                self.report()
 
     def _next_horizon(self, first: bool) -> int:
         if self.strategy == "up" or first or self.upper is None:

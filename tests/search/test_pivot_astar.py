@@ -10,6 +10,7 @@ checked against the SAT model. ``-m slow`` runs thousands of boards.
 
 from __future__ import annotations
 
+import random
 import time
 
 import numpy as np
@@ -30,7 +31,7 @@ from kamicp.search.bitsets import (
     layer_bound,
     sweep_bound,
 )
-from kamicp.search.pivot_astar import node_bytes, pivot_astar
+from kamicp.search.pivot_astar import node_bytes, pivot_astar, shorten
 from kamicp.solving.solve import SolveOptions, solve
 from tests.strategies import oracle, region_graphs, square_board_above_64_regions
 
@@ -131,6 +132,50 @@ def check_bounds(g, final):
             pos = rules.apply(g, pos, ref.moves[i])
 
 
+def random_solution(g, final, seed):
+    """A solution of random colours on the pivot's border, usually far from optimal."""
+    rng = random.Random(seed)
+    moves, pos = [], rules.start(g)
+    while not rules.is_solved(pos, final):
+        moves.append(rng.choice([m for m in rules.legal_moves(g, pos) if m[0] == g.pivot]))
+        pos = rules.apply(g, pos, moves[-1])
+    return moves
+
+
+def check_shorten(g, final, seed):
+    """From a random solution, each shortened solution is shorter, replays and keeps a
+    prefix of the one before; with enough expansions the last is BFS's optimum."""
+    ref = oracle(g, final)
+    if ref.moves is None:
+        return
+    moves = random_solution(g, final, seed)
+    while True:
+        shorter = shorten(g, moves, final, node_limit=10**6)
+        if shorter is None:
+            break
+        rules.verify_solution(g, shorter, final)
+        assert len(shorter) < len(moves)
+        kept = next(i for i, m in enumerate(shorter) if i == len(moves) or m != moves[i])
+        assert shorter[:kept] == moves[:kept] and len(shorter) - kept < len(moves) - kept
+        moves = shorter
+    assert len(moves) == len(ref.moves)
+
+
+def check_shorten_limits(g, final, seed):
+    """An optimal solution is never shortened; a past deadline or one expansion a prefix
+    gives nothing, or a shorter solution that replays."""
+    ref = oracle(g, final)
+    if ref.moves is None:
+        return
+    assert shorten(g, ref.moves, final, node_limit=10**6) is None
+    moves = random_solution(g, final, seed)
+    assert shorten(g, moves, final, deadline=time.monotonic() - 1) is None
+    shorter = shorten(g, moves, final, node_limit=1)
+    if shorter is not None:
+        rules.verify_solution(g, shorter, final)
+        assert len(ref.moves) <= len(shorter) < len(moves)
+
+
 def _board_at(g, pos):
     """The board of position ``pos`` of ``g`` as a board of its own (regions contracted)."""
     return from_edges(list(pos), g.edges(), g.k, rules="pivot", pivot=g.pivot)
@@ -149,6 +194,18 @@ test_optimum = _property(check_optimum, 400)
 test_optimum_larger = _property(check_optimum, 60, max_cells=20, max_colours=5)
 test_horizon = _property(check_horizon, 150)
 test_bounds = _property(check_bounds, 150)
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=list(HealthCheck))
+@given(region_graphs(**PIVOT), FINALS, st.integers(0, 2**16))
+def test_shorten(g, choice, seed):
+    check_shorten(g, final_of(g, choice), seed)
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=list(HealthCheck))
+@given(region_graphs(**PIVOT), FINALS, st.integers(0, 2**16))
+def test_shorten_limits(g, choice, seed):
+    check_shorten_limits(g, final_of(g, choice), seed)
 
 
 @settings(max_examples=100, deadline=None, suppress_health_check=list(HealthCheck))

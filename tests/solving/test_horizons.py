@@ -15,6 +15,7 @@ from kamicp.game.regions import from_edges, region_graph
 from kamicp.models.sat import SatHorizon
 from kamicp.procs import progress
 from kamicp.procs.deadline import Deadline
+from kamicp.search import pivot_astar
 from kamicp.search.bfs import bfs
 from kamicp.solving import horizons
 from kamicp.solving.solve import SolveOptions, solve
@@ -24,7 +25,7 @@ from tests.solving.helpers import EXACT, agree, holes
 from tests.strategies import boards
 
 
-@pytest.mark.parametrize("strategy", ["up", "bisect"])
+@pytest.mark.parametrize("strategy", ["up", "down", "bisect"])
 @pytest.mark.parametrize("solver", EXACT)
 def test_every_horizon_strategy_agrees_with_bfs(solver, strategy):
     agree(solver, 60, strategy=strategy)
@@ -146,3 +147,32 @@ def test_raising_the_horizon_from_a_known_solution_runs_no_beam(monkeypatch, str
     r = horizons.exact(g, factory, None, None, clock, strategy=strategy, known=longer)
     assert r.status == "optimal" and r.moves == len(known)
     assert len(calls) == beams
+
+
+def test_down_under_pivot_rules_shortens_its_solution_before_asking_the_model(monkeypatch):
+    """The A* around the known solution finds the optimum; the model is then asked at most
+    the horizon below it."""
+    g = from_edges([0, 1, 2, 1, 0, 2, 1], [(i, i + 1) for i in range(6)], rules="pivot")
+    long = [(0, 2), (0, 1), (0, 2), (0, 1), (0, 0), (0, 2), (0, 1)]
+    rules.verify_solution(g, long, None)
+    tried, asked = [], []
+    real_shorten, real_decide = pivot_astar.shorten, SatHorizon.decide
+
+    def shorten(g, moves, *args, **kwargs):
+        tried.append(len(moves))
+        return real_shorten(g, moves, *args, **kwargs)
+
+    def decide(self, horizon, seconds):
+        asked.append(horizon)
+        return real_decide(self, horizon, seconds)
+
+    monkeypatch.setattr(pivot_astar, "shorten", shorten)
+    monkeypatch.setattr(SatHorizon, "decide", decide)
+    factory = lambda g, fc: SatHorizon(g, final_colour=fc)  # noqa: E731
+    clock = Deadline.after(60)
+    h = horizons.Horizons(g, factory, None, "down", clock.at, beam=False)
+    h.best = long
+    assert h.optimum(clock)
+    assert h.upper == h.lower == len(bfs(g).moves) == 6
+    assert tried == [7, 6]  # each solution tried once
+    assert asked in ([], [5])  # at most the refutation below the optimum
