@@ -22,10 +22,20 @@ Examples
 
 from __future__ import annotations
 
+import os
+import re
+import shutil
 import sys
+import time
 from collections.abc import Callable
 
-__all__ = ["Kernel", "compile_kernels", "kernel"]
+__all__ = ["STALE_DAYS", "Kernel", "compile_kernels", "kernel", "prune_caches"]
+
+# Cache folders of other states of the sources (``kamicp._numba_cache_dir``) that no run has
+# used for this many days are removed: each upgrade or edit leaves one behind, 4-9 MB each.
+STALE_DAYS = 30
+
+_CACHE_NAME = re.compile(r"[0-9a-f]{16}")  # the folders kamicp names, and only those
 
 _waiting: list[Kernel] = []  # kernels declared and not compiled yet
 
@@ -83,6 +93,7 @@ def compile_kernels() -> None:
     """
     if not _waiting:
         return
+    prune_caches(os.environ.get("NUMBA_CACHE_DIR", ""))
     from numba import njit  # the compiler: imported only when a compiled loop runs
 
     for waiting in _waiting:
@@ -96,3 +107,48 @@ def compile_kernels() -> None:
         for key, value in list(space.items()):
             if isinstance(value, Kernel) and value.compiled is not None:
                 space[key] = value.compiled
+
+
+def prune_caches(current: str, days: float = STALE_DAYS) -> list[str]:
+    """Mark the cache folder ``current`` as used now, and remove the folders beside it that
+    kamicp named (16 hex digits, in a folder named ``kamicp``) and no run has used for
+    ``days`` days. A folder the user chose (``NUMBA_CACHE_DIR``) is left alone.
+
+    Parameters
+    ----------
+    current : str
+        The cache folder of these sources.
+    days : float
+        How long a folder may go unused.
+
+    Returns
+    -------
+    list of str
+        The folders removed.
+
+    Examples
+    --------
+    >>> prune_caches("/somewhere/of/the/users")  # not a folder kamicp named: nothing happens
+    []
+    """
+    parent, name = os.path.split(os.path.normpath(current))
+    if not _CACHE_NAME.fullmatch(name) or os.path.basename(parent) != "kamicp":
+        return []
+    try:
+        os.makedirs(current, exist_ok=True)
+        os.utime(current)
+        entries = list(os.scandir(parent))
+    except OSError:  # a read-only home, say: the cache is Numba's to do without
+        return []
+    removed = []
+    oldest = time.time() - days * 86400
+    for entry in entries:
+        if entry.name == name or not _CACHE_NAME.fullmatch(entry.name):
+            continue
+        try:
+            if entry.is_dir(follow_symlinks=False) and entry.stat().st_mtime < oldest:
+                shutil.rmtree(entry.path)
+                removed.append(entry.path)
+        except OSError:  # in use by a run of other sources, or removed by one: left to it
+            continue
+    return removed

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
+import time
 
 import numpy as np
 
@@ -46,3 +48,27 @@ def test_a_kernel_called_from_python_after_compilation_still_answers():
     assert bitsets.border(start, rows).tolist() == [0b0010]
     jit.compile_kernels()  # nothing waiting: does nothing
     assert bitsets.border(start, rows).tolist() == [0b0010]
+
+
+def test_cache_folders_unused_for_a_month_are_removed_and_no_others(tmp_path):
+    root = tmp_path / "kamicp"
+    current, recent, stale = (root / name for name in ("0123456789abcdef", "1" * 16, "2" * 16))
+    mine = root / "bounds_cache"  # not a folder of compiled loops
+    for folder in (current, recent, stale, mine):
+        folder.mkdir(parents=True)
+    month = time.time() - (jit.STALE_DAYS + 1) * 86400
+    for folder in (current, stale, mine):
+        os.utime(folder, (month, month))
+    assert jit.prune_caches(str(current)) == [str(stale)]
+    assert current.exists() and recent.exists() and mine.exists() and not stale.exists()
+    assert current.stat().st_mtime > month  # marked as used
+
+
+def test_a_cache_folder_the_user_chose_is_left_alone(tmp_path):
+    chosen = tmp_path / "numba"
+    other = tmp_path / ("3" * 16)
+    other.mkdir()
+    old = time.time() - 10**8
+    os.utime(other, (old, old))
+    assert jit.prune_caches(str(chosen)) == [] and other.exists()
+    assert jit.prune_caches(str(tmp_path / "kamicp" / "x")) == []
