@@ -161,7 +161,7 @@ class Horizons:
                 return False
             if self.strategy == "down" and self.g.rules == "pivot":
                 self.shorten(clock)
-                if self.lower >= self.upper:
+                if self.upper is not None and self.lower >= self.upper:
                     break
             horizon = self._next_horizon(first)
             first = False
@@ -174,7 +174,7 @@ class Horizons:
         """Under pivot rules, shorten the best solution by the A* around it
         (:func:`~kamicp.search.pivot_astar.shorten`) as far as it goes, once per solution:
         each move it saves is a SAT call fewer, and the last call that finds a solution is
-        often the hardest (BENCHMARKS.md, "Pivot rules: the SAT model")."""
+        often the hardest (BENCHMARKS.md, "Pivot rules: the default route")."""
         while self.best is not None and self.best is not self.shortened:
             self.shortened = self.best
             shorter = pivot_astar.shorten(self.g, self.best, self.final_colour, deadline=clock.at)

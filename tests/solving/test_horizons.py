@@ -176,3 +176,15 @@ def test_down_under_pivot_rules_shortens_its_solution_before_asking_the_model(mo
     assert h.upper == h.lower == len(bfs(g).moves) == 6
     assert tried == [7, 6]  # each solution tried once
     assert asked in ([], [5])  # at most the refutation below the optimum
+
+
+def test_down_under_pivot_rules_without_a_first_solution_asks_the_model():
+    """No beam's solution (one stopped by its deadline, say): nothing to shorten, and the
+    horizons are asked as before until the first solution."""
+    g = from_edges([0, 1, 2, 1, 0, 2, 1], [(i, i + 1) for i in range(6)], rules="pivot")
+    factory = lambda g, fc: SatHorizon(g, final_colour=fc)  # noqa: E731
+    clock = Deadline.after(60)
+    h = horizons.Horizons(g, factory, None, "down", clock.at, beam=False)
+    assert h.best is None
+    assert h.optimum(clock)
+    assert h.upper == h.lower == len(bfs(g).moves)
