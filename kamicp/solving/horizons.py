@@ -178,7 +178,7 @@ class Horizons:
         while self.best is not None and self.best is not self.shortened:
             self.shortened = self.best
             shorter = pivot_astar.shorten(self.g, self.best, self.final_colour, deadline=clock.at)
-            if shorter is not None and len(shorter) < len(self.best):
+            if shorter is not None:  # shorter than the best, and replayed here
                 rules.verify_solution(self.g, shorter, self.final_colour)
                 self.best = shorter
                 self.report()
