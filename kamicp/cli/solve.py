@@ -26,7 +26,7 @@ from kamicp.cli.args import (
     load_puzzles,
     memory_limited,
 )
-from kamicp.cli.clock import command_started, out_of_time
+from kamicp.cli.clock import command_started, out_of_time, seconds_left
 from kamicp.cli.describe import describe
 from kamicp.cli.many import solve_all
 from kamicp.cli.output import EXIT_CODES, ensure_not_input
@@ -375,6 +375,41 @@ def _refuse_for_several(args: argparse.Namespace, count: int) -> None:
         raise KamicpError("--progress: the lines of puzzles side by side would mix; use --jobs 1")
 
 
+def _certify(args: argparse.Namespace, board, index: int, done, data: dict, text: str):
+    """Write the certificate of an optimal answer, within what is left of the time limit.
+
+    Returns the answer's JSON and text with the certificate's line, and the exit code: the
+    answer's, or 3 when the answer is not optimal or no evidence was had in time (the answer
+    and its bounds are printed all the same).
+    """
+    # here, not at start-up: only a solve asked for a certificate needs the proof modules
+    from kamicp.proof.certificate import CertificateOptions, NoEvidence, write_certificate
+
+    if done.result.status != "optimal":
+        why = f"not written: the answer is {done.result.status}, not optimal"
+        return {**data, "certificate": None}, f"{text}\ncertificate: {why}", EXIT_CODES["unknown"]
+    options = CertificateOptions(time_limit=seconds_left(args))
+    try:
+        manifest = write_certificate(
+            board,
+            args.files[0],
+            done.result,
+            args.certificate,
+            index=index,
+            final_colour=done.final_colour,
+            options=options,
+        )
+    except NoEvidence as err:
+        why = f"not written: {err}"
+        return {**data, "certificate": None}, f"{text}\ncertificate: {why}", EXIT_CODES["unknown"]
+    kind = manifest["evidence"]["kind"]
+    return (
+        {**data, "certificate": args.certificate},
+        (f"{text}\ncertificate: {args.certificate} (evidence: {kind})"),
+        done.code,
+    )
+
+
 @memory_limited
 def run_solve(args: argparse.Namespace) -> int:
     """Solve each puzzle the arguments pick and print its answer.
@@ -440,22 +475,8 @@ def run_solve(args: argparse.Namespace) -> int:
     [(where, index, board)] = puzzles
     done = answer(where, board, request)
     data, text = {**done.data, "index": index}, done.text
+    code = done.code
     if args.certificate:
-        # here, not at start-up: only a solve asked for a certificate needs the proof modules
-        from kamicp.proof.certificate import write_certificate
-
-        manifest = write_certificate(
-            board,
-            args.files[0],
-            done.result,
-            args.certificate,
-            index=index,
-            final_colour=done.final_colour,
-            time_limit=args.time_limit,
-        )
-        data["certificate"] = args.certificate
-        text += (
-            f"\ncertificate: {args.certificate} (lower bound: {manifest['lower_bound']['kind']})"
-        )
+        data, text, code = _certify(args, board, index, done, data, text)
     print(json.dumps(data) if args.json else text, flush=True)
-    return done.code
+    return code

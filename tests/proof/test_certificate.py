@@ -1,7 +1,9 @@
-"""Certificates verify; every kind of tampering is caught with a reason; export round-trips."""
+"""Certificates verify; every kind of tampering is caught with a reason; the question they
+answer is stated and checked; export round-trips."""
 
 from __future__ import annotations
 
+import gzip
 import hashlib
 import json
 import shutil
@@ -14,7 +16,8 @@ from pysat.solvers import Solver
 from kamicp import bounds, formats
 from kamicp.cli.main import main
 from kamicp.game.regions import region_graph
-from kamicp.proof.certificate import verify, write_certificate
+from kamicp.proof.certificate import CertificateOptions, NoEvidence, write_certificate
+from kamicp.proof.verification import verify
 from kamicp.solving.solve import solve
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -22,18 +25,31 @@ HOLES = ROOT / "puzzles" / "square" / "holes.txt"  # optimum 5, above every admi
 FIRST = ROOT / "puzzles" / "square" / "first.txt"
 
 
+def certify(path: Path, out: Path, *kinds: str, **options) -> dict:
+    board = formats.load(str(path))[0]
+    result = solve(region_graph(board), "sat")
+    chosen = CertificateOptions(kinds=kinds, **options) if kinds else None
+    return write_certificate(board, str(path), result, str(out), options=chosen)
+
+
 @pytest.fixture(scope="module")
 def certificate(tmp_path_factory):
-    board = formats.load(str(HOLES))[0]
-    result = solve(region_graph(board), "sat")
     out = tmp_path_factory.mktemp("cert") / "c"
-    manifest = write_certificate(board, str(HOLES), result, str(out))
-    assert manifest["lower_bound"]["kind"] == "drat"
+    assert certify(HOLES, out, "drat")["evidence"]["kind"] == "drat"
     return out
 
 
-def fails(cert: Path) -> list[str]:
-    return [f"{s.name}: {s.detail}" for s in verify(str(cert), drat_trim=False) if not s.ok]
+@pytest.fixture(scope="module")
+def logged(tmp_path_factory):
+    out = tmp_path_factory.mktemp("cert") / "c"
+    manifest = certify(HOLES, out)
+    assert manifest["evidence"]["kind"] == "log" and manifest["evidence"]["claims"] > 10
+    return out
+
+
+def fails(cert: Path, puzzle: str | None = None) -> list[str]:
+    steps = verify(str(cert), puzzle, drat_trim=False)
+    return [f"{s.name}: {s.detail}" for s in steps if not s.ok]
 
 
 def copy(cert: Path, tmp_path: Path) -> Path:
@@ -110,10 +126,9 @@ def test_missing_or_unreadable_parts_are_caught(certificate, tmp_path):
     cert = copy(certificate, tmp_path)
     (cert / "proof.drat").unlink()
     assert "file proof.drat: missing" in fails(cert)
-    (cert / "manifest.json").write_text('{"optimum": 5}')
+    (cert / "manifest.json").write_text('{"format": "kamicp-certificate-2", "optimum": 5}')
     assert fails(cert) == [
-        f"manifest: {cert / 'manifest.json'}: unreadable or incomplete "
-        "(lower_bound: not an object with a kind)"
+        f"manifest: {cert / 'manifest.json'}: evidence: not an object with a known kind"
     ]
     (cert / "manifest.json").unlink()
     assert len(fails(cert)) == 1 and fails(cert)[0].startswith("manifest:")
@@ -134,19 +149,26 @@ def test_a_claimed_optimum_below_the_solution_is_caught(certificate, tmp_path):
     [
         ("files", 5, "files: not an object"),
         ("files", ["solution.txt"], "files: not an object"),
-        ("puzzle_file", 5, "puzzle_file: not a file name"),
-        ("puzzle_index", "abc", "puzzle_index 'abc'"),
-        ("puzzle_index", 0, "puzzle_index 0"),  # index 0 must not wrap to the last puzzle
-        ("final_colour", ["R"], "final_colour: not a colour"),
+        ("question.puzzle_file", 5, "question.puzzle_file: missing or not text"),
+        ("question.puzzle_index", "abc", "puzzle_index 'abc'"),
+        ("question.puzzle_index", 0, "puzzle_index 0"),  # 0 must not wrap to the last puzzle
+        ("question.final_colour", ["R"], "final_colour: not a colour"),
+        ("question.digest", None, "question.digest: missing"),
+        ("question", [], "question: not an object"),
         ("optimum", 10**6 + 1, "not a number of moves"),  # verify built its CNF: a hang
         ("optimum", 5.5, "not a number of moves"),
-        ("lower_bound", {"kind": "bound", "bounds": 5}, "lower_bound.bounds: not a list"),
+        ("evidence", {"kind": "guess"}, "evidence: not an object with a known kind"),
+        ("format", "kamicp-certificate-1", "format 'kamicp-certificate-1'"),
     ],
 )
 def test_a_manifest_field_of_the_wrong_type_is_named(certificate, tmp_path, field, value, problem):
     cert = copy(certificate, tmp_path)
     manifest = json.loads((cert / "manifest.json").read_text())
-    manifest[field] = value
+    where = manifest
+    *path, last = field.split(".")
+    for key in path:
+        where = where[key]
+    where[last] = value
     (cert / "manifest.json").write_text(json.dumps(manifest))
     found = fails(cert)
     assert len(found) == 1 and found[0].startswith("manifest:") and problem in found[0], found
@@ -163,13 +185,13 @@ def test_a_solution_or_proof_that_is_not_text_fails_its_step(certificate, tmp_pa
     assert any(f.startswith("proof (kamicp.proof.drat):") for f in fails(cert))
 
 
-def test_bound_certificate(tmp_path, capsys):
-    # first.txt: optimum 4 equals an admissible bound, so no refutation is needed.
+def test_a_board_at_its_bound_gets_a_one_line_log(tmp_path, capsys):
+    # first.txt: optimum 4 equals an admissible bound: the log cuts the start, no expansion
     out = tmp_path / "c"
     assert main(["solve", str(FIRST), "--certificate", str(out)]) == 0
     manifest = json.loads((out / "manifest.json").read_text())
-    if manifest["lower_bound"]["kind"] == "bound":
-        assert not (out / "proof.drat").exists()
+    assert manifest["evidence"]["kind"] == "log"
+    assert not (out / "proof.drat").exists()
     assert main(["verify", str(out)]) == 0
     assert "certificate verified" in capsys.readouterr().out
 
@@ -206,19 +228,141 @@ def test_export_cpsat_proto(tmp_path, capsys):
     assert solver.solve(model) in (cp_model.OPTIMAL, cp_model.FEASIBLE)
 
 
-@pytest.mark.parametrize("solver", ["sat", "portfolio"])
-def test_a_certificate_resting_on_the_tetrapod_bound_verifies(tmp_path, capsys, solver):
-    # the tetrapod bound is only asked where it can matter; the checker recomputes it. The
-    # portfolio's backend asks it in a process of its own: the writer asks it again
+def test_a_certificate_resting_on_the_tetrapod_bound_verifies(tmp_path, capsys):
+    # the tetrapod bound is only asked where it can matter; the checker recomputes it
     tree = ROOT / "puzzles" / "graph" / "tetrapod.json"
     out = tmp_path / "c"
     bounds.forget_cached_bounds()
-    assert main(["solve", str(tree), "--solver", solver, "--certificate", str(out)]) == 0
-    manifest = json.loads((out / "manifest.json").read_text())
-    assert manifest["lower_bound"]["kind"] == "bound"
-    assert manifest["lower_bound"]["bounds"]["tripods"] == 4
-    assert manifest["lower_bound"]["bounds"]["tetrapods"] == manifest["optimum"] == 5
-    capsys.readouterr()
+    manifest = certify(tree, out, "kamicp-bound")
+    assert manifest["evidence"] == {"kind": "kamicp-bound", "bound": "tetrapods", "value": 5}
     bounds.forget_cached_bounds()  # as a fresh checker starts: nothing computed yet
     assert main(["verify", str(out)]) == 0
-    assert "certificate verified" in capsys.readouterr().out
+    text = capsys.readouterr().out
+    assert "certificate verified" in text and "kamicp's implementation of that bound" in text
+
+
+def test_a_log_certificate_verifies_and_says_what_it_rests_on(logged, capsys):
+    assert fails(logged) == []
+    assert main(["verify", str(logged), str(HOLES)]) == 0
+    text = capsys.readouterr().out
+    for part in ["rules:        free", "final colour: any", "the optimum is 5 moves"]:
+        assert part in text
+    assert "bounds colours, islands" in text and "certificate verified" in text
+
+
+def log_lines(cert: Path) -> list[str]:
+    return gzip.decompress((cert / "refutation.log.gz").read_bytes()).decode().splitlines()
+
+
+def write_log_lines(cert: Path, lines: list[str]) -> None:
+    (cert / "refutation.log.gz").write_bytes(gzip.compress(("\n".join(lines) + "\n").encode()))
+    rehash(cert)
+
+
+@pytest.mark.parametrize(
+    ("edit", "problem"),
+    [
+        (lambda ls: [x for x in ls if not x.startswith("E 0 ")], "the start is refuted"),
+        (lambda ls: [x.replace("E 0 4", "E 0 5") if x.startswith("E 0") else x for x in ls],
+         "not refuted for 4"),
+        (lambda ls: ls[:3] + [x for x in ls[3:] if x != next(y for y in ls if y[0] == "E")],
+         "not refuted"),
+        (lambda ls: ls[:3] + ["C 0 4 islands"], "bound islands is"),
+        (lambda ls: ls[:3] + ["C 0 4 tetrapods"], "no bound 'tetrapods'"),
+        (lambda ls: ls[:2] + ["horizon 3"] + ls[3:], "expected 'horizon 4'"),
+        (lambda ls: ls + ["P 999999 0 1"], "not defined before"),
+        (lambda ls: ls + ["X 1 2"], "is not a record"),
+    ],
+)  # fmt: skip
+def test_a_tampered_log_is_rejected(logged, tmp_path, edit, problem):
+    cert = copy(logged, tmp_path)
+    write_log_lines(cert, edit(log_lines(cert)))
+    found = fails(cert)
+    assert found and all(f.startswith("proof log") for f in found), found
+    assert problem in found[0], found
+
+
+def test_a_claim_may_rest_only_on_earlier_lines(logged, tmp_path):
+    # the root's claim moved to the front: the claims it rests on come after it
+    cert = copy(logged, tmp_path)
+    lines = log_lines(cert)
+    root = next(x for x in lines if x.startswith("E 0 "))
+    body = [x for x in lines[3:] if x != root]
+    write_log_lines(cert, lines[:3] + [x for x in body if x[0] == "P"] + [root]
+                    + [x for x in body if x[0] != "P"])  # fmt: skip
+    assert any("not refuted" in f for f in fails(cert))
+
+
+def test_a_truncated_log_is_rejected(logged, tmp_path):
+    cert = copy(logged, tmp_path)
+    data = (cert / "refutation.log.gz").read_bytes()
+    (cert / "refutation.log.gz").write_bytes(data[: len(data) // 2])
+    rehash(cert)
+    assert any("gzip" in f for f in fails(cert))
+
+
+def test_a_changed_board_is_caught_even_rehashed(logged, tmp_path):
+    cert = copy(logged, tmp_path)
+    text = (cert / "puzzle.txt").read_text().replace("B", "R", 1)
+    (cert / "puzzle.txt").write_text(text)
+    rehash(cert)
+    assert any(f.startswith("puzzle:") and "digest" in f for f in fails(cert))
+    cert = copy(logged, tmp_path / "b")
+    record = json.loads((cert / "board.json").read_text())
+    record["cells"][0][1] = (record["cells"][0][1] + 1) % len(record["palette"])
+    (cert / "board.json").write_text(json.dumps(record))
+    rehash(cert)
+    assert any(f.startswith("board:") for f in fails(cert))
+
+
+def test_verify_with_the_users_puzzle_answers_whether_it_is_theirs(logged, tmp_path, capsys):
+    assert fails(logged, str(HOLES)) == []
+    assert fails(logged, str(FIRST)) == [f"your puzzle: {FIRST} is not this board"]
+    assert main(["verify", str(logged), str(FIRST)]) == 1
+    changed = tmp_path / "changed.txt"
+    changed.write_text(HOLES.read_text().replace("B", "R", 1))
+    assert main(["verify", str(logged), str(changed)]) == 1
+    assert main(["verify", str(logged), str(tmp_path / "none.txt")]) == 2
+
+
+def test_a_pivot_certificate_states_its_rules_and_refuses_the_free_board(tmp_path, capsys):
+    out = tmp_path / "c"
+    assert main(["solve", str(FIRST), "--rules", "pivot", "--certificate", str(out)]) == 0
+    manifest = json.loads((out / "manifest.json").read_text())
+    assert manifest["question"]["rules"] == "pivot" and manifest["question"]["pivot"] == [0, 0]
+    assert json.loads((out / "board.json").read_text())["rules"] == "pivot"
+    capsys.readouterr()
+    assert main(["verify", str(out)]) == 0
+    assert "rules:        pivot, pivot cell [0, 0]" in capsys.readouterr().out
+    assert main(["verify", str(out), str(FIRST)]) == 1
+    assert "under free rules: the certificate is for pivot rules" in capsys.readouterr().out
+    assert main(["verify", str(out), str(FIRST), "--rules", "pivot"]) == 0
+
+
+def test_a_final_colour_is_part_of_the_question(tmp_path, capsys):
+    out = tmp_path / "c"
+    assert main(["solve", str(FIRST), "--final-colour", "R", "--certificate", str(out)]) == 0
+    manifest = json.loads((out / "manifest.json").read_text())
+    assert manifest["question"]["final_colour"] == "R"
+    capsys.readouterr()
+    assert main(["verify", str(out)]) == 0
+    assert "final colour: R" in capsys.readouterr().out
+
+
+def test_no_evidence_in_time_writes_nothing(tmp_path):
+    out = tmp_path / "c"
+    with pytest.raises(NoEvidence, match="a proof log within 1 claims"):
+        certify(HOLES, out, "log", log_positions=1)
+    assert not out.exists()
+
+
+def test_a_certificate_stopped_by_its_limit_exits_3_with_its_bounds(tmp_path, capsys):
+    # a 12x12 six-colour free board: neither solved nor certified within a second
+    rows = ["".join("RGBYOP"[(r * 7 + c * 5 + r * c) % 6] for c in range(12)) for r in range(12)]
+    board = tmp_path / "big.txt"
+    board.write_text("\n".join(rows) + "\n")
+    out = tmp_path / "c"
+    code = main(["solve", str(board), "--certificate", str(out), "--time-limit", "1", "--json"])
+    data = json.loads(capsys.readouterr().out)
+    assert code == 3 and data["certificate"] is None and data["lower_bound"] >= 1
+    assert not out.exists() or not any(out.iterdir())
