@@ -106,11 +106,16 @@ def test_no_private_name_is_imported_from_another_module():
     assert taken == []
 
 
+# The stand-alone certificate checker is one file by design, so that a sceptic reads one
+# file and runs it alone (encodings/certificates.md); its own cap is 1,000 lines.
+ONE_FILE = {"kamicp.proof.standalone": 1000}
+
+
 def test_no_module_is_over_500_lines():
     long = {
         name: n
         for name, path in modules().items()
-        if (n := len(path.read_text().splitlines())) > MOST_LINES
+        if (n := len(path.read_text().splitlines())) > ONE_FILE.get(name, MOST_LINES)
     }
     assert long == {}
 
