@@ -81,8 +81,9 @@ class Board:
     def digest(self) -> str:
         """A SHA-256 of what defines the puzzle (cells, colours, edges, rules, pivot).
 
-        Name, par and source are left out: the same puzzle under another name has the
-        same digest, so batch results and certificates follow the puzzle, not the file.
+        Name, par and source are left out, and so is the pivot under free rules: the same
+        puzzle under another name has the same digest, so batch results and certificates
+        follow the puzzle, not the file.
 
         Returns
         -------
@@ -94,7 +95,8 @@ class Board:
             "cells": [[repr(c), self.cells[c]] for c in self.order],
             "palette": list(self.palette),
             "rules": self.rules,
-            "pivot": repr(self.pivot),
+            # the pivot plays no part under free rules: any cell there is the first one
+            "pivot": repr(self.pivot if self.rules == "pivot" else self.order[0]),
             "edges": sorted(sorted([repr(a), repr(b)]) for a, b in self.edges),
         }
         text = json.dumps(canon, sort_keys=True, separators=(",", ":"))

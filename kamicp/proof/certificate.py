@@ -240,7 +240,14 @@ def _evidence(g: RegionGraph, k: int, final, options: CertificateOptions, files:
     tried = []
     for kind in options.kinds:
         if kind == "log":
-            log = write_log(g, k - 1, final, deadline=deadline, limit=options.log_positions)
+            left = deadline.left()
+            if left is not None and "drat" in options.kinds[options.kinds.index(kind) :]:
+                # the proof log's work explodes past some depth where the SAT refutation's
+                # does not: half the time each, so that a log that will not fit leaves the
+                # refutation its chance
+                left /= 2
+            log = write_log(g, k - 1, final, deadline=Deadline.after(left),
+                            limit=options.log_positions)  # fmt: skip
             if log is not None:
                 files[LOG_FILE] = log.data
                 return {"kind": "log", "horizon": k - 1, "bounds": list(log.bounds),
