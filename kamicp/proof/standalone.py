@@ -47,6 +47,7 @@ from pathlib import Path
 
 __all__ = [
     "FORMAT",
+    "Around",
     "INFINITE",
     "LOG_FORMAT",
     "Board",
@@ -78,7 +79,6 @@ INFINITE = math.inf  # the bound of a position that no sequence of moves solves
 GEOMETRIES = ("square", "triangle", "hex", "kami2", "graph")
 RULE_BOUNDS = {"free": ("colours", "islands"), "pivot": ("colours", "layers")}
 MAX_DIGITS = 18  # a longer number in a log is no region, colour, position or budget here
-CACHE_SIZE = 1 << 18  # second bounds remembered per colouring before the memo starts over
 
 Board = namedtuple("Board", "geometry palette rules pivot final cells colours edges")
 Board.__doc__ = """board.json read: ``cells`` (keys) and ``colours`` (indices) in reading order,
@@ -404,19 +404,6 @@ def layers_bound(game: Game, pos: bytes) -> float:
 BOUNDS = {"colours": colours_bound, "islands": islands_bound, "layers": layers_bound}
 
 
-def _covered(game: Game, pos: bytes, budget: int, memo: dict) -> bool:
-    """Whether a default bound of ``pos`` exceeds ``budget``: colours first (cheap), then
-    islands or layers, remembered per colouring."""
-    if colours_bound(game, pos) > budget:
-        return True
-    value = memo.get(pos)
-    if value is None:
-        if len(memo) >= CACHE_SIZE:
-            memo.clear()
-        value = memo[pos] = BOUNDS[RULE_BOUNDS[game.rules][1]](game, pos)
-    return value > budget
-
-
 # ---- the proof log -------------------------------------------------------------------------
 
 
@@ -468,12 +455,12 @@ def check_log(game: Game, text, horizon: int) -> str:
     """
     lines = iter(text)
     _header(lines, game, horizon)
-    positions, claims, memo = [game.start], {}, {}
+    positions, claims = [game.start], {}
     counts = {"P": 0, "E": 0, "C": 0}
     cuts = dict.fromkeys(RULE_BOUNDS[game.rules], 0)
     for number, line in enumerate(lines, 4):
         try:
-            _record(game, line.rstrip("\n").split(" "), positions, claims, memo, cuts, counts)
+            _record(game, line.rstrip("\n").split(" "), positions, claims, cuts, counts)
         except CheckError as err:
             raise CheckError(f"line {number}: {err}") from None
     best = claims.get(positions[0], -1)
@@ -493,7 +480,7 @@ def _count(n: int, word: str) -> str:
     return f"{n} {word}" + ("" if n == 1 else "s")
 
 
-def _record(game, fields, positions, claims, memo, cuts, counts) -> None:
+def _record(game, fields, positions, claims, cuts, counts) -> None:
     """Check one line of the log (split at spaces) and record what it defines or claims."""
     tag = fields[0]
     if tag == "P" and len(fields) == 4:
@@ -511,7 +498,7 @@ def _record(game, fields, positions, claims, memo, cuts, counts) -> None:
             raise CheckError(f"position {x} is not defined before")
         pos = positions[x]
         if tag == "E":
-            _expanded(game, pos, x, d, claims, memo)
+            _expanded(game, pos, x, d, claims)
         else:
             name = fields[3]
             if name not in RULE_BOUNDS[game.rules]:
@@ -527,19 +514,110 @@ def _record(game, fields, positions, claims, memo, cuts, counts) -> None:
     counts[tag] += 1
 
 
-def _expanded(game: Game, pos: bytes, x: int, d: int, claims: dict, memo: dict) -> None:
+def _expanded(game: Game, pos: bytes, x: int, d: int, claims: dict) -> None:
     """``E x d``: x is not solved and every move from it is covered for d - 1."""
     if is_solved(game, pos):
         raise CheckError(f"E {x} {d}: position {x} is solved")
     if d == 0:
         return
     need = d - 1
+    around = Around(game, pos) if game.rules == "free" else None
     for region, colour, child in children(game, pos):
-        if claims.get(child, -1) < need and not _covered(game, child, need, memo):
+        if claims.get(child, -1) >= need or colours_bound(game, child) > need:
+            continue
+        bound = around.islands_after(region, colour) if around else layers_bound(game, child)
+        if bound <= need:
             raise CheckError(
                 f"E {x} {d}: the move ({region}, {colour}) leads to a position that no earlier "
                 f"claim and no default bound covers for {need} moves"
             )
+
+
+class Around:
+    """A position's current region graph with the distances inside each piece, from which the
+    islands bound after any move is found without building the next graph.
+
+    A move contracts a star S (the node moved and its neighbours of the new colour) into one
+    node s; for nodes u, w outside S the new distance is min(d(u, w), d(u, S) + d(S, w)) and
+    d(u, s) = d(u, S). By encodings/bounds.md, Lemma 1, a piece's radius r falls by at most
+    one, and by Lemma 2, when it falls some centre of the new graph is s or a neighbour of an
+    old centre: only those are tried.
+    """
+
+    def __init__(self, game: Game, pos: bytes):
+        self.game, self.pos = game, pos
+        self.label, groups = _groups(game.adj, pos)
+        self.colour = [pos[ms[0]] for ms in groups]
+        near = [
+            {self.label[y] for m in ms for y in game.adj[m]} - {v} for v, ms in enumerate(groups)
+        ]
+        self.near = near
+        self.piece = [game.piece_of[ms[0]] for ms in groups]
+        self.nodes = [[] for _ in game.pieces]
+        for v, i in enumerate(self.piece):
+            self.nodes[i].append(v)
+        self.local = [0] * len(groups)  # a node's place in its piece's distance rows
+        for nodes in self.nodes:
+            for place, v in enumerate(nodes):
+                self.local[v] = place
+        self.dist = [self._distances(v) for v in range(len(groups))]
+        self.far: dict[int, list[int]] = {}  # a node's far places (_far), kept
+        self.radius, self.centres = [], []
+        for nodes in self.nodes:
+            ecc = [max(self.dist[v]) for v in nodes]
+            r = min(ecc)
+            self.radius.append(r)
+            self.centres.append([v for v, e in zip(nodes, ecc, strict=True) if e == r])
+
+    def _far(self, u: int, r: int) -> list[int]:
+        """The places of the nodes at distance r or more from u, in u's piece."""
+        if u not in self.far:
+            self.far[u] = [w for w, t in enumerate(self.dist[u]) if t >= r]
+        return self.far[u]
+
+    def _distances(self, v: int) -> list[int]:
+        """The distances from v to the nodes of its piece, in their order (a search)."""
+        row = [-1] * len(self.nodes[self.piece[v]])
+        row[self.local[v]] = 0
+        ring, t = [v], 0
+        while ring:
+            t += 1
+            nxt = []
+            for w in ring:
+                for u in self.near[w]:
+                    if row[self.local[u]] < 0:
+                        row[self.local[u]] = t
+                        nxt.append(u)
+            ring = nxt
+        return row
+
+    def islands_after(self, region: int, colour: int) -> int:
+        """Bound 2 (islands) of the position after the move (region, colour)."""
+        v = self.label[region]
+        star = {v} | {u for u in self.near[v] if self.colour[u] == colour}
+        i, r = self.piece[v], self.radius[self.piece[v]]
+        if len(self.nodes[i]) == len(star):
+            r = 0  # the piece becomes one node
+        elif r > 0:
+            to_star = [min(t) for t in zip(*(self.dist[y] for y in star), strict=True)]
+            tried = {u for c in self.centres[i] for u in (c, *self.near[c])} - star
+            # s is a centre at r - 1, or u is: its nodes r or more away (never none) are within
+            # r - 1 through s; the rows hold the star's own nodes too, at distance 0 from s
+            if max(to_star) < r or any(
+                all(to_star[w] <= r - 1 - to_star[self.local[u]] for w in self._far(u, r))
+                for u in tried
+            ):
+                r -= 1
+        palettes = []
+        for j, nodes in enumerate(self.nodes):
+            cs = {self.colour[u] for u in nodes if j != i or u not in star}
+            palettes.append(cs | {colour} if j == i else cs)
+        radii = [r if j == i else self.radius[j] for j in range(len(self.nodes))]
+        finals = set().union(*palettes) if self.game.final is None else {self.game.final}
+        return min(
+            sum(max(rad, len(cs - {f})) for rad, cs in zip(radii, palettes, strict=True))
+            for f in finals
+        )
 
 
 # ---- the certificate -----------------------------------------------------------------------

@@ -720,6 +720,26 @@ def test_agrees_with_kamicp(board, data):
     assert_same_position(g, game, board, pos, final)
 
 
+@settings(max_examples=500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(board=all_boards(), data=st.data())
+def test_the_islands_bound_after_a_move_is_the_bound_of_the_position_it_leads_to(board, data):
+    # Around reads the next position's bound off distances and Lemmas 1-2 instead of
+    # building it: it must give exactly the bound computed from scratch, for every move
+    g = region_graph(board.with_rules("free"))
+    final = data.draw(st.none() | st.integers(0, g.k - 1), label="final")
+    game = sa.make_game(sa.read_board(json.loads(json.dumps(board_json(board.with_rules("free"),
+                                                                       final)))))  # fmt: skip
+    pos = game.start
+    for _ in range(data.draw(st.integers(0, 4), label="moves")):
+        moves = sa.legal_moves(game, pos)
+        if not moves:
+            break
+        pos = sa.apply_move(game, pos, *data.draw(st.sampled_from(moves), label="move"))
+    around = sa.Around(game, pos)
+    for region, colour, child in sa.children(game, pos):
+        assert around.islands_after(region, colour) == sa.islands_bound(game, child)
+
+
 # ---- certificates written by kamicp --------------------------------------------------------------
 
 PUZZLES = [
