@@ -270,7 +270,9 @@ def _evidence(g: RegionGraph, k: int, final, options: CertificateOptions, files:
 
 def log_budget(options: CertificateOptions) -> str:
     """The proof log's budget in words."""
-    return f"{options.log_positions:,} claims"
+    limit = "" if options.time_limit is None else " and its share of the time limit"
+    claims = f"{options.log_positions:,} claim" + ("" if options.log_positions == 1 else "s")
+    return claims + limit
 
 
 def _drat(g: RegionGraph, k: int, final, deadline: Deadline, files: dict) -> dict | None:

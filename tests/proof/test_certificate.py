@@ -351,7 +351,7 @@ def test_a_final_colour_is_part_of_the_question(tmp_path, capsys):
 
 def test_no_evidence_in_time_writes_nothing(tmp_path):
     out = tmp_path / "c"
-    with pytest.raises(NoEvidence, match="a proof log within 1 claims"):
+    with pytest.raises(NoEvidence, match=r"a proof log within 1 claim$"):
         certify(HOLES, out, "log", log_positions=1)
     assert not out.exists()
 
