@@ -379,8 +379,8 @@ def _certify(args: argparse.Namespace, board, index: int, done, data: dict, text
     """Write the certificate of an optimal answer, within what is left of the time limit.
 
     Returns the answer's JSON and text with the certificate's line, and the exit code: the
-    answer's, or 3 when the answer is not optimal or no evidence was had in time (the answer
-    and its bounds are printed all the same).
+    answer's, or 3 when the answer is not optimal, no evidence was had in time or Ctrl-C or
+    SIGTERM stopped the search for it (the answer and its bounds are printed all the same).
     """
     # here, not at start-up: only a solve asked for a certificate needs the proof modules
     from kamicp.proof.certificate import CertificateOptions, NoEvidence, write_certificate
@@ -401,6 +401,9 @@ def _certify(args: argparse.Namespace, board, index: int, done, data: dict, text
         )
     except NoEvidence as err:
         why = f"not written: {err}"
+        return {**data, "certificate": None}, f"{text}\ncertificate: {why}", EXIT_CODES["unknown"]
+    except KeyboardInterrupt:  # Ctrl-C or SIGTERM: the answer stands, the folder stays empty
+        why = "not written: interrupted"
         return {**data, "certificate": None}, f"{text}\ncertificate: {why}", EXIT_CODES["unknown"]
     kind = manifest["evidence"]["kind"]
     return (

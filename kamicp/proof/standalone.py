@@ -27,7 +27,8 @@ a sceptic can read it alone. It checks:
 What the verdict rests on: this file, Python, the proofs of the bounds in
 ``encodings/bounds.md``, and for ``drat`` drat-trim and kamicp's encoder. The puzzle file of
 the certificate is not read: that it is the board of ``board.json`` is ``kamicp verify DIR
-PUZZLE``'s check. Exit codes: 0 verified, 1 rejected, 2 bad usage, 3 not fully checked.
+PUZZLE``'s check. Exit codes: 0 verified, 1 rejected, 2 bad usage, 3 not fully checked, 130
+interrupted.
 """
 
 from __future__ import annotations
@@ -803,7 +804,8 @@ def _check_log(report: _Report, folder: Path, game: Game, k: int) -> None:
     report.ok("log", detail + f": optimum >= {k}")
     bounds = " and ".join(RULE_BOUNDS[game.rules])
     report.checked.append(f"the proof log (this file's rules engine and its bounds {bounds})")
-    report.trusted.append(f"the proofs of the bounds {bounds} in encodings/bounds.md")
+    lemmas = " (with Lemmas 1-2)" if game.rules == "free" else ""
+    report.trusted.append(f"the proofs of the bounds {bounds}{lemmas} in encodings/bounds.md")
 
 
 def _check_drat(report: _Report, folder: Path, manifest: dict, time_limit) -> None:
@@ -941,13 +943,9 @@ def check(dir_path, drat_time_limit: float | None = None) -> tuple[int, list[str
     report.trusted[:0] = ["this file and Python"]
     report.trusted.append("not read here: the puzzle file (kamicp verify DIR PUZZLE ties it)")
     report.lines.append("trusted: " + "; ".join(report.trusted))
-    if report.failed:
-        code, verdict = 1, "certificate REJECTED"
-    elif report.skipped:
-        code, verdict = 3, "certificate not fully checked"
-    else:
-        code, verdict = 0, "certificate verified"
-    report.lines.append(verdict)
+    code = 1 if report.failed else 3 if report.skipped else 0
+    report.lines.append({0: "certificate verified", 1: "certificate REJECTED"}.get(
+        code, "certificate not fully checked"))  # fmt: skip
     return code, report.lines
 
 
@@ -970,7 +968,7 @@ def main(argv: list[str] | None = None) -> int:
     Returns
     -------
     int
-        0 verified, 1 rejected, 2 bad usage, 3 not fully checked.
+        0 verified, 1 rejected, 2 bad usage, 3 not fully checked, 130 interrupted.
     """
     parser = _Parser(prog="standalone.py", description="Check a kamicp certificate.")
     parser.add_argument("dir", help="the certificate's folder")
@@ -986,7 +984,11 @@ def main(argv: list[str] | None = None) -> int:
     if args.time_limit is not None and not args.time_limit > 0:
         print("standalone.py: --time-limit must be a positive number of seconds", file=sys.stderr)
         return 2
-    code, lines = check(args.dir, args.time_limit)
+    try:
+        code, lines = check(args.dir, args.time_limit)
+    except KeyboardInterrupt:  # Ctrl-C: one line, no traceback
+        print("standalone.py: interrupted", file=sys.stderr)
+        return 130
     for line in lines:
         if not args.quiet or line.startswith(("FAIL", "skip")) or line is lines[-1]:
             print(line)

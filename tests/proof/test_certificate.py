@@ -366,3 +366,17 @@ def test_a_certificate_stopped_by_its_limit_exits_3_with_its_bounds(tmp_path, ca
     data = json.loads(capsys.readouterr().out)
     assert code == 3 and data["certificate"] is None and data["lower_bound"] >= 1
     assert not out.exists() or not any(out.iterdir())
+
+
+def test_an_interrupt_while_certifying_keeps_the_answer(tmp_path, capsys, monkeypatch):
+    import kamicp.proof.certificate as certificate
+
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(certificate, "write_certificate", interrupted)
+    out = tmp_path / "c"
+    assert main(["solve", str(FIRST), "--certificate", str(out), "--json"]) == 3
+    data = json.loads(capsys.readouterr().out)
+    assert data["status"] == "optimal" and data["moves"] == 4 and data["certificate"] is None
+    assert not out.exists()
