@@ -1,11 +1,11 @@
 """Proof logs: the refutation of a horizon as a DAG of positions, written and checked.
 
 A proof log says "the start cannot be solved in H moves" in a form a checker can redo
-with nothing but the rules and two cheap bounds: every position it names is either
-expanded into all its moves or cut by a bound (``colours``, ``islands`` under free rules,
-``layers`` under pivot rules), and each claim rests only on the lines before it. The format,
-and why an accepted log proves the claim, are in ``encodings/certificates.md``; the bounds
-in ``encodings/bounds.md`` (Bounds 1-4).
+with nothing but the rules and cheap bounds: every position it names is either expanded
+into all its moves or cut by a bound (``colours``, ``islands`` under free rules, ``layers``
+and ``sweep`` under pivot rules), and each claim rests only on the lines before it. The
+format, and why an accepted log proves the claim, are in ``encodings/certificates.md``; the
+bounds in ``encodings/bounds.md`` (Bounds 1-4 and 9).
 
 :func:`write_log` finds the refutation by a depth-first search with a table of the positions
 already refuted (a transposition table: the log is a DAG of colourings) and no move pruning,
@@ -33,6 +33,8 @@ __all__ = [
     "ProofLog",
     "check_log",
     "default_bound",
+    "eliminating_colour",
+    "sweep_bound",
     "write_log",
 ]
 
@@ -61,7 +63,7 @@ def default_bound(cur: Current, rules: str, final_colour: int | None) -> tuple[i
     Returns
     -------
     (int, str)
-        The bound's value and name (``colours``, ``islands`` or ``layers``).
+        The bound's value and name (``colours``, ``islands``, ``layers`` or ``sweep``).
 
     Notes
     -----
@@ -72,10 +74,75 @@ def default_bound(cur: Current, rules: str, final_colour: int | None) -> tuple[i
     if rules == "pivot":
         if not _pivot_solvable(cur, final_colour):
             return INFINITE, "layers"
-        layers = pivot_layer_bound(cur, final_colour)
-        return (layers, "layers") if layers > colours else (colours, "colours")
+        layers, sweep = pivot_layer_bound(cur, final_colour), sweep_bound(cur, final_colour)
+        return max((colours, "colours"), (layers, "layers"), (sweep, "sweep"), key=lambda b: b[0])
     islands = islands_bound(cur, final_colour)
     return (islands, "islands") if islands > colours else (colours, "colours")
+
+
+def sweep_bound(cur: Current, final_colour: int | None = None) -> int:
+    """Bound 9 (sweep, pivot rules) of a position that can be solved.
+
+    The pivot's region floods its piece step by step: by the lowest colour other than F*
+    all of whose regions left lie on its border (a colour-eliminating move), else by the
+    whole border. The bound is the number of steps, or t + |the colours left at step t
+    with F*| where larger. Outside the flood the current regions are starting regions
+    (under pivot rules they never change), so the sweep runs on the current graph.
+
+    Parameters
+    ----------
+    cur : Current
+        The position.
+    final_colour : int, optional
+        The colour the board must end in; None: any.
+
+    Returns
+    -------
+    int
+        The bound.
+
+    Notes
+    -----
+    O(steps x (n + m)). The compiled A* computes the same bound on bitsets
+    (``kamicp/search/bitsets.py``); this one reads a position of the rules engine.
+    """
+    target = _forced_final(cur, final_colour)
+    rest = set(cur.islands[cur.island_of[cur.pivot]]) - {cur.pivot}
+    border = set(cur.adj[cur.pivot])
+    steps = best = 0
+    while border:
+        left = {cur.pos[v] for v in rest}
+        best = max(best, steps + len(left | ({target} - {None})))
+        steps += 1
+        gone = [c for c in sorted(left - {target})
+                if all(v in border for v in rest if cur.pos[v] == c)]  # fmt: skip
+        grab = border if not gone else {v for v in border if cur.pos[v] == gone[0]}
+        rest -= grab
+        border = (border | {u for v in grab for u in cur.adj[v]}) & rest
+    return max(best, steps)
+
+
+def eliminating_colour(cur: Current, final_colour: int | None = None) -> int | None:
+    """Pivot rules: the lowest colour other than F* all of whose regions outside the pivot's
+    region touch it, or None. A shortest solution may start with it (``encodings/bounds.md``,
+    R7), so a log refutes that move alone (``F`` lines). O(n + m)."""
+    target = _forced_final(cur, final_colour)
+    border = cur.adj[cur.pivot]
+    outside = [v for v in cur.nodes() if v != cur.pivot]
+    for colour in sorted({cur.pos[v] for v in outside} - {target}):
+        if all(v in border for v in outside if cur.pos[v] == colour):
+            return colour
+    return None
+
+
+def _forced_final(cur: Current, final_colour: int | None) -> int | None:
+    """F*: the colour asked for, else that of the regions outside the pivot's piece, else
+    None."""
+    if final_colour is not None:
+        return final_colour
+    home = cur.island_of[cur.pivot]
+    others = {cur.pos[v] for i, piece in enumerate(cur.islands) if i != home for v in piece}
+    return next(iter(others), None)
 
 
 def _pivot_solvable(cur: Current, final_colour: int | None) -> bool:
@@ -126,6 +193,12 @@ class _Writer:
             raise _OutOfBudget
         if cur.is_solved(self.final):
             return False
+        forced = eliminating_colour(cur, self.final) if self.g.rules == "pivot" else None
+        if d > 0 and forced is not None:  # R7: that move alone needs refuting
+            if not self.child(cur, pid, d - 1, cur.pivot, forced):
+                return False
+            self.claim("F", pid, d, cur)
+            return True
         if d > 0:
             movers = [cur.pivot] if self.g.rules == "pivot" else cur.nodes()
             for v in movers:
@@ -336,13 +409,15 @@ class _Reader:
                 raise _Bad(f"move {region}:{colour} keeps its colour")
             self.at.append(cur.play(v, colour))
             self.positions += 1
-        elif kind in "EC" and len(fields) == (3 if kind == "E" else 4):
+        elif kind in ("E", "F", "C") and len(fields) == (4 if kind == "C" else 3):
             pid, d = int(fields[1]), int(fields[2])
             if not 0 <= pid < len(self.at) or d < 0:
                 raise _Bad(f"claim on position {pid} with {d} moves: no such position")
             cur = self.at[pid]
             if kind == "E":
                 self._expanded(cur, d)
+            elif kind == "F":
+                self._forced(cur, d)
             else:
                 self._cut(cur, d, fields[3])
             self.claims += 1
@@ -373,15 +448,31 @@ class _Reader:
                 if value <= d - 1:
                     raise _Bad(f"the move {v}:{colour} leads to a position not refuted for {d - 1}")
 
+    def _forced(self, cur: Current, d: int) -> None:
+        """``F`` (pivot rules): the position is not solved, and the colour-eliminating move
+        (R7) leads to a covered one."""
+        if self.g.rules != "pivot":
+            raise _Bad("F: a forced move is a pivot-rule claim")
+        if cur.is_solved(self.final):
+            raise _Bad("a forced position is solved")
+        colour = eliminating_colour(cur, self.final)
+        if colour is None:
+            raise _Bad("F: no colour-eliminating move here")
+        if d > 0 and self.proved.get(cur.pos_after(cur.pivot, colour), -1) < d - 1:
+            value, _ = default_bound(cur.play(cur.pivot, colour), "pivot", self.final)
+            if value <= d - 1:
+                raise _Bad(f"the forced move to {colour} leads to a position not refuted")
+
     def _cut(self, cur: Current, d: int, name: str) -> None:
         """``C``: the named bound of the position exceeds ``d``."""
         if name == "colours":
             value = colour_bound(cur, self.final)
         elif name == "islands" and self.g.rules == "free":
             value = islands_bound(cur, self.final)
-        elif name == "layers" and self.g.rules == "pivot":
+        elif name in ("layers", "sweep") and self.g.rules == "pivot":
+            bound = pivot_layer_bound if name == "layers" else sweep_bound
             solvable = _pivot_solvable(cur, self.final)
-            value = pivot_layer_bound(cur, self.final) if solvable else INFINITE
+            value = bound(cur, self.final) if solvable else INFINITE
         else:
             raise _Bad(f"no bound {name!r} under {self.g.rules} rules")
         if value <= d:

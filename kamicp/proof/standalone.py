@@ -78,7 +78,7 @@ LOG_FILE = "refutation.log.gz"
 EVIDENCE_FILES = {"trivial": (), "log": (LOG_FILE,), "drat": ("horizon.cnf", "proof.drat")}
 INFINITE = math.inf  # the bound of a position that no sequence of moves solves
 GEOMETRIES = ("square", "triangle", "hex", "kami2", "graph")
-RULE_BOUNDS = {"free": ("colours", "islands"), "pivot": ("colours", "layers")}
+RULE_BOUNDS = {"free": ("colours", "islands"), "pivot": ("colours", "layers", "sweep")}
 MAX_DIGITS = 18  # a longer number in a log is no region, colour, position or budget here
 
 Board = namedtuple("Board", "geometry palette rules pivot final cells colours edges")
@@ -119,23 +119,8 @@ def _cell(value, geometry: str):
 
 
 def read_board(data) -> Board:
-    """Read board.json.
-
-    Parameters
-    ----------
-    data : object
-        What ``json.loads`` gave for the file.
-
-    Returns
-    -------
-    Board
-        The board, its final colour as a palette index.
-
-    Raises
-    ------
-    CheckError
-        At the first thing that is not as encodings/certificates.md says.
-    """
+    """The board of board.json (``data``, as ``json.loads`` gave it), its final colour as a
+    palette index; CheckError at the first thing not as encodings/certificates.md says."""
     if not isinstance(data, dict):
         raise CheckError("not a JSON object")
     geometry, palette, rules = data.get("geometry"), data.get("palette"), data.get("rules")
@@ -368,14 +353,21 @@ def islands_bound(game: Game, pos: bytes) -> int:
     )
 
 
-def layers_bound(game: Game, pos: bytes) -> float:
-    """Bounds 3-4 (layers, pivot rules): max over 0 <= d < e of d + |C_{>d} with F*|, e the
-    pivot's eccentricity in its piece; INFINITE when the regions outside its piece (which
-    never change) have two colours, or one other than the final colour."""
+def _target(game: Game, pos: bytes) -> tuple[bool, int | None]:
+    """F* of Bound 4 (the final colour, else that of the regions outside the pivot's piece,
+    which never change, else None), and False when those regions have two colours, or one
+    other than the final colour: then nothing solves the position."""
     home = game.piece_of[game.pivot]
     outside = {pos[r] for i, piece in enumerate(game.pieces) if i != home for r in piece}
     target = game.final if game.final is not None else next(iter(outside), None)
-    if len(outside | {target}) > 1:  # {None} when nothing is outside and no final colour
+    return len(outside | {target}) <= 1, target  # {None}: nothing outside, no final colour
+
+
+def layers_bound(game: Game, pos: bytes) -> float:
+    """Bounds 3-4 (layers, pivot rules): max over 0 <= d < e of d + |C_{>d} with F*|, e the
+    pivot's eccentricity in its piece; INFINITE when nothing solves the position."""
+    solvable, target = _target(game, pos)
+    if not solvable:
         return INFINITE
     adj, seen = game.adj, [False] * game.n
     seen[game.pivot] = True
@@ -402,7 +394,29 @@ def layers_bound(game: Game, pos: bytes) -> float:
     return best
 
 
-BOUNDS = {"colours": colours_bound, "islands": islands_bound, "layers": layers_bound}
+def sweep_bound(game: Game, pos: bytes) -> float:
+    """Bound 9 (sweep, pivot rules): flood step by step with the lowest colour other than F*
+    all of whose regions left lie on the border, else with the whole border; the bound is
+    the steps, or t + |the colours left at step t with F*| if larger; INFINITE as layers."""
+    solvable, target = _target(game, pos)
+    if not solvable:
+        return INFINITE
+    rest = set(game.pieces[game.piece_of[game.pivot]]) - set(_current_region(game, pos, game.pivot))
+    border = {y for x in _current_region(game, pos, game.pivot) for y in game.adj[x]} & rest
+    steps = best = 0
+    while border:
+        left = {pos[r] for r in rest}
+        best = max(best, steps + len(left | {target} - {None}))
+        steps += 1
+        gone = [c for c in sorted(left - {target}) if all(r in border for r in rest if pos[r] == c)]
+        grab = border if not gone else {r for r in border if pos[r] == gone[0]}
+        rest -= grab
+        border = (border | {y for x in grab for y in game.adj[x]}) & rest
+    return max(best, steps)
+
+
+BOUNDS = {"colours": colours_bound, "islands": islands_bound, "layers": layers_bound,
+          "sweep": sweep_bound}  # fmt: skip
 
 
 # ---- the proof log -------------------------------------------------------------------------
@@ -432,32 +446,14 @@ def _header(lines, game: Game, horizon: int) -> None:
 
 
 def check_log(game: Game, text, horizon: int) -> str:
-    """Check a proof log: every line in order, each claim against the claims before it.
-
-    Parameters
-    ----------
-    game : Game
-        The board's game.
-    text : iterable of str
-        The log's lines (the decompressed ``refutation.log.gz``).
-    horizon : int
-        H = k - 1: the start must end up claimed for at least H moves.
-
-    Returns
-    -------
-    str
-        What the log held, when it proves that H moves do not solve the start.
-
-    Raises
-    ------
-    CheckError
-        At the first line that does not hold (numbered from 1), or when the start is not
-        claimed for H.
-    """
+    """Check a proof log (``text``: its lines) that H = ``horizon`` moves do not solve the
+    start: every line in order, each claim against the claims before it. Returns what the
+    log held; CheckError at the first line that does not hold (numbered from 1), or when
+    the start is not claimed for H."""
     lines = iter(text)
     _header(lines, game, horizon)
     positions, claims = [game.start], {}
-    counts = {"P": 0, "E": 0, "C": 0}
+    counts = {"P": 0, "E": 0, "F": 0, "C": 0}
     cuts = dict.fromkeys(RULE_BOUNDS[game.rules], 0)
     for number, line in enumerate(lines, 4):
         try:
@@ -469,10 +465,11 @@ def check_log(game: Game, text, horizon: int) -> str:
         said = f"for {_count(best, 'move')} at most" if best >= 0 else "by no line"
         raise CheckError(f"the start is claimed {said}, not for H = {horizon}")
     named = "".join(f", {n} by {name}" for name, n in cuts.items() if n)
-    claimed = _count(counts["E"] + counts["C"], "claim")
+    claimed = _count(counts["E"] + counts["F"] + counts["C"], "claim")
     return (
         f"{_count(counts['P'] + 1, 'position')}, {claimed} ({counts['E']} expanded, "
-        f"{counts['C']} cut{named}): the start cannot be solved in {_count(horizon, 'move')}"
+        f"{counts['F']} forced, {counts['C']} cut{named}): the start cannot be solved in "
+        f"{_count(horizon, 'move')}"
     )
 
 
@@ -493,13 +490,13 @@ def _record(game, fields, positions, claims, cuts, counts) -> None:
         if problem:
             raise CheckError(f"P {parent} {region} {colour}: {problem}")
         positions.append(apply_move(game, positions[parent], region, colour))
-    elif tag in ("E", "C") and len(fields) == (3 if tag == "E" else 4):
+    elif tag in ("E", "F", "C") and len(fields) == (4 if tag == "C" else 3):
         x, d = _number(fields[1], "position"), _number(fields[2], "budget")
         if x >= len(positions):
             raise CheckError(f"position {x} is not defined before")
         pos = positions[x]
-        if tag == "E":
-            _expanded(game, pos, x, d, claims)
+        if tag in ("E", "F"):
+            _expanded(game, pos, x, d, claims, forced=tag == "F")
         else:
             name = fields[3]
             if name not in RULE_BOUNDS[game.rules]:
@@ -511,22 +508,44 @@ def _record(game, fields, positions, claims, cuts, counts) -> None:
         if claims.get(pos, -1) < d:
             claims[pos] = d
     else:
-        raise CheckError(f"{' '.join(fields)[:80]!r} is no P, E or C record")
+        raise CheckError(f"{' '.join(fields)[:80]!r} is no P, E, F or C record")
     counts[tag] += 1
 
 
-def _expanded(game: Game, pos: bytes, x: int, d: int, claims: dict) -> None:
-    """``E x d``: x is not solved and every move from it is covered for d - 1."""
+def _eliminating(game: Game, pos: bytes) -> int | None:
+    """R7 (pivot rules): the lowest colour other than F* all of whose regions outside the
+    pivot's region touch it, or None."""
+    flood = set(_current_region(game, pos, game.pivot))
+    border = {y for x in flood for y in game.adj[x]} - flood
+    outside = [r for r in range(game.n) if r not in flood]
+    for c in sorted({pos[r] for r in outside} - {_target(game, pos)[1]}):
+        if all(r in border for r in outside if pos[r] == c):
+            return c
+    return None
+
+
+def _expanded(game: Game, pos: bytes, x: int, d: int, claims: dict, forced: bool) -> None:
+    """``E x d``: x is not solved and every move from it is covered for d - 1; ``F x d``
+    (pivot rules): the same for the colour-eliminating move alone (encodings/bounds.md, R7)."""
     if is_solved(game, pos):
         raise CheckError(f"E {x} {d}: position {x} is solved")
+    moves = children(game, pos)
+    if forced:
+        colour = _eliminating(game, pos) if game.rules == "pivot" else None
+        if colour is None:
+            raise CheckError(f"F {x} {d}: no colour-eliminating move (pivot rules) here")
+        moves = [move for move in moves if move[1] == colour]
     if d == 0:
         return
     need = d - 1
     around = Around(game, pos) if game.rules == "free" else None
-    for region, colour, child in children(game, pos):
+    for region, colour, child in moves:
         if claims.get(child, -1) >= need or colours_bound(game, child) > need:
             continue
-        bound = around.islands_after(region, colour) if around else layers_bound(game, child)
+        if around:
+            bound = around.islands_after(region, colour)
+        else:
+            bound = max(layers_bound(game, child), sweep_bound(game, child))
         if bound <= need:
             raise CheckError(
                 f"E {x} {d}: the move ({region}, {colour}) leads to a position that no earlier "
@@ -917,21 +936,10 @@ def _run_checks(report: _Report, folder: Path, drat_time_limit) -> None:
 
 
 def check(dir_path, drat_time_limit: float | None = None) -> tuple[int, list[str]]:
-    """Check the certificate in a folder.
-
-    Parameters
-    ----------
-    dir_path : str or Path
-        The certificate's folder.
-    drat_time_limit : float, optional
-        Seconds for drat-trim (evidence ``drat``); None: no limit.
-
-    Returns
-    -------
-    (int, list of str)
-        The exit code (0 verified, 1 rejected, 3 not fully checked) and the lines to print:
-        the question, one line per check, what was checked and trusted, the verdict.
-    """
+    """Check the certificate in the folder ``dir_path`` (drat-trim, if run, stopped after
+    ``drat_time_limit`` seconds): the exit code (0 verified, 1 rejected, 3 not fully checked)
+    and the lines to print: the question, a line per check, what was checked and trusted,
+    the verdict."""
     report, folder = _Report(), Path(dir_path)
     try:
         _run_checks(report, folder, drat_time_limit)
@@ -958,18 +966,8 @@ class _Parser(argparse.ArgumentParser):
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Run the checker from the command line.
-
-    Parameters
-    ----------
-    argv : list of str, optional
-        The arguments; None: ``sys.argv[1:]``.
-
-    Returns
-    -------
-    int
-        0 verified, 1 rejected, 2 bad usage, 3 not fully checked, 130 interrupted.
-    """
+    """Run the checker on ``argv`` (default ``sys.argv[1:]``): 0 verified, 1 rejected, 2 bad
+    usage, 3 not fully checked, 130 interrupted."""
     parser = _Parser(prog="standalone.py", description="Check a kamicp certificate.")
     parser.add_argument("dir", help="the certificate's folder")
     parser.add_argument("--time-limit", type=float, metavar="S", help="seconds for drat-trim")

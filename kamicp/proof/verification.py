@@ -283,7 +283,7 @@ def _check_log(d: Path, g: RegionGraph, k: int, final, deadline: Deadline) -> St
         return Step("proof log", False, str(err))
     res = check_log(g, data, k - 1, final, deadline=deadline)
     detail = f"{res.reason} ({deadline.elapsed():.1f} s)"
-    bounds_used = "colours, layers" if g.rules == "pivot" else "colours, islands"
+    bounds_used = "colours, layers, sweep" if g.rules == "pivot" else "colours, islands"
     rests_on = f"kamicp's rules engine and bounds {bounds_used} (encodings/bounds.md)"
     return Step("proof log", res.ok, detail, rests_on)
 

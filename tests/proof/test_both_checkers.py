@@ -182,3 +182,32 @@ def test_tampering_is_rejected_by_both(certificates, tmp_path, kind, change):
     assert alone(bad) != 0  # rejected (1), or for DRAT without drat-trim not verified (3)
     if kind == "log" or change is move:
         assert alone(bad) == 1
+
+
+FORCED = "rules: pivot\nGRGY\nYGYG\nRYBY\nRBGG\n"  # optimum 7: its log holds an F line
+
+
+@pytest.fixture(scope="module")
+def forced(tmp_path_factory) -> Path:
+    folder = tmp_path_factory.mktemp("forced")
+    path = folder / "forced.txt"
+    path.write_text(FORCED)
+    board = formats.load(str(path))[0]
+    assert write(board, path, folder / "c", ("log",))["evidence"]["kind"] == "log"
+    lines = gzip.decompress((folder / "c" / "refutation.log.gz").read_bytes()).decode()
+    assert any(line.startswith("F ") for line in lines.splitlines())
+    return folder / "c"
+
+
+def test_a_forced_move_is_accepted_by_both(forced):
+    assert kamicp_ok(forced) and alone(forced) == 0
+
+
+def to_forced(lines):
+    # the root is expanded: no colour-eliminating move there, so F cannot be claimed
+    return [("F" + x[1:]) if x.startswith("E 0 ") else x for x in lines]
+
+
+def test_a_forced_claim_that_does_not_hold_is_rejected_by_both(forced, tmp_path):
+    bad = tamper(forced, tmp_path, log_edit(to_forced))
+    assert not kamicp_ok(bad) and alone(bad) == 1

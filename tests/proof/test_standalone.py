@@ -740,6 +740,28 @@ def test_the_islands_bound_after_a_move_is_the_bound_of_the_position_it_leads_to
         assert around.islands_after(region, colour) == sa.islands_bound(game, child)
 
 
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(board=all_boards(), data=st.data())
+def test_the_sweep_bound_agrees_with_kamicp(board, data):
+    from kamicp.proof.refutation import sweep_bound
+
+    board = board.with_rules("pivot")
+    g = region_graph(board)
+    final = data.draw(st.none() | st.integers(0, g.k - 1), label="final")
+    game = sa.make_game(sa.read_board(json.loads(json.dumps(board_json(board, final)))))
+    pos = g.colour
+    for _ in range(data.draw(st.integers(0, 4), label="moves")):
+        moves = list(rules.legal_moves(g, pos))
+        if not moves:
+            break
+        pos = rules.apply(g, pos, data.draw(st.sampled_from(moves), label="move"))
+    mine = sa.sweep_bound(game, bytes(pos))
+    if not solvable(g, pos, final):
+        assert mine == sa.INFINITE
+        return
+    assert mine == sweep_bound(contract(g, pos), final)
+
+
 # ---- certificates written by kamicp --------------------------------------------------------------
 
 PUZZLES = [
