@@ -36,9 +36,10 @@ COMMANDS: dict[str, str] = {
     "batch": "Solve every puzzle of files and folders into a resumable JSON-lines file.",
     "hint": "The next move of an optimal continuation and the proved number of moves left.",
     "cross-check": "Run several solvers, replay every solution, report each disagreement "
-    "(exit 1 if any).",
+    "(exit 1 if any); with --claims FILE, judge another solver's answers.",
     "export": "Write the model of one horizon (DIMACS CNF or CP-SAT proto) for other solvers.",
-    "verify": "Check a certificate written by ``solve --certificate``: each step reported.",
+    "verify": "Say what a certificate of ``solve --certificate`` certifies, check it step by "
+    "step, say what it rests on, and whether it is for your puzzle.",
     "play": "Open a local web page to play, hint and solve a board (the browser opens it).",
 }
 
