@@ -20,7 +20,14 @@ import gzip
 import io
 from dataclasses import dataclass
 
-from kamicp.bounds import Current, colour_bound, contract, islands_bound, pivot_layer_bound
+from kamicp.bounds import (
+    Current,
+    colour_bound,
+    contract,
+    islands_bound,
+    islands_bound_after,
+    pivot_layer_bound,
+)
 from kamicp.bounds import solvable as solvable_from
 from kamicp.game.regions import RegionGraph
 from kamicp.plural import count, count_moves
@@ -145,6 +152,15 @@ def _forced_final(cur: Current, final_colour: int | None) -> int | None:
     return next(iter(others), None)
 
 
+def bound_after(cur: Current, rules: str, final_colour: int | None, v: int, colour: int) -> int:
+    """The default bound of the position after recolouring node ``v`` to ``colour``; under
+    free rules read off ``cur`` without playing the move (``islands_bound_after``, equal to
+    the islands bound of the played position, which is at least its colour bound)."""
+    if rules == "free":
+        return islands_bound_after(cur, v, colour, final_colour)[0]
+    return default_bound(cur.play(v, colour), rules, final_colour)[0]
+
+
 def _pivot_solvable(cur: Current, final_colour: int | None) -> bool:
     """Pivot rules: the regions outside the pivot's piece, which never change, share one
     colour (the final one, when it is given)."""
@@ -213,9 +229,9 @@ class _Writer:
         earlier claim, a default bound, or a refutation logged now."""
         if self.proved.get(cur.pos_after(v, colour), -1) >= d:
             return True
-        nxt = cur.play(v, colour)
-        if default_bound(nxt, self.g.rules, self.final)[0] > d:
+        if bound_after(cur, self.g.rules, self.final, v, colour) > d:
             return True
+        nxt = cur.play(v, colour)
         self.lines.append(f"P {pid} {v} {colour}")
         self.positions += 1
         return self.refute(nxt, self.positions, d)
@@ -444,8 +460,7 @@ class _Reader:
             for colour in range(self.g.k):
                 if colour == cur.pos[v] or self.proved.get(cur.pos_after(v, colour), -1) >= d - 1:
                     continue
-                value, _ = default_bound(cur.play(v, colour), self.g.rules, self.final)
-                if value <= d - 1:
+                if bound_after(cur, self.g.rules, self.final, v, colour) <= d - 1:
                     raise _Bad(f"the move {v}:{colour} leads to a position not refuted for {d - 1}")
 
     def _forced(self, cur: Current, d: int) -> None:
