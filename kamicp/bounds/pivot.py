@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from kamicp.bounds.position import Current
 
-__all__ = ["pivot_eccentricity_bound", "pivot_layer_bound", "pivot_layers"]
+__all__ = ["pivot_eccentricity_bound", "pivot_final", "pivot_layer_bound", "pivot_layers"]
 
 
-def _pivot_final(cur: Current, final_colour: int | None) -> int | None:
+def pivot_final(cur: Current, final_colour: int | None) -> int | None:
     """The colour the pivot's piece must end in: the one asked for, or that of the other
     pieces (they cannot change under pivot rules), or None when free to choose."""
     if final_colour is not None:
@@ -58,7 +58,7 @@ def pivot_eccentricity_bound(cur: Current, final_colour: int | None = None) -> i
     contraction lowers the centre's eccentricity by at most one. O(n + m).
     """
     ecc = len(pivot_layers(cur)) - 1
-    final = _pivot_final(cur, final_colour)
+    final = pivot_final(cur, final_colour)
     if ecc == 0:
         return int(final is not None and final != cur.pos[cur.pivot])
     return ecc
@@ -78,7 +78,7 @@ def pivot_layer_bound(
     the played position, computed without building it). O(n + m).
     """
     layers = pivot_layers(cur, None, colour)
-    final = _pivot_final(cur, final_colour)
+    final = pivot_final(cur, final_colour)
     if len(layers) == 1:
         return int(final is not None and final not in layers[0])
     best = 0

@@ -26,6 +26,7 @@ from kamicp.bounds import (
     contract,
     islands_bound,
     islands_bound_after,
+    pivot_final,
     pivot_layer_bound,
 )
 from kamicp.bounds import solvable as solvable_from
@@ -113,7 +114,7 @@ def sweep_bound(cur: Current, final_colour: int | None = None) -> int:
     O(steps x (n + m)). The compiled A* computes the same bound on bitsets
     (``kamicp/search/bitsets.py``); this one reads a position of the rules engine.
     """
-    target = _forced_final(cur, final_colour)
+    target = pivot_final(cur, final_colour)
     rest = set(cur.islands[cur.island_of[cur.pivot]]) - {cur.pivot}
     border = set(cur.adj[cur.pivot])
     steps = best = 0
@@ -133,23 +134,13 @@ def eliminating_colour(cur: Current, final_colour: int | None = None) -> int | N
     """Pivot rules: the lowest colour other than F* all of whose regions outside the pivot's
     region touch it, or None. A shortest solution may start with it (``encodings/bounds.md``,
     R7), so a log refutes that move alone (``F`` lines). O(n + m)."""
-    target = _forced_final(cur, final_colour)
+    target = pivot_final(cur, final_colour)
     border = cur.adj[cur.pivot]
     outside = [v for v in cur.nodes() if v != cur.pivot]
     for colour in sorted({cur.pos[v] for v in outside} - {target}):
         if all(v in border for v in outside if cur.pos[v] == colour):
             return colour
     return None
-
-
-def _forced_final(cur: Current, final_colour: int | None) -> int | None:
-    """F*: the colour asked for, else that of the regions outside the pivot's piece, else
-    None."""
-    if final_colour is not None:
-        return final_colour
-    home = cur.island_of[cur.pivot]
-    others = {cur.pos[v] for i, piece in enumerate(cur.islands) if i != home for v in piece}
-    return next(iter(others), None)
 
 
 def bound_after(cur: Current, rules: str, final_colour: int | None, v: int, colour: int) -> int:

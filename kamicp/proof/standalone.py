@@ -401,8 +401,9 @@ def sweep_bound(game: Game, pos: bytes) -> float:
     solvable, target = _target(game, pos)
     if not solvable:
         return INFINITE
-    rest = set(game.pieces[game.piece_of[game.pivot]]) - set(_current_region(game, pos, game.pivot))
-    border = {y for x in _current_region(game, pos, game.pivot) for y in game.adj[x]} & rest
+    flood = _current_region(game, pos, game.pivot)
+    rest = set(game.pieces[game.piece_of[game.pivot]]) - set(flood)
+    border = {y for x in flood for y in game.adj[x]} & rest
     steps = best = 0
     while border:
         left = {pos[r] for r in rest}
