@@ -38,7 +38,7 @@ from kamicp.game.regions import RegionGraph, region_graph
 from kamicp.procs.deadline import LimitReached
 from kamicp.procs.progress import PROGRESS_EVERY, Progress, Seen, watched
 from kamicp.result import Result
-from kamicp.search.journal import ensure_journal
+from kamicp.search.ida.journal import ensure_journal
 from kamicp.solving.alloptimal import all_optimal
 from kamicp.solving.bar import Live
 from kamicp.solving.options import DEFAULT_STRATEGY, STRATEGIES, SolveOptions

@@ -29,7 +29,7 @@ PRELOAD = [
     "kamicp.models.cpsat",
     "kamicp.models.sat",
     "kamicp.search.bfs",
-    "kamicp.search.idastar",
+    "kamicp.search.ida.search",
 ]
 
 

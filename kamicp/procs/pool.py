@@ -94,8 +94,7 @@ def stop_pool(pool: ProcessPoolExecutor, processes: Sequence) -> None:
     """Stop the workers, busy or not, and wait for the executor to wind up.
 
     The workers get SIGTERM (they keep its default action). A job killed mid-way loses
-    what it would have answered: have the workers drop their jobs first
-    (:meth:`kamicp.search.parallel.SplitIda.quiet`).
+    what it would have answered.
 
     Parameters
     ----------

@@ -9,7 +9,7 @@ of IDA*'s states) a child within budget must lower the radius, so only the mover
 moves are generated there; the others are accounted for by a floor. Children are tried in
 order of their bound, then of regions merged.
 
-Memory: A* stores every generated position (IDA*, :mod:`kamicp.search.ida`, only a table).
+Memory: A* stores every generated position (IDA*, :mod:`kamicp.search.ida.search`, only a table).
 
 Examples
 --------

@@ -3,8 +3,8 @@
 The walk, tripod and tetrapod bounds (``encodings/bounds.md``, Bounds 5-7) are defined from
 the coloured graph of the current regions alone: two states whose graphs are isomorphic by
 a map that keeps every node's colour (colours are not permuted, so a required final colour
-means the same in both) have the same values. So where IDA* sends many states of one depth
-to be checked (:mod:`kamicp.search.parallel`), one check per class serves the whole class.
+means the same in both) have the same values. So one tetrapod check per class serves the
+whole class (:mod:`kamicp.search.ida.checks`).
 
 A class is found in two steps: the Weisfeiler-Lehman hash of the coloured graph
 (Shervashidze et al., "Weisfeiler-Lehman graph kernels", JMLR 12, 2011;

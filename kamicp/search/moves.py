@@ -34,6 +34,7 @@ from kamicp.game.rules import Move
 __all__ = [
     "COLOUR_SLOTS",
     "by_bound",
+    "context_bytes",
     "frame",
     "last_move",
     "last_move_context",
@@ -42,6 +43,7 @@ __all__ = [
     "pivot_moves",
     "skipped",
     "state_key",
+    "transposition_key",
 ]
 
 COLOUR_SLOTS = 256  # colours a last-move context can name (a palette is far smaller)
@@ -65,6 +67,33 @@ def state_key(cur: Current, first: int) -> bytes:
         The position's bytes followed by ``first`` in four bytes, little-endian.
     """
     return cur.pos + first.to_bytes(4, "little")
+
+
+def transposition_key(cur: Current, first: int, after: int | None) -> bytes:
+    """The key of a state in IDA*'s table: its position, its first open piece, and the last
+    move's context (the moves tried next depend on it: rules R5 and R6).
+
+    Returns
+    -------
+    bytes
+        :func:`state_key`, then ``after`` (-1 for None) in four bytes, little-endian and
+        signed.
+
+    Examples
+    --------
+    >>> from kamicp.bounds import contract
+    >>> from kamicp.game.regions import from_edges
+    >>> cur = contract(from_edges([0, 1], [(0, 1)]))
+    >>> transposition_key(cur, 0, None)
+    b'\\x00\\x01\\x00\\x00\\x00\\x00\\xff\\xff\\xff\\xff'
+    """
+    return state_key(cur, first) + context_bytes(after)
+
+
+def context_bytes(after: int | None) -> bytes:
+    """A last move's context (``None``: no last move) as the four bytes ending a
+    :func:`transposition_key`."""
+    return (-1 if after is None else after).to_bytes(4, "little", signed=True)
 
 
 def frame(cur: Current, first: int, final_colour: int | None) -> tuple[bool, int | None]:

@@ -122,7 +122,7 @@ BACKEND_MODULES = {
     "portfolio": ["kamicp.models.cpsat", "kamicp.models.sat", "kamicp.solving.portfolio"],
     "bfs": ["kamicp.search.bfs"],
     "astar": ["kamicp.search.astar"],
-    "idastar": ["kamicp.search.idastar"],
+    "idastar": ["kamicp.search.ida.search"],
 }
 
 

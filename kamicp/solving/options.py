@@ -77,14 +77,14 @@ class SolveOptions:
         its ``sat`` backend, so that ``idastar`` starts at once).
     tetrapod_depth : int or None
         ``idastar``: the tetrapod check also at the states at most that many moves deep
-        (:func:`kamicp.search.idastar.idastar`); None: where a subtree runs long.
+        (:func:`kamicp.search.ida.idastar`); None: where a subtree runs long.
     beam_width : int or None
         ``greedy``: the beam's width (default :data:`kamicp.search.greedy.WIDTH`). The other
         solvers: the width of the beam they start from, at least
         :data:`kamicp.solving.upper_bound.UPPER_WIDTH`.
     journal : str or None
         ``idastar`` (also the portfolio's): a journal file of proved bounds, read first
-        and written as the search goes (:mod:`kamicp.search.journal`).
+        and written as the search goes (:mod:`kamicp.search.ida.journal`).
     """
 
     max_moves: int | None = None

@@ -17,7 +17,7 @@ from kamicp.plural import count, count_moves
 from kamicp.procs.deadline import Deadline
 from kamicp.procs.progress import say, tell
 from kamicp.result import Result, SearchOutcome
-from kamicp.search import astar, bfs, idastar, pivot_astar
+from kamicp.search import astar, bfs, ida, pivot_astar
 from kamicp.search.greedy import WIDTH
 from kamicp.solving.options import SolveOptions
 from kamicp.solving.upper_bound import finish, greedy_solution, never
@@ -136,14 +136,14 @@ def _search(g, solver, max_moves, final_colour, node_limit, clock, options=None)
     search = {
         "bfs": bfs.bfs,
         "astar": astar.astar,
-        "idastar": idastar.idastar,
+        "idastar": ida.idastar,
         "pivot-astar": pivot_astar.pivot_astar,
     }[solver]
     extra = {}
     if solver == "pivot-astar":  # the least f left open is a proved lower bound
         extra["on_bound"] = lambda lower: tell(lower, None)
     if solver == "idastar":  # every threshold it passes is a proved lower bound
-        extra["options"] = idastar.IdaOptions(
+        extra["options"] = ida.IdaOptions(
             on_bound=lambda lower: tell(lower, None),
             on_status=lambda text: say(f"{solver}: {text}"),
             **(options or {}),  # processes (kamicp.search.parallel), deep checks

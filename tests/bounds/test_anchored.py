@@ -19,8 +19,8 @@ from kamicp.bounds.tripods import packed_tripod_levels
 from kamicp.bounds.walks import packed_walk_levels, piece_arrays
 from kamicp.game.regions import from_edges
 from kamicp.search.bfs import bfs
-from kamicp.search.checks import tripod_value
-from kamicp.search.idastar import IdaOptions, idastar
+from kamicp.search.ida import IdaOptions, idastar
+from kamicp.search.ida.checks import tripod_value
 from tests.bounds.test_tetrapods import TREE
 from tests.bounds.test_tripods import coloured_trees, on_piece, plain_tripods, relax
 from tests.strategies import assert_no_shorter, coloured_graphs, region_graphs

@@ -19,7 +19,7 @@ from kamicp.bounds import checks, leaves
 from kamicp.game import rules
 from kamicp.game.regions import from_edges, subgraph
 from kamicp.search.bfs import bfs
-from kamicp.search.idastar import IdaOptions, idastar
+from kamicp.search.ida import IdaOptions, idastar
 from tests.bounds.test_tripods import coloured_trees
 from tests.strategies import assert_no_shorter, oracle, region_graphs
 

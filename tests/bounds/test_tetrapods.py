@@ -19,7 +19,7 @@ from kamicp.bounds.tetrapods import keep_levels_memory, packed_tetrapod_levels, 
 from kamicp.bounds.tripods import packed_tripod_levels, tripod_values, unpack_level
 from kamicp.game.regions import from_edges
 from kamicp.search.bfs import bfs
-from kamicp.search.idastar import IdaOptions, idastar
+from kamicp.search.ida import IdaOptions, idastar
 from kamicp.solving.options import SolveOptions
 from kamicp.solving.solve import solve
 from tests.bounds.test_tripods import coloured_trees, on_piece, plain_tripods, relax

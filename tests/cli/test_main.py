@@ -126,16 +126,16 @@ def test_a_signal_ends_a_solve_with_its_bounds(tmp_path, signame, solver):
     assert "Traceback" not in err and "terminate called" not in err
 
 
-def _broken_search(job):
+def _broken_search(self, job):
     raise ZeroDivisionError("a bug in a worker")
 
 
 def test_a_bug_in_a_worker_is_one_line_with_the_bounds(capsys, monkeypatch):
-    from kamicp.search import parallel
+    from kamicp.search.ida import engine, tasks
 
     monkeypatch.delenv("KAMICP_TRACEBACK", raising=False)
-    monkeypatch.setattr(parallel, "SPLIT_AFTER", 0.0)  # the pool runs at once
-    monkeypatch.setattr(parallel, "search_task", _broken_search)  # forked with the workers
+    monkeypatch.setattr(engine, "SPLIT_AFTER", 0.0)  # the workers start at once
+    monkeypatch.setattr(tasks.TaskSearch, "answer", _broken_search)  # forked with them
     holes = str(ROOT / "puzzles/square/holes.txt")  # start bound 4, optimum 5
     code, out, err = run(capsys, "solve", holes, "--solver", "idastar", "--workers", "2")
     assert code == 70 and out == ""
@@ -149,7 +149,7 @@ def test_a_bug_in_a_worker_is_one_line_with_the_bounds(capsys, monkeypatch):
     assert isinstance(bug.value.__cause__, ZeroDivisionError)
 
 
-def _killed_search(job):
+def _killed_search(self, job):
     import os
     import signal
 
@@ -157,12 +157,12 @@ def _killed_search(job):
 
 
 def test_a_worker_killed_from_outside_ends_the_solve_with_one_line(capsys, monkeypatch):
-    # its job never answers: the search stops (it waited for ever, or till the time limit)
-    from kamicp.search import parallel
+    # every worker that takes the task dies: after MOST_LOSSES tries the search stops
+    from kamicp.search.ida import engine, tasks
 
     monkeypatch.delenv("KAMICP_TRACEBACK", raising=False)
-    monkeypatch.setattr(parallel, "SPLIT_AFTER", 0.0)
-    monkeypatch.setattr(parallel, "search_task", _killed_search)
+    monkeypatch.setattr(engine, "SPLIT_AFTER", 0.0)
+    monkeypatch.setattr(tasks.TaskSearch, "answer", _killed_search)
     holes = str(ROOT / "puzzles/square/holes.txt")
     argv = ["solve", holes, "--solver", "idastar", "--workers", "2", "--time-limit", "60"]
     code, out, err = run(capsys, *argv)

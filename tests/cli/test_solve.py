@@ -10,7 +10,7 @@ from kamicp import formats
 from kamicp.cli.main import main
 from kamicp.game import notation
 from kamicp.game.regions import region_graph
-from kamicp.search import idastar as idastar_module
+from kamicp.search import ida as idastar_module
 from kamicp.view import words
 from tests.cli.helpers import ARTICLE, ROOT, run
 
@@ -40,17 +40,17 @@ def test_max_moves_answers_yes_or_no(capsys, solver):
 
 
 def test_idastar_on_two_processes(capsys, monkeypatch):
-    from kamicp.search import parallel
+    from kamicp.search.ida import engine
 
-    monkeypatch.setattr(parallel, "SPLIT_AFTER", 0.0)  # split every iteration: the pool runs
+    monkeypatch.setattr(engine, "SPLIT_AFTER", 0.0)  # every iteration on the workers
     pools = []
-    real = parallel.SplitIda.split
+    real = engine.PoolIda.farm
 
-    def split(self, root, threshold):
-        pools.append(self.workers)
-        return real(self, root, threshold)
+    def farm(self, threshold):
+        pools.append(self.pool.size)
+        return real(self, threshold)
 
-    monkeypatch.setattr(parallel.SplitIda, "split", split)
+    monkeypatch.setattr(engine.PoolIda, "farm", farm)
     # holes.txt: start bound 4, optimum 5, so IDA* has to refute 4 moves
     holes = str(ROOT / "puzzles/square/holes.txt")
     argv = ["solve", holes, "--solver", "idastar", "--workers", "2", "--json"]

@@ -13,7 +13,7 @@ from kamicp.formats import load
 from kamicp.game.regions import region_graph
 from kamicp.models import sat
 from kamicp.procs.progress import Progress, Seen, watched
-from kamicp.search import ida
+from kamicp.search.ida import search as ida
 from kamicp.solving.options import SolveOptions
 from kamicp.solving.portfolio import solve_portfolio
 from tests.cli.helpers import ROOT, run

@@ -27,8 +27,8 @@ from kamicp.game.regions import from_edges
 from kamicp.search.astar import astar
 from kamicp.search.bfs import bfs
 from kamicp.search.greedy import greedy
-from kamicp.search.ida import Ida
-from kamicp.search.idastar import IdaOptions, idastar
+from kamicp.search.ida import IdaOptions, idastar
+from kamicp.search.ida.search import Ida
 from tests.strategies import oracle, region_graphs
 
 DATA = Path(__file__).parents[1] / "data"

@@ -13,7 +13,7 @@ from kamicp import bounds
 from kamicp.game import rules
 from kamicp.game.regions import from_edges
 from kamicp.procs import progress
-from kamicp.search import idastar as idastar_module
+from kamicp.search import ida as idastar_module
 from kamicp.search.bfs import bfs
 from kamicp.solving import driver, upper_bound
 from kamicp.solving.solve import SolveOptions, solve

@@ -1,4 +1,4 @@
-"""IDA*'s check policy (kamicp.search.checks): the tripod and tetrapod checks cut what they
+"""IDA*'s check policy (kamicp.search.ida.checks): the tripod and tetrapod checks cut what they
 should, the rule that decides where checks pay follows its measurements, and the size limits
 hold.
 """
@@ -10,11 +10,10 @@ import time
 from kamicp import bounds
 from kamicp.game import rules
 from kamicp.game.regions import from_edges
-from kamicp.search import checks
 from kamicp.search.bfs import bfs
-from kamicp.search.checks import MIN_SAMPLES
-from kamicp.search.ida import Ida
-from kamicp.search.idastar import IdaOptions, idastar
+from kamicp.search.ida import IdaOptions, checks, idastar
+from kamicp.search.ida.checks import MIN_SAMPLES
+from kamicp.search.ida.search import Ida
 from tests.search.test_search import idastar_tripods_everywhere
 
 
@@ -63,7 +62,7 @@ def test_tetrapod_checks_cut_what_the_tripod_checks_leave():
 def test_forced_checks_only_on_boards_where_checks_are_cheap():
     # a path of FORCED_NODES regions gets the forced depth and trusts one sample; one region
     # more gets neither
-    from kamicp.search.checks import FORCED_DEPTH, FORCED_NODES
+    from kamicp.search.ida.checks import FORCED_DEPTH, FORCED_NODES
 
     def path(n):
         return from_edges([i % 2 for i in range(n)], [(i, i + 1) for i in range(n - 1)], k=2)

@@ -1,10 +1,11 @@
-"""Journals of proved bounds (kamicp.search.journal): a run continued from one gives BFS's answer.
+"""Journals of proved bounds (kamicp.search.ida.journal): a run continued from one gives BFS's
+answer.
 
 The strong check is end to end: a journal written by a stopped run (a node limit), by a run
 that found a solution and by one that refuted a horizon, on one core and split over workers
 from the first moment, is read by a new run, whose optimum must equal BFS's and which must
-still refute one move fewer. A bound written too high (a pass-1 placeholder of the parallel
-search, say) on a state of every optimal solution would make the new run miss the optimum.
+still refute one move fewer. A bound written too high (a split task's, say) on a state of
+every optimal solution would make the new run miss the optimum.
 """
 
 from __future__ import annotations
@@ -24,14 +25,14 @@ from hypothesis import strategies as st
 from kamicp.errors import InputError
 from kamicp.game import rules
 from kamicp.game.regions import from_edges
-from kamicp.search import ida as ida_module
-from kamicp.search import parallel, workers
 from kamicp.search.bfs import bfs
-from kamicp.search.checks import AUTO
 from kamicp.search.greedy import greedy
-from kamicp.search.idastar import IdaOptions, idastar
-from kamicp.search.journal import Journal, ensure_journal, identity
-from kamicp.search.parallel import PARALLEL, parallel_idastar
+from kamicp.search.ida import IdaOptions, idastar, tasks
+from kamicp.search.ida import search as ida_module
+from kamicp.search.ida.checks import AUTO
+from kamicp.search.ida.engine import PARALLEL, PoolIda, parallel_idastar
+from kamicp.search.ida.journal import Journal, ensure_journal, identity
+from kamicp.search.ida.tasks import Answer
 from kamicp.solving.options import SolveOptions
 from kamicp.solving.solve import solve
 from tests.seed import long_board
@@ -83,47 +84,18 @@ def test_a_run_continued_from_a_stopped_one_finds_the_optimum(g, choice, nodes):
         check_resumed(g, final, journal, opt)  # now with the bounds of a whole run too
 
 
-@pytest.fixture
-def writes_checked(monkeypatch):
-    """Every bound the parallel search writes is checked to be written neither in pass 1 nor
-    after a solution was found (both hold placeholders, which a later run could not tell
-    from proved bounds; the second kind never changes an optimum, so only this sees it)."""
-    searches, noting = [], []
-    learn, bound, write = parallel.SplitIda.learn, Journal.bound, parallel.SplitIda.write_notes
-
-    def learning(self, journal):
-        searches.append(self)
-        return learn(self, journal)
-
-    def writing(self, notes):
-        noting.append(notes)
-        try:
-            return write(self, notes)
-        finally:
-            noting.pop()
-
-    def checked_bound(self, key, value):
-        if not noting:  # a worker's notes are its own dfs's bounds: proved in any pass
-            assert searches[-1].tasks is None and not searches[-1].solved
-        return bound(self, key, value)
-
-    monkeypatch.setattr(parallel.SplitIda, "learn", learning)
-    monkeypatch.setattr(parallel.SplitIda, "write_notes", writing)
-    monkeypatch.setattr(Journal, "bound", checked_bound)
-
-
 @settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck))
 @given(region_graphs(max_cells=20, max_colours=4), FINALS, st.sampled_from([0, AUTO]))
-def test_the_parallel_searchs_journal_holds_only_proved_bounds(writes_checked, g, choice, depth):
-    # with AUTO the tasks are the start's children and the workers' own bounds and checks
-    # are written too (kamicp.search.workers.Notes)
+def test_the_parallel_searchs_journal_holds_only_proved_bounds(g, choice, depth):
+    # every task splits as soon as a worker is idle: the finished children of split tasks
+    # and the workers' own bounds and checks are written too (kamicp.search.ida.tasks.Notes)
     final = None if choice is None else choice % g.k
     opt = optimum(g, final)
     with tempfile.TemporaryDirectory() as folder:
         journal = str(Path(folder) / "j")
         options = replace(PARALLEL, split_after=0.0, tetrapod_depth=depth, journal=journal)
         limits = {"final_colour": final, "deadline": soon()}
-        # a run that finds a solution (pass 2 after it holds placeholders) ...
+        # a run that finds a solution ...
         parallel_idastar(g, **limits, options=options)
         if opt:  # ... and one that refutes the horizon below it
             parallel_idastar(g, max_moves=opt - 1, **limits, options=options)
@@ -146,9 +118,9 @@ def test_a_split_search_writes_the_workers_answers():
 
 
 def test_the_workers_bounds_below_their_tasks_are_written(monkeypatch):
-    # with AUTO the tasks are the start's children: the bounds a worker keeps below its
-    # task (states at most JOURNAL_DEPTH moves deep) reach the journal through the parent,
-    # so a stopped run keeps more than the tasks' answers; without the notes, fewer entries
+    # the bounds a worker keeps below its tasks (states at most JOURNAL_DEPTH moves deep)
+    # reach the journal through the coordinator, so a stopped run keeps more than the
+    # tasks' answers; without the notes, fewer entries
     colours = [2, 1, 0, 0, 1, 0, 0, 2, 2, 1]  # a random board (found by search), optimum 5
     edges = [(1, 0), (2, 0), (3, 1), (4, 2), (5, 0), (6, 4), (7, 6), (8, 5), (9, 3), (8, 9)]
     g = from_edges(colours, edges, k=3)
@@ -156,7 +128,7 @@ def test_the_workers_bounds_below_their_tasks_are_written(monkeypatch):
     counts = []
     for noted in (True, False):
         if not noted:
-            monkeypatch.setattr(workers.Notes, "bound", lambda self, key, value: None)
+            monkeypatch.setattr(tasks.Notes, "bound", lambda self, key, value: None)
         with tempfile.TemporaryDirectory() as folder:
             journal = str(Path(folder) / "j")
             out = parallel_idastar(
@@ -172,30 +144,29 @@ def test_the_workers_bounds_below_their_tasks_are_written(monkeypatch):
     assert counts[0] > counts[1] > 0
 
 
-class _Answers:
-    """A throttle whose jobs in the pool answer one by one: ``items`` as (tag, answer)."""
+class _Stopped:
+    """Workers, one of them busy, whose answer to being stopped is ``answer``."""
 
-    def __init__(self, items):
-        self.items = list(items)
-        self.in_pool = len(self.items)
+    size = 1
 
-    def next(self, feed=True, timeout=None):
-        self.in_pool -= 1
-        return self.items.pop(0)
+    def __init__(self, answer):
+        self.answer = answer
+        self.stopped = False
+
+    def stop(self):
+        self.stopped = True
+
+    def receive(self, timeout):
+        return (0, self.answer) if self.stopped else None
 
 
-def test_quieting_the_pool_writes_what_the_dropped_tasks_proved(tmp_path, monkeypatch):
-    # a stopped run's tasks still in the workers answer while the pool is quieted: the
-    # bounds and check values they proved are written; a check job's answer is not a note
-    import types
-
-    monkeypatch.setattr(workers.SHARED, "stopping", [types.SimpleNamespace(value=0)])
+def test_quieting_the_workers_writes_what_the_stopped_tasks_proved(tmp_path):
+    # a stopped run's tasks answer with the bounds of what they finished, and their check
+    # values: all written
     g = from_edges([0, 1, 0], [(0, 1), (1, 2)])
-    search = parallel.SplitIda(g, None, None, None)
-    task_answer = (None, None, 10, ([(b"k", 3)], [("tetrapods", b"k", 4, 3)]))  # as search_task
-    check_answer = (b"c", 2, 3, 0.1, None)
-    task = (parallel.Group(None, None, 0), "task")
-    search.jobs = _Answers([(task, task_answer), ([1], check_answer)])
+    search = PoolIda(g, None, None, None)
+    search.pool = _Stopped(Answer(None, bounds=((b"k", 3),), checks=(("tetrapods", b"k", 4, 3),)))
+    search.started, search.running_tasks = True, {0: "a task"}
     with Journal(str(tmp_path / "j"), g, None) as journal:
         search.journal = journal
         search.quiet()
@@ -206,7 +177,7 @@ def test_quieting_the_pool_writes_what_the_dropped_tasks_proved(tmp_path, monkey
     assert learnt.tripods == {}
 
 
-def test_the_pool_is_quieted_while_the_journal_is_open(tmp_path, monkeypatch):
+def test_the_workers_are_quieted_while_the_journal_is_open(tmp_path, monkeypatch):
     # so that what quieting brings back can be written (a 10x10 board, 5 colours, stopped)
     import random
 
@@ -218,18 +189,32 @@ def test_the_pool_is_quieted_while_the_journal_is_open(tmp_path, monkeypatch):
     text = "name: b\nrules: free\n" + "\n".join(rows) + "\n"
     g = region_graph(formats.load("b.txt", text=text)[0])
     seen = []
-    quiet = parallel.SplitIda.quiet
+    quiet = PoolIda.quiet
 
     def quieting(self):
         seen.append(self.journal is not None)
         return quiet(self)
 
-    monkeypatch.setattr(parallel.SplitIda, "quiet", quieting)
+    monkeypatch.setattr(PoolIda, "quiet", quieting)
     journal = str(tmp_path / "j")
     deadline = time.monotonic() + 3
     options = replace(PARALLEL, split_after=0.0, tetrapod_depth=AUTO, journal=journal)
     out = parallel_idastar(g, deadline=deadline, options=options)
     assert not out.complete and seen == [True]
+    with Journal(journal, g, None) as j:
+        assert j.load().bounds  # what the stopped tasks finished
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=list(HealthCheck))
+@given(region_graphs(max_cells=20, max_colours=4), FINALS, st.integers(1, 300))
+def test_a_parallel_run_continued_from_a_stopped_one_finds_the_optimum(g, choice, nodes):
+    final = None if choice is None else choice % g.k
+    opt = optimum(g, final)
+    with tempfile.TemporaryDirectory() as folder:
+        journal = str(Path(folder) / "j")
+        options = replace(PARALLEL, split_after=0.0, journal=journal)
+        parallel_idastar(g, final_colour=final, node_limit=nodes, options=options)
+        check_resumed(g, final, journal, opt)
 
 
 def test_a_bound_is_kept_at_its_highest(tmp_path):

@@ -1,12 +1,12 @@
 """Rented tetrapod checks: a state's costly check is made only once its subtree has run long.
 
 With ``tetrapod_depth=AUTO`` no depth gets the tetrapod check up front. A state at most
-:data:`~kamicp.search.checks.AUTO_DEPTH` moves deep that no check cut is *rented*: once its
+:data:`~kamicp.search.ida.checks.AUTO_DEPTH` moves deep that no check cut is *rented*: once its
 subtree has been searched for as long as a check costs over the share of checks that cut
 (:func:`rent_time`), the check is made after all, and ends the subtree if it cuts. That is
 ski rental: a subtree that ends sooner never pays for a check, one that runs long pays at most
 about twice what checking it first would have. Below a check that missed, the states down to
-:data:`~kamicp.search.checks.DEEPEST_DEPTH` moves deep are checked up front.
+:data:`~kamicp.search.ida.checks.DEEPEST_DEPTH` moves deep are checked up front.
 
 Examples
 --------
@@ -21,7 +21,7 @@ from __future__ import annotations
 import time
 
 from kamicp.bounds import Current
-from kamicp.search.checks import (
+from kamicp.search.ida.checks import (
     AUTO_DEPTH,
     AUTO_GUESS,
     AUTO_SAMPLES,
@@ -140,7 +140,7 @@ class Rentals:
 
     def rent_statistics(self) -> tuple[float, float, float]:
         """The tetrapod checks the rents are timed from: (asked, cut, seconds) of this
-        search's (:mod:`kamicp.search.workers`' workers share theirs)."""
+        search's."""
         return self.tetrapod_tally()
 
     def rent_if_due(self) -> None:

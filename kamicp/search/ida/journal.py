@@ -14,8 +14,8 @@ version of kamicp) shares nothing with the entries of another; it is not an erro
 journal then simply holds nothing for it yet.
 
 What is written, and why it is sound (``encodings/bounds.md``, "Journal"): only values the
-search keeps as proved, never the placeholders of the parallel search's pass 1 nor anything
-computed after a solution was found (see :mod:`kamicp.search.parallel`). Entries are written in
+search keeps as proved (one process or many: :mod:`kamicp.search.ida.engine` writes what its
+workers prove). Entries are written in
 one transaction committed every :data:`COMMIT_EVERY` seconds and when the run ends (a time
 limit, Ctrl-C, SIGTERM); a run killed outright loses at most the last seconds of them.
 

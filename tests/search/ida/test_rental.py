@@ -1,4 +1,4 @@
-"""Rented tetrapod checks (kamicp.search.rental): a rental falls due when its subtree runs
+"""Rented tetrapod checks (kamicp.search.ida.rental): a rental falls due when its subtree runs
 long, a cut unwinds the search to the rented state and keeps its value, and the states below
 a miss are checked up front.
 """
@@ -13,13 +13,12 @@ import pytest
 from kamicp import bounds
 from kamicp.game import rules
 from kamicp.game.regions import from_edges
-from kamicp.search import checks
 from kamicp.search.bfs import bfs
-from kamicp.search.checks import AUTO
-from kamicp.search.ida import Ida
-from kamicp.search.idastar import IdaOptions, idastar
-from kamicp.search.rental import Cut, Rental
-from tests.search.test_checks import NINE
+from kamicp.search.ida import IdaOptions, checks, idastar
+from kamicp.search.ida.checks import AUTO
+from kamicp.search.ida.rental import Cut, Rental
+from kamicp.search.ida.search import Ida
+from tests.search.ida.test_checks import NINE
 
 
 def test_rented_tetrapod_checks_cut_where_subtrees_run_long():

@@ -6,9 +6,9 @@ failed iteration to the least bound that exceeded it, so the first solution foun
 optimal. A transposition table keeps the proved lower bound of every state searched, so a
 state that failed with a budget is not searched again with that budget or less (Reinefeld
 and Marsland, "Enhanced iterative-deepening search", 1994). The moves are those of
-:mod:`kamicp.search.moves`; the costly checks follow :mod:`kamicp.search.checks` and
-:mod:`kamicp.search.rental`. :func:`kamicp.search.idastar.idastar` is the public entry;
-:mod:`kamicp.search.parallel` splits the iterations of an :class:`Ida` over processes.
+:mod:`kamicp.search.moves`; the costly checks follow :mod:`kamicp.search.ida.checks` and
+:mod:`kamicp.search.ida.rental`. :func:`kamicp.search.ida.idastar` is the public entry;
+:mod:`kamicp.search.ida.tasks` searches the tasks of a parallel proof with it.
 
 Examples
 --------
@@ -25,6 +25,7 @@ import contextlib
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from kamicp.bounds import (
     UNSOLVABLE,
@@ -41,7 +42,7 @@ from kamicp.game.rules import Move
 from kamicp.procs.deadline import LimitReached
 from kamicp.result import SearchOutcome
 from kamicp.search.astar import INF, Search
-from kamicp.search.checks import (
+from kamicp.search.ida.checks import (
     AUTO,
     CHECK_RATIO,
     DEEPEST_DEPTH,
@@ -54,10 +55,10 @@ from kamicp.search.checks import (
     WALK_DEPTH,
     CheckPolicy,
 )
+from kamicp.search.ida.journal import Journal
+from kamicp.search.ida.rental import Cut, Rental, Rentals
 from kamicp.search.isomorphs import Classes
-from kamicp.search.journal import Journal
-from kamicp.search.moves import frame, state_key
-from kamicp.search.rental import Cut, Rental, Rentals
+from kamicp.search.moves import context_bytes, frame, transposition_key
 
 __all__ = [
     "DEFAULTS",
@@ -65,12 +66,15 @@ __all__ = [
     "STATUS_EVERY",
     "Ida",
     "IdaOptions",
+    "Level",
+    "Split",
     "journalled",
     "serial_idastar",
 ]
 
-# A journal keeps the table's bounds of the states at most this many moves deep: the parallel
-# search's frontier depth at most (kamicp.search.parallel.MAX_SPLIT_DEPTH)
+# A journal (and, with many workers, the table they share) keeps the table's bounds of the
+# states at most this many moves deep: about 30 children a state makes some 27,000 of them,
+# while the deeper ones are many and cheap to find again.
 JOURNAL_DEPTH = 3
 # IDA* tells its ``on_status`` watcher how it stands at most this often (seconds); the
 # watcher decides what to print (``kamicp solve --progress-every``)
@@ -88,10 +92,10 @@ class IdaOptions:
     ----------
     walk_depth : int or None
         Free rules: states at most this many moves from the start are also cut by the walk
-        bound (Bound 5). None: :data:`~kamicp.search.checks.WALK_DEPTH` where the walk bound
+        bound (Bound 5). None: :data:`~kamicp.search.ida.checks.WALK_DEPTH` where the walk bound
         beats the cheap bound at the start, else none; -1: none.
     tripod_after : float or None
-        Free rules, one piece of at most :data:`~kamicp.search.checks.CHECK_NODES` regions:
+        Free rules, one piece of at most :data:`~kamicp.search.ida.checks.CHECK_NODES` regions:
         once an iteration has run that many seconds, states get the tripod check (Bound 6)
         at the depths where it is expected to save ``check_ratio`` times its cost. None:
         never; 0: from the start of every iteration.
@@ -99,16 +103,19 @@ class IdaOptions:
         See ``tripod_after`` (0: check at every depth once one state of it was searched).
     tetrapod_depth : int or None
         Free rules: a state at most this many moves deep that its tripod check leaves also
-        gets the tetrapod check (Bound 7). 0: none. :data:`~kamicp.search.checks.AUTO`
-        (None, the default): rented where a subtree runs long (:mod:`kamicp.search.rental`).
+        gets the tetrapod check (Bound 7). 0: none. :data:`~kamicp.search.ida.checks.AUTO`
+        (None, the default): rented where a subtree runs long (:mod:`kamicp.search.ida.rental`).
     workers : int
-        Processes; above 1, iterations that run over ``split_after`` seconds are split
-        (:func:`kamicp.search.parallel.parallel_idastar`).
+        Worker processes; above 1, iterations that run over ``split_after`` seconds go to
+        the workers (:func:`kamicp.search.ida.engine.parallel_idastar`).
     split_after : float or None
-        Seconds an iteration runs on one core before it is split (None:
-        :data:`kamicp.search.parallel.SPLIT_AFTER`; 0: every iteration).
+        Seconds an iteration runs on one core before it goes to the workers (None:
+        :data:`kamicp.search.ida.engine.SPLIT_AFTER`; 0: every iteration).
+    ray : str or None
+        Above one process: the address of a Ray cluster whose actors are the workers
+        (``"local"`` starts one here); ``workers`` then says how many (1: one a CPU).
     journal : str or None
-        The path of a journal file (:mod:`kamicp.search.journal`, made if missing): what it
+        The path of a journal file (:mod:`kamicp.search.ida.journal`, made if missing): what it
         holds for this board is taken first, and what the run proves is written to it.
     on_bound : callable or None
         Called with every threshold an iteration starts with (each a proved lower bound).
@@ -123,6 +130,7 @@ class IdaOptions:
     tetrapod_depth: int | None = AUTO
     workers: int = 1
     split_after: float | None = None
+    ray: str | None = None
     journal: str | None = None
     on_bound: Callable[[int], None] | None = None
     on_status: Callable[[str], None] | None = None
@@ -143,7 +151,7 @@ def serial_idastar(
 ) -> SearchOutcome:
     """An optimal solution by IDA* on this process, or what was proved.
 
-    Parameters and results are those of :func:`kamicp.search.idastar.idastar`, whatever
+    Parameters and results are those of :func:`kamicp.search.ida.idastar`, whatever
     ``options.workers`` says.
 
     Returns
@@ -181,6 +189,27 @@ def journalled(ida: Ida, path: str | None) -> Iterator[None]:
             ida.journal = None
 
 
+class Split(Exception):
+    """A parallel task stops where it stands (:mod:`kamicp.search.ida.tasks`): each level of
+    the search path it unwinds through adds its :class:`Level`, deepest first."""
+
+    def __init__(self):
+        super().__init__()
+        self.levels: list[Level] = []
+
+
+class Level(NamedTuple):
+    """One state on the search path of a stopped task, as its loop over children stood."""
+
+    cur: Current  # the state
+    budget: int  # its moves left
+    depth: int  # its moves from the start
+    best: int  # the least 1 + bound of the children finished so far (or left out)
+    entries: list  # its children (:meth:`Ida.within`), best first
+    index: int  # the child being searched: those before it are finished, those after untouched
+    missed: bool  # the state was given a tetrapod check that did not cut it
+
+
 class Ida(CheckPolicy, Rentals, Search):
     """One IDA* search: the iterations, the depth-first search, the table and the journal.
 
@@ -213,7 +242,6 @@ class Ida(CheckPolicy, Rentals, Search):
         # unchecked states a depth needs before its mean time is trusted
         self.min_samples = 1 if cheap_checks else MIN_SAMPLES
         self.threshold = 0  # of the current iteration: a node's depth is threshold - budget
-        self.split_budget = -1  # the budget of the states handed to workers (search.parallel)
         self.iteration_began = 0.0
         self.checks = [0, 0.0]  # tripod checks asked, seconds they took
         self.cuts: dict[int, list] = {}  # depth -> [tripod checks asked, states they cut]
@@ -250,18 +278,7 @@ class Ida(CheckPolicy, Rentals, Search):
         """The iterations, from the start's best cheap bound (at least ``lower``) up, until
         a solution, ``max_moves`` refuted, or a limit (see :func:`serial_idastar`)."""
         root = contract(self.g)
-        cheap = self.bound(root, 0)
-        threshold = max(lower, cheap)
-        if self.walk_depth is None or self.walk_depth >= 0:
-            walks = walks_bound(root, self.final_colour)  # no piece is finished at the root
-            if self.walk_depth is None:
-                self.walk_depth = WALK_DEPTH if walks > cheap else -1
-            threshold = max(threshold, walks)
-        if self.g.rules == "free":
-            # the tripod bound (Bound 6) only at the root: it costs seconds on big pieces; it
-            # is cached, so a driver that computed it already pays nothing here; so is the
-            # tetrapod bound (Bound 7), which only a driver asks (kamicp.solving.solve)
-            threshold = max(threshold, tetrapods_bound(root, self.final_colour, cached_only=True))
+        threshold = self.first_threshold(root, lower)
         while True:
             if threshold >= INF:
                 return SearchOutcome(None, UNSOLVABLE, True, self.nodes)
@@ -282,8 +299,25 @@ class Ida(CheckPolicy, Rentals, Search):
                 return SearchOutcome(self.path, len(self.path), True, self.nodes)
             threshold = found
 
+    def first_threshold(self, root: Current, lower: int) -> int:
+        """The first iteration's threshold: the start's best cheap bound, at least ``lower``."""
+        cheap = self.bound(root, 0)
+        threshold = max(lower, cheap)
+        if self.walk_depth is None or self.walk_depth >= 0:
+            walks = walks_bound(root, self.final_colour)  # no piece is finished at the root
+            if self.walk_depth is None:
+                self.walk_depth = WALK_DEPTH if walks > cheap else -1
+            threshold = max(threshold, walks)
+        if self.g.rules == "free":
+            # the tripod bound (Bound 6) only at the root: it costs seconds on big pieces; it
+            # is cached, so a driver that computed it already pays nothing here; so is the
+            # tetrapod bound (Bound 7), which only a driver asks (kamicp.solving.solve)
+            threshold = max(threshold, tetrapods_bound(root, self.final_colour, cached_only=True))
+        return threshold
+
     def iterate(self, root: Current, threshold: int) -> int:
-        """One iteration: :meth:`dfs` from the start (:mod:`kamicp.search.parallel` splits it)."""
+        """One iteration: :meth:`dfs` from the start (:mod:`kamicp.search.ida.engine` farms
+        it out)."""
         return self.dfs(root, 0, threshold, None)
 
     def tick(self) -> None:
@@ -326,11 +360,6 @@ class Ida(CheckPolicy, Rentals, Search):
             parts.append(f"journal {taken:,} entries taken, {written:,} written")
         return "; ".join(parts)
 
-    def frontier(self, key: bytes, cur: Current, first: int, budget: int, after) -> int | None:
-        """Where :mod:`kamicp.search.parallel` hands a state to a worker: its value, or None to
-        search it here (always, on one core)."""
-        return None
-
     def walk_check(self, cur: Current, first: int, budget: int) -> int:
         """The walk bound of a state, exact up to ``budget`` (above it, some bound that
         exceeds ``budget``): Bound 5, too costly for every node, so it is asked only within
@@ -344,13 +373,8 @@ class Ida(CheckPolicy, Rentals, Search):
         """Keep a state's proved lower bound in the table, and in the journal if the state
         is at most JOURNAL_DEPTH moves deep (deeper ones are many, and cheap to find again)."""
         self.table[key] = value
-        if self.journal is not None and depth <= JOURNAL_DEPTH and self.journalling():
+        if self.journal is not None and depth <= JOURNAL_DEPTH:
             self.journal.bound(key, value)
-
-    def journalling(self) -> bool:
-        """Are the values this search keeps now proved ones (the journal's condition)? Always
-        on one core; :mod:`kamicp.search.parallel` says when not."""
-        return True
 
     def journal_check(self, kind: str, key: bytes, value: int, cap: int) -> None:
         """Write a check's value to the journal, unless it was cut short by the deadline
@@ -376,16 +400,10 @@ class Ida(CheckPolicy, Rentals, Search):
         if cur.is_solved(self.final_colour):
             return 0
         # The last move's context is part of the key: what is pruned below depends on it (R5, R6).
-        key = state_key(cur, first) + (-1 if after is None else after).to_bytes(
-            4, "little", signed=True
-        )
+        key = transposition_key(cur, first, after)
         known = self.table.get(key, 0)
         if known > budget:
             return known
-        if budget == self.split_budget:  # several cores: the state is a worker's
-            value = self.frontier(key, cur, first, budget, after)
-            if value is not None:
-                return value
         self.tick()
         depth = self.threshold - budget
         if budget >= self.walk_budget:
@@ -430,16 +448,21 @@ class Ida(CheckPolicy, Rentals, Search):
         # iterations) only cut off: ordering by them hurts. Children
         # certainly over budget may be left out; ``best`` starts at their floor.
         entries, best = self.within(cur, first, after, budget)
-        for entry in entries:
+        for i, entry in enumerate(entries):
             h, _, move, nxt = entry[:4]
             context = self.context(cur, move, entry[1])
             if 1 + h <= budget:
-                child_key = self.key_of(cur, entry) + context.to_bytes(4, "little", signed=True)
+                child_key = self.key_of(cur, entry) + context_bytes(context)
                 h = max(h, self.table.get(child_key, 0))
             if 1 + h > budget:
                 best = min(best, 1 + h)
                 continue
-            r = self.dfs(self.build(cur, entry), nxt, budget - 1, context)
+            try:
+                r = self.dfs(self.build(cur, entry), nxt, budget - 1, context)
+            except Split as split:  # a parallel task stops here: note what this level holds
+                missed = depth <= DEEPEST_DEPTH and self.missed[depth]
+                split.levels.append(Level(cur, budget, depth, best, entries, i, missed))
+                raise
             if r <= budget - 1:
                 self.path.append(move)
                 return r + 1

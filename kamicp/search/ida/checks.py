@@ -261,15 +261,6 @@ class CheckPolicy:
         self.class_tetrapods[like] = (value, budget)
         return value
 
-    def copied(self, key: bytes, budget: int, value: int, tetrapods: tuple | None) -> None:
-        """Keep, for a state isomorphic to one just checked at ``budget``, that check's
-        tripod value and (``tetrapods``: (value, seconds)) tetrapod value; not counted as
-        checks, so the rule that decides where checks pay learns from real ones only."""
-        self.store(self.tripod_values, "tripods", key, value, budget)
-        if tetrapods is not None:
-            self.store(self.tetrapod_values, "tetrapods", key, tetrapods[0], budget)
-        self.shared_checks += 1
-
     def store(self, values: dict, kind: str, key: bytes, value: int, cap: int) -> None:
         """Keep a check's value (exact up to ``cap``) in its cache (emptied when full) and in
         the journal."""

@@ -1,4 +1,4 @@
-"""IDA*'s status lines (kamicp.search.ida): they report the search and change nothing."""
+"""IDA*'s status lines (kamicp.search.ida.search): they report the search and change nothing."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ from hypothesis import strategies as st
 
 from kamicp import bounds
 from kamicp.game.regions import from_edges
-from kamicp.search import ida as ida_module
-from kamicp.search.idastar import IdaOptions, idastar
+from kamicp.search.ida import IdaOptions, idastar
+from kamicp.search.ida import search as ida_module
 from tests.strategies import region_graphs
 
 STATUS = re.compile(

@@ -1,8 +1,13 @@
-"""IDA*, the public entry: one process (:mod:`kamicp.search.ida`) or several
-(:mod:`kamicp.search.parallel`), as ``options.workers`` says.
+"""IDA*, on one process or many workers: the public entry.
 
-Both modules build on :class:`kamicp.search.ida.Ida`; this one only chooses between them, so
-that neither imports the other's caller.
+The package, from the ground up: :mod:`~kamicp.search.ida.checks` and
+:mod:`~kamicp.search.ida.rental` (where the costly bounds are asked),
+:mod:`~kamicp.search.ida.journal` (proved bounds kept in a file),
+:mod:`~kamicp.search.ida.search` (the one-process search), :mod:`~kamicp.search.ida.tasks`
+(a worker's side of a parallel proof: tasks that split), :mod:`~kamicp.search.ida.engine`
+(the coordinator), and its workers as local processes (:mod:`~kamicp.search.ida.local`) or
+Ray actors (:mod:`~kamicp.search.ida.cluster`). :func:`idastar` picks one process or many
+as ``options.workers`` and ``options.ray`` say.
 
 Examples
 --------
@@ -19,8 +24,8 @@ from __future__ import annotations
 
 from kamicp.game.regions import RegionGraph
 from kamicp.result import SearchOutcome
-from kamicp.search.ida import DEFAULTS, IdaOptions, serial_idastar
-from kamicp.search.parallel import parallel_idastar
+from kamicp.search.ida.engine import parallel_idastar
+from kamicp.search.ida.search import DEFAULTS, IdaOptions, serial_idastar
 
 __all__ = ["IdaOptions", "idastar"]
 
@@ -71,8 +76,9 @@ def idastar(
     Notes
     -----
     Memory: the table of proved bounds, cleared when it holds
-    :data:`~kamicp.search.checks.TABLE_LIMIT` entries. Time: exponential in the optimum in
+    :data:`~kamicp.search.ida.checks.TABLE_LIMIT` entries. Time: exponential in the optimum in
     the worst case; the bounds and move restrictions are what keep it practical.
     """
-    search = parallel_idastar if options.workers > 1 else serial_idastar
+    many = options.workers > 1 or options.ray is not None
+    search = parallel_idastar if many else serial_idastar
     return search(g, final_colour, max_moves, node_limit, deadline, lower=lower, options=options)

@@ -1,0 +1,137 @@
+"""The workers of a parallel proof as the actors of a Ray cluster.
+
+Each worker is a Ray actor holding a :class:`~kamicp.search.ida.tasks.TaskSearch`, made
+from a pickled :class:`~kamicp.search.ida.tasks.WorkerSetup` (the board, the options, what
+is known), so that it may run on any machine of the cluster. An actor runs two threads: one
+answers jobs, the other takes the flags (*hungry*, *stopping*) that the search reads at its
+next state. An actor that dies (its process killed, its machine gone) fails its job's
+reference: the job is answered as lost, and :meth:`RayWorkers.restart` makes a new actor.
+Ray is imported only here (``pip install 'kamicp[cluster]'``).
+"""
+
+from __future__ import annotations
+
+from kamicp.errors import KamicpError
+from kamicp.search.ida.tasks import Answer, Job, WorkerSetup
+
+__all__ = ["RayWorker", "RayWorkers", "connect"]
+
+
+class RayWorker:
+    """A worker as a Ray actor's class: a search, its flags, and its jobs."""
+
+    def __init__(self, setup: WorkerSetup):
+        self.flags = [False, False]  # hungry, stopping
+        search = self.search = setup.search()
+        search.hungry = lambda: self.flags[0]
+        search.stopping = lambda: self.flags[1]
+
+    def answer(self, job: Job) -> Answer:
+        """Search a job's task."""
+        return self.search.answer(job)
+
+    def set_flag(self, which: int, value: bool) -> None:
+        """Set flag ``which`` (0 hungry, 1 stopping)."""
+        self.flags[which] = value
+
+    def pid(self) -> int:
+        """The actor's process id."""
+        import os
+
+        return os.getpid()
+
+
+def connect(address: str, cpus: int | None = None) -> bool:
+    """Join the Ray cluster at ``address`` (``"local"``: start one here, with ``cpus`` CPUs);
+    whether this call started Ray (and so should shut it down)."""
+    try:
+        import ray
+    except ImportError:
+        raise KamicpError("--ray needs Ray: pip install 'kamicp[cluster]'") from None
+    if ray.is_initialized():
+        return False
+    quiet = {"include_dashboard": False, "log_to_driver": False}
+    if address == "local":
+        ray.init(num_cpus=cpus, **quiet)
+    else:
+        ray.init(address=address, **quiet)
+    return True
+
+
+class RayWorkers:
+    """Ray actors as the workers (:class:`~kamicp.search.ida.engine.Workers`).
+
+    Parameters
+    ----------
+    address : str
+        The cluster's address; ``"local"`` starts one on this machine.
+    size : int or None
+        Actors to start; None: one per CPU of the cluster.
+    """
+
+    def __init__(self, address: str, size: int | None = None):
+        import ray
+
+        self.ray = ray
+        self.started = connect(address, size)
+        self.size = size if size is not None else max(1, int(ray.cluster_resources()["CPU"]))
+        self.actor_class = ray.remote(num_cpus=1, max_concurrency=2, max_restarts=0)(RayWorker)
+        self.actors: list = []
+        self.jobs: dict = {}  # a job's reference -> its worker
+        self.setup_ref = None
+        self.flags = [False, False]
+
+    def start(self, setup: WorkerSetup) -> None:
+        self.setup_ref = self.ray.put(setup)  # one copy in the cluster's store, not one each
+        self.actors = [self.actor_class.remote(self.setup_ref) for _ in range(self.size)]
+
+    def pids(self) -> list[int]:
+        """The actors' process ids."""
+        return self.ray.get([a.pid.remote() for a in self.actors])
+
+    def send(self, w: int, job: Job) -> None:
+        self.jobs[self.actors[w].answer.remote(job)] = w
+
+    def receive(self, timeout: float | None) -> tuple[int, Answer | None] | None:
+        if not self.jobs:
+            return None
+        ready, _ = self.ray.wait(list(self.jobs), num_returns=1, timeout=timeout)
+        if not ready:
+            return None
+        w = self.jobs.pop(ready[0])
+        try:
+            return w, self.ray.get(ready[0])
+        except self.ray.exceptions.RayTaskError as bug:  # raised in the actor: raised here
+            raise bug.as_instanceof_cause() from None
+        except self.ray.exceptions.RayError:  # the actor died: its job is lost
+            return w, None
+
+    def how_lost(self, w: int) -> str:
+        """How worker ``w`` ended, in words."""
+        return "its Ray actor died"
+
+    def restart(self, w: int) -> None:
+        self.ray.kill(self.actors[w], no_restart=True)
+        actor = self.actors[w] = self.actor_class.remote(self.setup_ref)
+        for which, value in enumerate(self.flags):
+            if value:
+                actor.set_flag.remote(which, value)
+
+    def set_hungry(self, hungry: bool) -> None:
+        self.flag(0, hungry)
+
+    def stop(self) -> None:
+        self.flag(1, True)
+
+    def flag(self, which: int, value: bool) -> None:
+        """Set a flag on every actor."""
+        self.flags[which] = value
+        for actor in self.actors:
+            actor.set_flag.remote(which, value)
+
+    def close(self) -> None:
+        for actor in self.actors:
+            self.ray.kill(actor, no_restart=True)
+        self.actors, self.jobs = [], {}
+        if self.started:
+            self.ray.shutdown()
