@@ -19,7 +19,7 @@ Examples
 >>> w, answer = workers.receive(60)
 >>> workers.close()
 >>> w, answer.value, len(answer.path)
-(0, 3, 3)
+(0, 2, 2)
 """
 
 from __future__ import annotations
