@@ -110,6 +110,12 @@ def add_solve(p: argparse.ArgumentParser) -> None:
         "(with --workers, in each worker)",
     )
     p.add_argument(
+        "--ray",
+        metavar="ADDRESS",
+        help="idastar: its workers are the actors of the Ray cluster at ADDRESS ('local' "
+        "starts one here; with --workers N, N actors, else one a CPU)",
+    )
+    p.add_argument(
         "--journal",
         type=PATH,
         metavar="FILE",
@@ -464,6 +470,7 @@ def run_solve(args: argparse.Namespace) -> int:
             tetrapod_depth=args.tetrapod_depth,
             beam_width=args.beam_width,
             journal=args.journal,
+            ray=args.ray,
         ),
         final_colour=args.final_colour,
         known_solution=args.known_solution,

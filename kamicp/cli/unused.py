@@ -71,6 +71,8 @@ def refuse_unused_solve(args: argparse.Namespace) -> None:
         raise _only("--node-limit", NODE_LIMIT_SOLVERS, solver)
     if args.workers > 1 and solver not in WORKERS_SOLVERS:
         raise _only("--workers", WORKERS_SOLVERS, solver)
+    if args.ray is not None and solver != "idastar":
+        raise _only("--ray", ["idastar"], solver)
 
 
 def refuse_unused_bench(args: argparse.Namespace, solvers: list[str]) -> None:

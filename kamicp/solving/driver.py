@@ -196,7 +196,12 @@ def _dispatch(g, solver, o, clock, known, lower, deep, portfolio) -> Result:
         return unknown(g, o.final_colour, TOO_LARGE, clock.at, lower or None)
     if solver in REFERENCE_SOLVERS:
         workers = DEEP_WORKERS if deep else o.workers
-        search = {"workers": workers, "tetrapod_depth": o.tetrapod_depth, "journal": o.journal}
+        search = {
+            "workers": workers,
+            "tetrapod_depth": o.tetrapod_depth,
+            "journal": o.journal,
+            "ray": o.ray,
+        }
         if deep:
             search["split_after"] = DEEP_SPLIT_AFTER
         return solve_reference(g, solver, o, clock, known, search)

@@ -85,6 +85,9 @@ class SolveOptions:
     journal : str or None
         ``idastar`` (also the portfolio's): a journal file of proved bounds, read first
         and written as the search goes (:mod:`kamicp.search.ida.journal`).
+    ray : str or None
+        ``idastar``: its workers are the actors of the Ray cluster at this address
+        (``"local"`` starts one; :mod:`kamicp.search.ida.cluster`).
     """
 
     max_moves: int | None = None
@@ -99,3 +102,4 @@ class SolveOptions:
     tetrapod_depth: int | None = None
     beam_width: int | None = None
     journal: str | None = None
+    ray: str | None = None

@@ -11,6 +11,9 @@ Ray is imported only here (``pip install 'kamicp[cluster]'``).
 
 from __future__ import annotations
 
+import os
+import threading
+
 from kamicp.errors import KamicpError
 from kamicp.search.ida.tasks import Answer, Job, WorkerSetup
 
@@ -22,13 +25,24 @@ class RayWorker:
 
     def __init__(self, setup: WorkerSetup):
         self.flags = [False, False]  # hungry, stopping
-        search = self.search = setup.search()
-        search.hungry = lambda: self.flags[0]
-        search.stopping = lambda: self.flags[1]
+        self.busy = threading.Lock()  # held while a job is searched
+        self.search = None
+        self.reset(setup)
+
+    def reset(self, setup: WorkerSetup) -> None:
+        """Become a worker of the search ``setup`` describes, flags down (a job of the last
+        search still running is stopped first)."""
+        self.flags[1] = True
+        with self.busy:
+            self.flags[:] = [False, False]
+            search = self.search = setup.search()
+            search.hungry = lambda: self.flags[0]
+            search.stopping = lambda: self.flags[1]
 
     def answer(self, job: Job) -> Answer:
         """Search a job's task."""
-        return self.search.answer(job)
+        with self.busy:
+            return self.search.answer(job)
 
     def set_flag(self, which: int, value: bool) -> None:
         """Set flag ``which`` (0 hungry, 1 stopping)."""
@@ -36,8 +50,6 @@ class RayWorker:
 
     def pid(self) -> int:
         """The actor's process id."""
-        import os
-
         return os.getpid()
 
 
@@ -67,23 +79,41 @@ class RayWorkers:
         The cluster's address; ``"local"`` starts one on this machine.
     size : int or None
         Actors to start; None: one per CPU of the cluster.
+    keep : bool
+        Keep the actors from one search to the next (each :meth:`start` resets them) until
+        :meth:`shut`; else :meth:`close` ends them.
     """
 
-    def __init__(self, address: str, size: int | None = None):
-        import ray
-
-        self.ray = ray
-        self.started = connect(address, size)
-        self.size = size if size is not None else max(1, int(ray.cluster_resources()["CPU"]))
-        self.actor_class = ray.remote(num_cpus=1, max_concurrency=2, max_restarts=0)(RayWorker)
+    def __init__(self, address: str, size: int | None = None, keep: bool = False):
+        self.keep = keep
+        self.address = address
+        self.size = size or 0  # known once started, when None
+        self.wanted = size
+        self.ray = None
+        self.started = False  # this process started Ray (and shuts it down)
+        self.actor_class = None
         self.actors: list = []
         self.jobs: dict = {}  # a job's reference -> its worker
         self.setup_ref = None
         self.flags = [False, False]
+        self.sent = 0  # jobs sent, all searches
 
     def start(self, setup: WorkerSetup) -> None:
+        """Join the cluster (only now: a search that ends on one core needs none) and start
+        the actors, or reset the kept ones."""
+        if self.ray is None:
+            self.started = connect(self.address, self.wanted)
+            import ray
+
+            self.ray = ray
+            self.size = self.wanted or max(1, int(ray.cluster_resources()["CPU"]))
+            self.actor_class = ray.remote(num_cpus=1, max_concurrency=2, max_restarts=0)(RayWorker)
         self.setup_ref = self.ray.put(setup)  # one copy in the cluster's store, not one each
-        self.actors = [self.actor_class.remote(self.setup_ref) for _ in range(self.size)]
+        self.flags = [False, False]
+        if self.actors:
+            self.ray.get([actor.reset.remote(self.setup_ref) for actor in self.actors])
+        else:
+            self.actors = [self.actor_class.remote(self.setup_ref) for _ in range(self.size)]
 
     def pids(self) -> list[int]:
         """The actors' process ids."""
@@ -91,6 +121,7 @@ class RayWorkers:
 
     def send(self, w: int, job: Job) -> None:
         self.jobs[self.actors[w].answer.remote(job)] = w
+        self.sent += 1
 
     def receive(self, timeout: float | None) -> tuple[int, Answer | None] | None:
         if not self.jobs:
@@ -130,6 +161,16 @@ class RayWorkers:
             actor.set_flag.remote(which, value)
 
     def close(self) -> None:
+        if self.keep:
+            self.stop()  # a job still running ends at its next state, its answer unread
+            self.jobs = {}
+            return
+        self.shut()
+
+    def shut(self) -> None:
+        """End the actors, and Ray if this process started it."""
+        if self.ray is None:
+            return
         for actor in self.actors:
             self.ray.kill(actor, no_restart=True)
         self.actors, self.jobs = [], {}
