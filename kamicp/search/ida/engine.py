@@ -64,7 +64,9 @@ SPLIT_AFTER = 1.0  # seconds an iteration runs on one core before it goes to the
 # A task whose worker was lost this many times stops the run: something kills every worker
 # that takes it (the out-of-memory killer, say), and sending it again would not end.
 MOST_LOSSES = 3
-QUIET_SECONDS = 10.0  # at most this long, at the end, for the workers' last answers
+# At most this long, at the end, for the workers' last answers (what their stopped tasks
+# finished, for the journal): a stopped command must end within a second.
+QUIET_SECONDS = 0.5
 # parallel_idastar's options when none are given: two processes, no tetrapod checks
 PARALLEL = IdaOptions(workers=2, tetrapod_depth=TETRAPOD_DEPTH)
 
@@ -208,6 +210,8 @@ class PoolIda(Ida):
         self.running_tasks: dict[int, Task] = {}  # worker -> its task
         self.sent_at: dict[int, float] = {}  # worker -> when its job was sent
         self.losses: dict[tuple, int] = {}  # task -> times its worker was lost with it
+        self.worker_tripods = [0, 0]  # the workers' tripod checks of the iteration: asked, cut
+        self.worker_tetrapods = [0, 0, 0.0]  # their tetrapod checks: asked, cut, seconds
 
     @contextlib.contextmanager
     def running(self) -> Iterator[None]:
@@ -244,6 +248,7 @@ class PoolIda(Ida):
         """One iteration on the workers: the value :meth:`Ida.dfs` would give the start
         (its path in ``self.path``, last move first, when solved)."""
         queue: list[Task] = [start_task(self.g, threshold)]
+        self.worker_tripods = [0, 0]
         resume: dict[int, Task] = {}  # worker -> the part of its split task it goes on with
         running = self.running_tasks
         floor = INF
@@ -343,6 +348,12 @@ class PoolIda(Ida):
         """Keep what an answer proved: its states, its bounds (here, for the other workers
         and in the journal) and its check values (in the journal)."""
         self.nodes += answer.nodes
+        for tally, made in (
+            (self.worker_tripods, answer.tripods),
+            (self.worker_tetrapods, answer.tetrapods),
+        ):
+            for i, count in enumerate(made):
+                tally[i] += count
         table, fresh = self.table, self.fresh
         if len(table) >= TABLE_LIMIT:
             table.clear()  # memory: forgetting bounds only costs time
@@ -383,3 +394,14 @@ class PoolIda(Ida):
 
     def states_tally(self) -> float:
         return self.nodes
+
+    def tripod_tally(self) -> tuple[float, float]:
+        """This process's checks of the iteration and the workers' (as their tasks answer)."""
+        asked, cut = super().tripod_tally()
+        return asked + self.worker_tripods[0], cut + self.worker_tripods[1]
+
+    def tetrapod_tally(self) -> tuple[float, float, float]:
+        """This process's checks of the run and the workers' (as their tasks answer)."""
+        return tuple(
+            a + b for a, b in zip(super().tetrapod_tally(), self.worker_tetrapods, strict=True)
+        )

@@ -55,9 +55,12 @@ class LocalWorkers:
     def fork(self, w: int) -> None:
         """Start worker ``w``."""
         here, there = self.context.Pipe()
+        # the coordinator's ends the worker must not hold: a pipe reads its end only once
+        # every copy of the other end is closed, and an idle worker waits for that end
+        theirs = [pipe for pipe in (*self.pipes, here) if pipe is not None]
         process = self.context.Process(
             target=_serve,
-            args=(there, self.setup, self.hungry, self.stopping, os.getpid()),
+            args=(there, theirs, self.setup, self.hungry, self.stopping, os.getpid()),
             name=f"kamicp-worker-{w}",
             daemon=True,
         )
@@ -132,10 +135,15 @@ class LocalWorkers:
                 process.join()
 
 
-def _serve(pipe: Connection, setup: WorkerSetup, hungry, stopping, parent: int) -> None:
-    """A worker process: answer the jobs of ``pipe`` until it closes."""
+def _serve(
+    pipe: Connection, theirs: list, setup: WorkerSetup, hungry, stopping, parent: int
+) -> None:
+    """A worker process: answer the jobs of ``pipe`` until it closes (``theirs``: the
+    coordinator's pipe ends, copied by the fork, closed here)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the coordinator's to handle
     signal.signal(signal.SIGTERM, signal.SIG_DFL)  # not the coordinator's handler, forked
+    for end in theirs:
+        end.close()
     search = setup.search()
     search.hungry = lambda: hungry.value
     search.stopping = lambda: stopping.value

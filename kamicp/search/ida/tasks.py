@@ -102,6 +102,8 @@ class Answer(NamedTuple):
     checks: tuple = ()  # (kind, key, value, cap): check values for the journal
     nodes: int = 0  # states expanded
     seconds: float = 0.0  # time spent on the task
+    tripods: tuple = (0, 0)  # tripod checks made: asked, cut
+    tetrapods: tuple = (0, 0, 0.0)  # tetrapod checks made: asked, cut, seconds
 
 
 def detached(cur: Current) -> Current:
@@ -244,6 +246,7 @@ class TaskSearch(Ida):
         task = job.task
         self.enter(job)
         before, began = self.nodes, time.monotonic()
+        tripods, tetrapods = self.tripod_tally(), self.tetrapod_tally()
         self.first_node = before + 1
         self.began, self.splits_at = began, began + TASK_SPLIT
         self.path = []
@@ -264,6 +267,8 @@ class TaskSearch(Ida):
             checks=tuple(checks),
             nodes=self.nodes - before,
             seconds=time.monotonic() - began,
+            tripods=_less(self.tripod_tally(), tripods),
+            tetrapods=_less(self.tetrapod_tally(), tetrapods),
         )
 
     def enter(self, job: Job) -> None:
@@ -342,3 +347,8 @@ class TaskSearch(Ida):
             (*moves, move),
             level.missed,
         )
+
+
+def _less(after: tuple, before: tuple) -> tuple:
+    """Counts made between two tallies, item by item."""
+    return tuple(a - b for a, b in zip(after, before, strict=True))

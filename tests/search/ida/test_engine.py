@@ -154,7 +154,7 @@ class Killing(LocalWorkers):
 @pytest.mark.parametrize("nth", [1, 2, 20])
 def test_a_worker_killed_in_the_middle_of_a_task_costs_only_that_task(nth):
     workers = Killing(2, nth)
-    ref = bfs(FIFTY)
+    ref = idastar_module.idastar(FIFTY)  # one process (BFS takes half a minute here)
     out = parallel_idastar(
         FIFTY, deadline=soon(), options=replace(PARALLEL, split_after=0.0), workers=workers
     )
