@@ -35,7 +35,7 @@ words and built by small loops compiled with Numba (``_start``, ``_or_swapped``,
 the ``cost`` of each pair): a check on a piece of about 70 regions takes hundredths of a
 second, ten times less than the same levels from NumPy array operations. It is asked at
 a puzzle's start and, in IDA*, at the depths where a check is expected to pay
-(:mod:`kamicp.search.astar`).
+(:mod:`kamicp.search.ida.checks`).
 
 Example::
 

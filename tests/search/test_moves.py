@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from kamicp import bounds
 from kamicp.game import rules
 from kamicp.game.regions import from_edges
-from kamicp.search.astar import INF, Search
+from kamicp.search.base import INF, Search
 from kamicp.search.bfs import bfs
 from kamicp.search.moves import last_move_context
 from tests.search.test_search import idastar_cheap

@@ -44,6 +44,7 @@ __all__ = [
     "answers",
     "checkable",
     "tetrapods_apply",
+    "tripod_check_pays",
     "tripod_value",
 ]
 
@@ -148,6 +149,56 @@ def tripod_value(cur: Current, budget: int, final_colour: int | None, deadline) 
     return kept_tripod_value(cur, cur.islands[0], finals, budget, deadline)
 
 
+def tripod_check_pays(
+    depth: int,
+    searched: tuple[int, float],
+    cuts: tuple[int, int],
+    checks: tuple[int, float],
+    min_samples: int,
+    check_ratio: float,
+) -> bool:
+    """Whether a tripod check at a state ``depth`` moves deep is expected to save
+    ``check_ratio`` times its cost, from what the iteration measured.
+
+    Parameters
+    ----------
+    depth : int
+        The state's moves from the start.
+    searched : (int, float)
+        The states of that depth searched without a check, and the seconds they took.
+    cuts : (int, int)
+        The checks asked at that depth, and those that cut.
+    checks : (int, float)
+        Every check of the iteration, and the seconds they took.
+    min_samples : int
+        States searched before their mean time is trusted (before: only the start's
+        children are checked, which are few and the first may run for minutes).
+    check_ratio : float
+        The saving asked of a check, in checks' costs.
+
+    Returns
+    -------
+    bool
+        (share that cut, one cut and one miss assumed beforehand) x (mean time of an
+        unchecked state) >= ``check_ratio`` x (mean time of a check, CHECK_GUESS before
+        the first).
+
+    Examples
+    --------
+    >>> tripod_check_pays(2, (16, 4.0), (8, 8), (10, 1.0), 8, 2.0)  # 0.9 x 0.25 >= 2 x 0.1
+    True
+    >>> tripod_check_pays(2, (16, 4.0), (8, 6), (10, 1.0), 8, 2.0)  # 0.7 x 0.25 < 0.2
+    False
+    """
+    count, search_time = searched
+    if count < min_samples:
+        return depth == 1
+    asked, cut = cuts
+    made, check_time = checks
+    cost = check_time / made if made else CHECK_GUESS
+    return (cut + 1) / (asked + 2) * search_time / count >= check_ratio * cost
+
+
 def answers(value: int, cap: int, budget: int) -> bool:
     """Whether a check's value computed with ``cap`` answers it at ``budget``.
 
@@ -168,30 +219,24 @@ class CheckPolicy:
     """
 
     def tripods_due(self, depth: int) -> bool:
-        """Whether to ask the tripod check at a state ``depth`` moves from the start.
-
-        After ``tripod_after`` seconds of the iteration, where a check is expected to save
-        ``check_ratio`` times its cost: (the share of the checks at this depth that cut, one
-        cut and one miss assumed beforehand) x (the mean time of the states of this depth
-        searched without a check) >= ``check_ratio`` x (the mean time of a check,
-        CHECK_GUESS before the first). The start's children are checked before one has been
-        searched: they are few, and the first may run for minutes. A depth's mean time is
-        trusted after ``min_samples`` unchecked states; the states at most ``forced_depth``
-        moves deep are all checked.
-        """
+        """Whether to ask the tripod check at a state ``depth`` moves from the start:
+        after ``tripod_after`` seconds of the iteration, every state at most
+        ``forced_depth`` moves deep, elsewhere where :func:`tripod_check_pays` on this
+        iteration's measurements."""
         if not self.tripods_apply(depth):
             return False
         if time.monotonic() - self.iteration_began < self.tripod_after:
             return False
         if depth <= self.forced_depth:
             return True
-        searched, search_time = self.subtrees.get(depth, (0, 0.0))
-        if searched < self.min_samples:
-            return depth == 1
-        asked, cut = self.cuts.get(depth, (0, 0))
-        checks, check_time = self.checks
-        cost = check_time / checks if checks else CHECK_GUESS
-        return (cut + 1) / (asked + 2) * search_time / searched >= self.check_ratio * cost
+        return tripod_check_pays(
+            depth,
+            self.subtrees.get(depth, (0, 0.0)),
+            self.cuts.get(depth, (0, 0)),
+            self.checks,
+            self.min_samples,
+            self.check_ratio,
+        )
 
     def tripods_apply(self, depth: int) -> bool:
         """Whether a state ``depth`` moves from the start may get the tripod check at all

@@ -44,7 +44,7 @@ from kamicp.errors import WorkerLost
 from kamicp.game.regions import RegionGraph
 from kamicp.procs.deadline import LimitReached
 from kamicp.result import SearchOutcome
-from kamicp.search.astar import INF
+from kamicp.search.base import INF
 from kamicp.search.ida.checks import TABLE_LIMIT, TETRAPOD_DEPTH
 from kamicp.search.ida.search import Ida, IdaOptions, journalled
 from kamicp.search.ida.tasks import Answer, Job, Task, WorkerSetup, start_task

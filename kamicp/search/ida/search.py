@@ -41,7 +41,7 @@ from kamicp.game.regions import RegionGraph
 from kamicp.game.rules import Move
 from kamicp.procs.deadline import LimitReached
 from kamicp.result import SearchOutcome
-from kamicp.search.astar import INF, Search
+from kamicp.search.base import INF, Search
 from kamicp.search.ida.checks import (
     AUTO,
     CHECK_RATIO,

@@ -34,7 +34,7 @@ from kamicp.bounds import Current, contract, keep_levels_memory
 from kamicp.game.regions import RegionGraph
 from kamicp.game.rules import Move
 from kamicp.procs.deadline import Deadline, LimitReached
-from kamicp.search.astar import INF
+from kamicp.search.base import INF
 from kamicp.search.ida.checks import DEEPEST_DEPTH
 from kamicp.search.ida.search import Ida, IdaOptions, Level, Split
 from kamicp.search.moves import context_bytes, transposition_key

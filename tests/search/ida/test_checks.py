@@ -12,7 +12,7 @@ from kamicp.game import rules
 from kamicp.game.regions import from_edges
 from kamicp.search.bfs import bfs
 from kamicp.search.ida import IdaOptions, checks, idastar
-from kamicp.search.ida.checks import MIN_SAMPLES
+from kamicp.search.ida.checks import CHECK_GUESS, MIN_SAMPLES, tripod_check_pays
 from kamicp.search.ida.search import Ida
 from tests.search.test_search import idastar_tripods_everywhere
 
@@ -77,36 +77,39 @@ def test_forced_checks_only_on_boards_where_checks_are_cheap():
 
 
 def test_tripod_check_rule_follows_the_measurements():
-    # the rule itself, on made-up measurements: no check before tripod_after; the start's
-    # children before any was searched; elsewhere share that cut x mean unchecked time
-    # against check_ratio (CHECK_RATIO by default) x mean check time; every state at most
-    # forced_depth deep (FORCED_DEPTH by default; 0 here, to see the rest)
+    # the gates, on a search: no check before tripod_after; the start's children before
+    # any was searched; every state at most forced_depth deep (0 here, to see the rest)
     g = from_edges([0, 1, 0], [(0, 1), (1, 2)], k=2)
     ida = Ida(g, None, None, None)
     ida.forced_depth = 0
-    ida.check_ratio = 2.0
     ida.tripod_after, ida.iteration_began = 30.0, time.monotonic()
     assert not ida.tripods_due(1)
     ida.iteration_began -= 31.0
     assert ida.tripods_due(1) and not ida.tripods_due(2)
-    ida.checks = [10, 1.0]  # 0.1 s a check
-    ida.min_samples = MIN_SAMPLES  # as on boards above FORCED_NODES regions
-    ida.subtrees[2] = [MIN_SAMPLES - 1, 10.0]  # a large mean, from too few states: no check
-    ida.cuts[2] = [8, 8]
-    assert not ida.tripods_due(2)
-    ida.subtrees[2] = [2 * MIN_SAMPLES, 0.5 * MIN_SAMPLES]  # 0.25 s a state without a check
-    ida.cuts[2] = [8, 8]  # share (8 + 1) / (8 + 2) = 0.9: 0.225 >= 2 x 0.1
-    assert ida.tripods_due(2)
-    ida.cuts[2] = [8, 6]  # share 0.7: 0.175 < 0.2
-    assert not ida.tripods_due(2)
-    ida.check_ratio = 1.0
-    assert ida.tripods_due(2)
-    ida.cuts[2] = [8, 0]  # no cut: not worth it by the model, but forced at depth <= 2
-    assert not ida.tripods_due(2)
     ida.forced_depth = 2
     assert ida.tripods_due(2) and not ida.tripods_due(3)
     ida.iteration_began = time.monotonic()  # still nothing before tripod_after
     assert not ida.tripods_due(1)
+
+
+def test_a_check_pays_where_its_share_of_cuts_times_the_saving_beats_its_cost():
+    # share that cut x mean unchecked time against check_ratio x mean check time, on
+    # made-up measurements: 0.1 s a check, check_ratio 2
+    checks = (10, 1.0)
+
+    def pays(searched, cuts, ratio=2.0, depth=2):
+        return tripod_check_pays(depth, searched, cuts, checks, MIN_SAMPLES, ratio)
+
+    # a large mean, from too few states: no check (but the start's children)
+    assert not pays((MIN_SAMPLES - 1, 10.0), (8, 8))
+    assert pays((MIN_SAMPLES - 1, 10.0), (8, 8), depth=1)
+    half = (2 * MIN_SAMPLES, 0.5 * MIN_SAMPLES)  # 0.25 s a state without a check
+    assert pays(half, (8, 8))  # share (8 + 1) / (8 + 2) = 0.9: 0.225 >= 2 x 0.1
+    assert not pays(half, (8, 6))  # share 0.7: 0.175 < 0.2
+    assert pays(half, (8, 6), ratio=1.0)
+    assert not pays(half, (8, 0), ratio=1.0)  # no cut: 0.025 < 0.1
+    # before any check is timed, a check is assumed to take CHECK_GUESS
+    assert tripod_check_pays(2, half, (8, 8), (0, 0.0), MIN_SAMPLES, 0.225 / CHECK_GUESS)
 
 
 def test_no_tetrapod_check_above_the_tetrapod_pieces_size(monkeypatch):

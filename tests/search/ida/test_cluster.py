@@ -94,12 +94,12 @@ def test_an_actor_killed_in_the_middle_of_a_task_costs_only_that_task(actors, mo
     killed = []
     send = actors.send
 
-    def killing(w, job):  # the first job's actor is killed (SIGKILL) as soon as it is sent
-        pid = None if killed else ray.get(actors.actors[w].pid.remote())
-        send(w, job)
-        if pid is not None:
+    def killing(w, job):  # the first job's actor is killed (SIGKILL), then sent the job
+        if not killed:
+            pid = ray.get(actors.actors[w].pid.remote())
             os.kill(pid, signal.SIGKILL)
             killed.append(pid)
+        send(w, job)
 
     monkeypatch.setattr(actors, "send", killing)
     sent = actors.sent

@@ -136,19 +136,21 @@ def test_solve_passes_workers_to_idastar(monkeypatch):
 
 
 class Killing(LocalWorkers):
-    """Local workers of which one is killed with SIGKILL right after its ``nth`` job."""
+    """Local workers of which one is killed with SIGKILL as its ``nth`` job is sent (first
+    the kill, then the job: the job is lost whatever the timing)."""
 
     def __init__(self, size: int, nth: int):
         super().__init__(size)
         self.nth, self.sent, self.killed = nth, 0, []
 
     def send(self, w, job):
-        super().send(w, job)
         self.sent += 1
         if self.sent == self.nth:
-            pid = self.processes[w].pid
-            os.kill(pid, signal.SIGKILL)
-            self.killed.append(pid)
+            process = self.processes[w]
+            os.kill(process.pid, signal.SIGKILL)
+            process.join()
+            self.killed.append(process.pid)
+        super().send(w, job)
 
 
 @pytest.mark.parametrize("nth", [1, 2, 20])

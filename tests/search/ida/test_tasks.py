@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from kamicp.bounds import contract
 from kamicp.game import rules
 from kamicp.game.regions import from_edges
-from kamicp.search.astar import INF
+from kamicp.search.base import INF
 from kamicp.search.ida import tasks
 from kamicp.search.ida.tasks import Job, Task, WorkerSetup, detached, start_task
 from kamicp.search.moves import transposition_key
