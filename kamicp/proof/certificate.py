@@ -29,7 +29,8 @@ from kamicp.errors import KamicpError
 from kamicp.game.board import Board
 from kamicp.game.regions import RegionGraph, region_graph
 from kamicp.procs.deadline import Deadline
-from kamicp.proof.refutation import LOG_POSITIONS, write_log
+from kamicp.proof.combined import write_log_split
+from kamicp.proof.refutation import LOG_POSITIONS
 from kamicp.result import Result
 
 __all__ = [
@@ -72,12 +73,14 @@ class CertificateOptions:
 
     ``time_limit`` covers the whole search for evidence (None: no limit);
     ``log_positions`` caps the claims of a proof log (:data:`~kamicp.proof.refutation.
-    LOG_POSITIONS`).
+    LOG_POSITIONS`); ``workers`` processes write the log, one task a move from the start
+    (:mod:`kamicp.proof.combined`).
     """
 
     kinds: tuple[str, ...] = EVIDENCE
     time_limit: float | None = None
     log_positions: int = LOG_POSITIONS
+    workers: int = 1
 
 
 def sha256(path: Path) -> str:
@@ -246,8 +249,9 @@ def _evidence(g: RegionGraph, k: int, final, options: CertificateOptions, files:
                 # does not: half the time each, so that a log that will not fit leaves the
                 # refutation its chance
                 left /= 2
-            log = write_log(g, k - 1, final, deadline=Deadline.after(left),
-                            limit=options.log_positions)  # fmt: skip
+            log = write_log_split(g, k - 1, final, deadline=Deadline.after(left),
+                                  limit=options.log_positions,
+                                  workers=options.workers)  # fmt: skip
             if log is not None:
                 files[LOG_FILE] = log.data
                 return {"kind": "log", "horizon": k - 1, "bounds": list(log.bounds),

@@ -172,7 +172,7 @@ class ProofLog:
     bounds: tuple[str, ...]  # the bounds named by C lines
 
 
-class _Writer:
+class LogWriter:
     """The depth-first refutation behind :func:`write_log`."""
 
     def __init__(self, g: RegionGraph, final_colour, deadline: Deadline, limit: int):
@@ -197,7 +197,7 @@ class _Writer:
         """Log that ``cur`` (position ``pid``) cannot be solved in ``d`` moves; False when
         it can, or when the budget or the deadline ran out (``self.stopped`` tells which)."""
         if self.claims >= self.limit or self.deadline.expired():
-            raise _OutOfBudget
+            raise OutOfBudget
         if cur.is_solved(self.final):
             return False
         forced = eliminating_colour(cur, self.final) if self.g.rules == "pivot" else None
@@ -228,7 +228,7 @@ class _Writer:
         return self.refute(nxt, self.positions, d)
 
 
-class _OutOfBudget(Exception):
+class OutOfBudget(Exception):
     """The writer's budget of claims or its deadline ran out."""
 
 
@@ -281,7 +281,7 @@ def write_log(
     (13, True)
     """
     deadline = deadline or Deadline.after(None)
-    writer = _Writer(g, final_colour, deadline, limit)
+    writer = LogWriter(g, final_colour, deadline, limit)
     start = contract(g)
     if not solvable_from(g, None, final_colour):
         writer.claim("C", 0, horizon, start, "layers" if g.rules == "pivot" else "colours")
@@ -292,7 +292,7 @@ def write_log(
                 writer.claim("C", 0, horizon, start, name)
             elif not writer.refute(start, 0, horizon):
                 raise ValueError(f"the board can be solved in {horizon} moves: nothing to refute")
-        except _OutOfBudget:
+        except OutOfBudget:
             return None
     final = "-" if final_colour is None else str(final_colour)
     head = [LOG_FORMAT, f"regions {g.n} colours {g.k} rules {g.rules} final {final}"]
