@@ -394,7 +394,7 @@ def _certify(args: argparse.Namespace, board, index: int, done, data: dict, text
     if done.result.status != "optimal":
         why = f"not written: the answer is {done.result.status}, not optimal"
         return {**data, "certificate": None}, f"{text}\ncertificate: {why}", EXIT_CODES["unknown"]
-    options = CertificateOptions(time_limit=seconds_left(args), workers=args.workers)
+    options = CertificateOptions(time_limit=seconds_left(args))
     try:
         manifest = write_certificate(
             board,

@@ -1,17 +1,24 @@
-"""Proof logs written by several processes: one task a move from the start, the tasks' logs
-combined into one.
+"""Proof logs written by several processes: the moves from the start shared out, the
+workers' logs combined into one.
 
 A proof log (:mod:`kamicp.proof.refutation`) is a list of lines in which each position is
 introduced by a ``P`` line (numbered in the order of those lines, the start 0) and each
 claim rests only on earlier lines. So the refutation of "the start in H moves" splits into
 independent tasks, one for each move from the start that no default bound cuts (moves that
-give the same colouring are one task): each worker writes the log of its child in H - 1
-moves as if the child were position 0. Combining them is renumbering: the child's own
-``P 0 v c`` line comes first, giving it the next number p, and every position number x of
-its task's lines becomes p + x (its ``P`` lines then number on from p, as the checker
-counts). The start's claim ``E 0 H`` comes last: every move from the start is then covered
-by a task's claim on its colouring or by a default bound, as a one-process log would have
-it. Both checkers read the result as any other log (``encodings/certificates.md``).
+give the same colouring are one task). Each worker takes a share of them (round robin) and
+writes, with one table for its share, the ``P 0 v c`` line and the refutation in H - 1 moves
+of each child, numbering positions from the start as 0. Combining the shares is
+renumbering: every position number x > 0 of a share becomes x + the positions of the shares
+before it, which is the number the checker gives that share's own ``P`` lines. The start's
+claim ``E 0 H`` comes last: every move from the start is then covered by a share's claim on
+its colouring or by a default bound, as a one-process log would have it. Both checkers read
+the result as any other log (``encodings/certificates.md``).
+
+The shares do not see each other's tables, so a position both meet is refuted twice: on the
+story levels two workers write 1.4-1.8 times the claims of one process in 0.95-0.98 times
+its wall time (BENCHMARKS.md, "Proof logs in several processes"), which is why
+``solve --certificate`` keeps to one process; :class:`~kamicp.proof.certificate.
+CertificateOptions` takes ``workers`` for more cores.
 
 Examples
 --------
@@ -63,7 +70,8 @@ def write_log_split(
         As for :func:`~kamicp.proof.refutation.write_log`; ``limit`` holds for the
         combined log.
     workers : int
-        Processes (forked); 1, or a start with a single task, writes on this one.
+        Processes (forked), each with a share of the moves from the start; 1, or a start
+        with a single task, writes on this one.
 
     Returns
     -------
@@ -78,14 +86,15 @@ def write_log_split(
     Notes
     -----
     The same work as :func:`~kamicp.proof.refutation.write_log` but for the positions two
-    tasks both meet, which each refutes (the tasks share no table): the log may be longer.
+    shares both meet, which each refutes: the log is longer.
     """
     deadline = deadline or Deadline.after(None)
     start = contract(g)
     children = _tasks(g, start, horizon, final_colour)
     if workers <= 1 or children is None or len(children) < 2:
         return write_log(g, horizon, final_colour, deadline=deadline, limit=limit)
-    jobs = [(g, start, v, c, horizon - 1, final_colour, deadline.at, limit) for v, c in children]
+    shares = [children[i::workers] for i in range(workers)]  # round robin: sizes alike
+    jobs = [(g, start, share, horizon - 1, final_colour, deadline.at, limit) for share in shares]
     with ProcessPoolExecutor(workers, mp_context=mp.get_context("fork")) as pool:
         parts = list(pool.map(_fragment, jobs))
     if any(part is None for part in parts):
@@ -93,9 +102,7 @@ def write_log_split(
     if any(part == "solved" for part in parts):
         raise ValueError(f"the board can be solved in {horizon} moves: nothing to refute")
     lines, positions, claims, named = [], 0, 0, set()
-    for (v, c), (fragment, count, made, bounds) in zip(children, parts, strict=True):
-        lines.append(f"P 0 {v} {c}")
-        positions += 1
+    for fragment, count, made, bounds in parts:
         lines.extend(_renumbered(fragment, positions))
         positions += count
         claims += made
@@ -132,24 +139,26 @@ def _tasks(g: RegionGraph, start: Current, horizon: int, final_colour) -> list |
 
 
 def _fragment(job: tuple) -> tuple | str | None:
-    """A worker's task: (lines, positions, claims, bounds named) of the log refuting the
-    child in ``d`` moves, numbered from the child as 0; "solved" when it can be solved in
-    ``d``; None when the budget or the deadline ran out."""
-    g, start, v, c, d, final_colour, at, limit = job
+    """A worker's share of the moves from the start: (lines, positions, claims, bounds
+    named) of the log refuting each child in ``d`` moves, numbered from the start as 0
+    (one table for the whole share); "solved" when a child can be solved in ``d``; None
+    when the budget or the deadline ran out."""
+    g, start, share, d, final_colour, at, limit = job
     writer = LogWriter(g, final_colour, Deadline(at), limit)
-    child = start.play(v, c)
     try:
-        if not writer.refute(child, 0, d):
-            return "solved"
+        for v, c in share:
+            if not writer.child(start, 0, d, v, c):
+                return "solved"
     except OutOfBudget:
         return None
     return writer.lines, writer.positions, writer.claims, sorted(writer.named)
 
 
 def _renumbered(lines: list[str], base: int) -> list[str]:
-    """A task's lines with every position number x made ``base`` + x."""
+    """A share's lines with every position number x but the start's (0) made ``base`` + x."""
     out = []
     for line in lines:
         kind, number, rest = line.split(" ", 2)
-        out.append(f"{kind} {int(number) + base} {rest}")
+        x = int(number)
+        out.append(f"{kind} {x + base if x else 0} {rest}")
     return out
