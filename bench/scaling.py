@@ -6,10 +6,10 @@ scaling"), and what a stopped and resumed proof costs.
 Refutes ``M`` moves on ``PUZZLE`` (its first board) with IDA*'s default options, in this
 process: one row per worker count, 1 being the one-process search. Columns: wall time,
 states expanded (the work), the work against one process, the workers' busy, idle and
-waiting shares, efficiency wall(1) / (N x wall(N)), tasks answered and splits. With
-``--resume N``: the same refutation on N workers stopped at a random point (``--seed``)
-of its uninterrupted wall time, then resumed from its journal; the extra work is the
-states of both runs against the uninterrupted run's.
+waiting shares (and the least busy worker's), efficiency wall(1) / (N x wall(N)), tasks
+answered and splits. With ``--resume N``: the same refutation on N workers stopped at a
+random point (``--seed``) of its uninterrupted wall time, then resumed from its journal;
+the extra work is the states of both runs against the uninterrupted run's.
 """
 
 from __future__ import annotations
@@ -60,7 +60,9 @@ def on_workers(g, moves: int, n: int, deadline=None, journal=None) -> dict:
     if ida.tally is not None:
         tally = ida.tally
         busy, idle, waiting = tally.shares(n, ended)
-        row.update(busy=busy, idle=idle, waiting=waiting, tasks=tally.tasks, splits=tally.splits)
+        least = tally.least_busy(n, ended)
+        row.update(busy=busy, least=least, idle=idle, waiting=waiting)
+        row.update(tasks=tally.tasks, splits=tally.splits)
     return row
 
 
@@ -68,13 +70,14 @@ def table(rows: list[dict]) -> None:
     """The scaling table, in Markdown."""
     base = rows[0]
     print(
-        "| workers | wall s | states | work vs 1 | busy | idle | waiting | efficiency "
-        "| tasks | splits |"
+        "| workers | wall s | states | work vs 1 | busy | least busy | idle | waiting "
+        "| efficiency | tasks | splits |"
     )
-    print("|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|")
+    print("|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|")
     for r in rows:
         efficiency = base["wall"] / (r["workers"] * r["wall"])
-        shares = [f"{r[k]:.0%}" if k in r else "" for k in ("busy", "idle", "waiting")]
+        kinds = ("busy", "least", "idle", "waiting")
+        shares = [f"{r[k]:.0%}" if k in r else "" for k in kinds]
         print(
             f"| {r['workers']} | {r['wall']:.1f} | {r['states']:,} | "
             f"{r['states'] / max(1, base['states']):.2f} | {' | '.join(shares)} | "

@@ -117,6 +117,16 @@ class Tally:
     splits: int = 0
     lost: int = 0  # tasks whose worker was lost
     nodes: int = 0  # states the workers expanded
+    busy_by: dict = field(default_factory=dict)  # worker -> its seconds searching
+
+    def add(self, w: int, seconds: float, waited: float, nodes: int) -> None:
+        """Count a task answered by worker ``w``: its search time, the rest of the time
+        between its job sent and its answer read, and its states."""
+        self.tasks += 1
+        self.busy += seconds
+        self.busy_by[w] = self.busy_by.get(w, 0.0) + seconds
+        self.waiting += max(0.0, waited - seconds)
+        self.nodes += nodes
 
     def shares(self, size: int, now: float) -> tuple[float, float, float]:
         """(busy, idle, waiting) as shares of the workers' time so far."""
@@ -124,11 +134,19 @@ class Tally:
         busy, waiting = self.busy / total, self.waiting / total
         return busy, max(0.0, 1.0 - busy - waiting), waiting
 
+    def least_busy(self, size: int, now: float) -> float:
+        """The share of its time the least busy worker spent searching."""
+        least = min(self.busy_by.get(w, 0.0) for w in range(size))
+        return least / max(1e-9, now - self.began)
+
     def line(self, size: int, queued: int) -> str:
         """The status line's part on the workers."""
-        busy, idle, waiting = self.shares(size, time.monotonic())
+        now = time.monotonic()
+        busy, idle, waiting = self.shares(size, now)
+        least = self.least_busy(size, now)
         parts = [
-            f"{size} workers: busy {busy:.0%}, idle {idle:.0%}, waiting {waiting:.0%}",
+            f"{size} workers: busy {busy:.0%} (the least {least:.0%}), idle {idle:.0%}, "
+            f"waiting {waiting:.0%}",
             f"tasks {self.tasks:,} answered ({self.splits:,} split), {queued:,} queued",
         ]
         if self.lost:
@@ -337,11 +355,8 @@ class PoolIda(Ida):
             return None
         w, answer = got
         if answer is not None:
-            tally = self.tally
-            tally.tasks += 1
-            tally.busy += answer.seconds
-            tally.waiting += max(0.0, time.monotonic() - self.sent_at[w] - answer.seconds)
-            tally.nodes += answer.nodes
+            waited = time.monotonic() - self.sent_at[w]
+            self.tally.add(w, answer.seconds, waited, answer.nodes)
         return got
 
     def take(self, answer: Answer) -> None:

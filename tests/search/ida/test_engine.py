@@ -176,7 +176,8 @@ def test_the_status_line_says_where_the_workers_time_went(monkeypatch):
     assert out.complete
     worker_lines = [line for line in lines if "2 workers" in line]
     assert worker_lines
-    assert re.search(r"2 workers: busy \d+%, idle \d+%, waiting \d+%", worker_lines[-1])
+    pattern = r"2 workers: busy \d+% \(the least \d+%\), idle \d+%, waiting \d+%"
+    assert re.search(pattern, worker_lines[-1])
     assert re.search(r"tasks \d+ answered \(\d+ split\), \d+ queued", worker_lines[-1])
 
 
@@ -200,5 +201,8 @@ def test_the_tally_of_a_run_adds_up():
     assert out.complete
     tally = ida.tally
     assert tally.tasks >= 1 and 0 < tally.nodes <= ida.nodes
-    busy, idle, waiting = tally.shares(2, time.monotonic())
+    now = time.monotonic()
+    busy, idle, waiting = tally.shares(2, now)
     assert 0 <= busy <= 1 and 0 <= idle <= 1 and 0 <= waiting <= 1
+    assert 0 <= tally.least_busy(2, now) <= busy
+    assert sum(tally.busy_by.values()) == pytest.approx(tally.busy)
