@@ -77,7 +77,8 @@ def astar(
                 if gc + 1 < best_g.get(ckey, INF):
                     best_g[ckey] = gc + 1
                     parent[ckey] = (key, move)
-                    heapq.heappush(heap, (fc, gc + 1, next(counter), ckey, ckey[:-4], nxt))
+                    position = cur.pos_after(*move)
+                    heapq.heappush(heap, (fc, gc + 1, next(counter), ckey, position, nxt))
     except LimitReached:
         open_f = min((e[0] for e in heap if e[1] <= best_g[e[3]]), default=INF)
         return SearchOutcome(None, min(open_f, cut, f), False, s.nodes)

@@ -40,6 +40,7 @@ from kamicp.search.moves import (
     moves,
     skipped,
     state_key,
+    state_key_of,
 )
 
 __all__ = ["INF", "Search"]
@@ -220,4 +221,4 @@ class Search:
         if entry[4] is not None:
             return state_key(entry[4], entry[3])
         v, c = entry[2]
-        return cur.pos_after(v, c) + entry[3].to_bytes(4, "little")
+        return state_key_of(cur.pos_after(v, c), entry[3])

@@ -43,6 +43,7 @@ __all__ = [
     "pivot_moves",
     "skipped",
     "state_key",
+    "state_key_of",
     "transposition_key",
 ]
 
@@ -66,7 +67,12 @@ def state_key(cur: Current, first: int) -> bytes:
     bytes
         The position's bytes followed by ``first`` in four bytes, little-endian.
     """
-    return cur.pos + first.to_bytes(4, "little")
+    return state_key_of(cur.pos, first)
+
+
+def state_key_of(position: bytes, first: int) -> bytes:
+    """:func:`state_key` of a position given by its bytes alone."""
+    return position + first.to_bytes(4, "little")
 
 
 def transposition_key(cur: Current, first: int, after: int | None) -> bytes:
