@@ -118,26 +118,42 @@ class Tally:
     lost: int = 0  # tasks whose worker was lost
     nodes: int = 0  # states the workers expanded
     busy_by: dict = field(default_factory=dict)  # worker -> its seconds searching
+    sent: dict = field(default_factory=dict)  # worker -> when its job at hand was sent
 
-    def add(self, w: int, seconds: float, waited: float, nodes: int) -> None:
+    def start(self, w: int, now: float) -> None:
+        """Note a job sent to worker ``w``."""
+        self.sent[w] = now
+
+    def add(self, w: int, seconds: float, now: float, nodes: int) -> None:
         """Count a task answered by worker ``w``: its search time, the rest of the time
         between its job sent and its answer read, and its states."""
         self.tasks += 1
         self.busy += seconds
         self.busy_by[w] = self.busy_by.get(w, 0.0) + seconds
-        self.waiting += max(0.0, waited - seconds)
+        self.waiting += max(0.0, now - self.sent.pop(w, now) - seconds)
         self.nodes += nodes
 
+    def drop(self, w: int) -> None:
+        """Forget worker ``w``'s job at hand (lost with the worker)."""
+        self.sent.pop(w, None)
+
+    def busy_until(self, w: int, now: float) -> float:
+        """Worker ``w``'s seconds searching so far, the job at hand counted as searched."""
+        return self.busy_by.get(w, 0.0) + (now - self.sent[w] if w in self.sent else 0.0)
+
     def shares(self, size: int, now: float) -> tuple[float, float, float]:
-        """(busy, idle, waiting) as shares of the workers' time so far."""
+        """(busy, idle, waiting) as shares of the workers' time so far (a job at hand
+        counts as busy until its answer says how long it searched)."""
         total = max(1e-9, size * (now - self.began))
-        busy, waiting = self.busy / total, self.waiting / total
+        running = sum(now - at for at in self.sent.values())
+        busy, waiting = (self.busy + running) / total, self.waiting / total
+        busy = min(1.0, busy)
         return busy, max(0.0, 1.0 - busy - waiting), waiting
 
     def least_busy(self, size: int, now: float) -> float:
-        """The share of its time the least busy worker spent searching."""
-        least = min(self.busy_by.get(w, 0.0) for w in range(size))
-        return least / max(1e-9, now - self.began)
+        """The share of its time the least busy worker spent searching (as :meth:`shares`)."""
+        least = min(self.busy_until(w, now) for w in range(size))
+        return min(1.0, least / max(1e-9, now - self.began))
 
     def line(self, size: int, queued: int) -> str:
         """The status line's part on the workers."""
@@ -226,7 +242,6 @@ class PoolIda(Ida):
         self.fresh: list[tuple[bytes, int]] = []  # bounds learnt, in order, for the workers
         self.seen: dict[int, int] = {}  # worker -> how much of ``fresh`` it was sent
         self.running_tasks: dict[int, Task] = {}  # worker -> its task
-        self.sent_at: dict[int, float] = {}  # worker -> when its job was sent
         self.losses: dict[tuple, int] = {}  # task -> times its worker was lost with it
         self.worker_tripods = [0, 0]  # the workers' tripod checks of the iteration: asked, cut
         self.worker_tetrapods = [0, 0, 0.0]  # their tetrapod checks: asked, cut, seconds
@@ -337,7 +352,7 @@ class PoolIda(Ida):
         left = self.deadline.left()
         self.pool.send(w, Job(task, threshold, self.walk_budget, left, bounds))
         self.running_tasks[w] = task
-        self.sent_at[w] = time.monotonic()
+        self.tally.start(w, time.monotonic())
 
     def receive(self) -> tuple[int, Answer | None] | None:
         """The next answer, or None when a status line or the deadline fell due first."""
@@ -355,8 +370,9 @@ class PoolIda(Ida):
             return None
         w, answer = got
         if answer is not None:
-            waited = time.monotonic() - self.sent_at[w]
-            self.tally.add(w, answer.seconds, waited, answer.nodes)
+            self.tally.add(w, answer.seconds, time.monotonic(), answer.nodes)
+        else:
+            self.tally.drop(w)
         return got
 
     def take(self, answer: Answer) -> None:
