@@ -65,8 +65,9 @@ SPLIT_AFTER = 1.0  # seconds an iteration runs on one core before it goes to the
 # that takes it (the out-of-memory killer, say), and sending it again would not end.
 MOST_LOSSES = 3
 # At most this long, at the end, for the workers' last answers (what their stopped tasks
-# finished, for the journal): a stopped command must end within a second.
-QUIET_SECONDS = 0.5
+# finished, for the journal): with the workers' CLOSE_SECONDS after it, a stopped command
+# ends within a second.
+QUIET_SECONDS = 0.4
 # parallel_idastar's options when none are given: two processes, no tetrapod checks
 PARALLEL = IdaOptions(workers=2, tetrapod_depth=TETRAPOD_DEPTH)
 

@@ -27,12 +27,15 @@ from __future__ import annotations
 import multiprocessing as mp
 import os
 import signal
+import time
 from multiprocessing.connection import Connection, wait
 
 from kamicp.procs.pool import death
 from kamicp.search.ida.tasks import Answer, Job, WorkerSetup
 
-__all__ = ["LocalWorkers"]
+__all__ = ["CLOSE_SECONDS", "LocalWorkers"]
+
+CLOSE_SECONDS = 0.3  # how long the workers have, all together, to end once told to
 
 
 class LocalWorkers:
@@ -126,11 +129,15 @@ class LocalWorkers:
             except (BrokenPipeError, OSError):
                 pass
             pipe.close()
+        # a worker inside one costly check reads neither its pipe nor the flag for a while:
+        # all of them get CLOSE_SECONDS together, then SIGKILL (a stopped command must end
+        # within a second)
+        end = time.monotonic() + CLOSE_SECONDS
         for process in self.processes:
-            if process is None:
-                continue
-            process.join(timeout=1.0)
-            if process.is_alive():
+            if process is not None:
+                process.join(timeout=max(0.0, end - time.monotonic()))
+        for process in self.processes:
+            if process is not None and process.is_alive():
                 process.kill()
                 process.join()
 
