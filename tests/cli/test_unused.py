@@ -17,6 +17,7 @@ FIRST = str(ROOT / "puzzles" / "square" / "first.txt")
         (["solve", FIRST, "--solver", "greedy", "--strategy", "up"], "--strategy: only with"),
         (["solve", FIRST, "--solver", "sat", "--node-limit", "9"], "--node-limit: only with"),
         (["solve", FIRST, "--solver", "astar", "--workers", "2"], "--workers: only with"),
+        (["solve", FIRST, "--solver", "sat", "--ray", "local"], "--ray: only with --solver"),
         (["solve", FIRST, "--solver", "sat", "--tetrapod-depth", "1"], "--tetrapod-depth: only"),
         (["solve", FIRST, "--solver", "cpsat", "--journal", "j.db"], "--journal: only with"),
         (["bench", FIRST, "--solver", "bfs,astar", "--probe", "1"], "--probe: only with"),
