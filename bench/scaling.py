@@ -24,8 +24,8 @@ from kamicp import bounds
 from kamicp.formats import puzzles
 from kamicp.game.regions import region_graph
 from kamicp.search.ida import IdaOptions
-from kamicp.search.ida.engine import PoolIda, made_workers
-from kamicp.search.ida.search import journalled, serial_idastar
+from kamicp.search.ida.engine import PoolIda
+from kamicp.search.ida.search import serial_idastar
 
 
 def warm(g) -> None:
@@ -45,16 +45,9 @@ def one_process(g, moves: int) -> dict:
 def on_workers(g, moves: int, n: int, deadline=None, journal=None) -> dict:
     """The refutation on ``n`` worker processes (stopped at ``deadline``, if given)."""
     bounds.forget_cached_bounds()
-    options = IdaOptions(workers=n, journal=journal)
-    ida = PoolIda(g, None, None, deadline, options.walk_depth)
-    ida.configure(options)
-    ida.pool = made_workers(options)
+    ida = PoolIda.of(g, None, None, deadline, IdaOptions(workers=n))
     began = time.perf_counter()
-    with ida.running(), journalled(ida, journal):
-        try:
-            out = ida.run(moves)
-        finally:
-            ida.quiet()
+    out = ida.prove(moves, 0, journal)
     wall, ended = time.perf_counter() - began, time.monotonic()
     row = {"workers": n, "wall": wall, "states": out.nodes, "complete": out.complete}
     if ida.tally is not None:

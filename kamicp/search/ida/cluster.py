@@ -35,9 +35,7 @@ class RayWorker:
         self.flags[1] = True
         with self.busy:
             self.flags[:] = [False, False]
-            search = self.search = setup.search()
-            search.hungry = lambda: self.flags[0]
-            search.stopping = lambda: self.flags[1]
+            self.search = setup.search(lambda: self.flags[0], lambda: self.flags[1])
 
     def answer(self, job: Job) -> Answer:
         """Search a job's task."""

@@ -203,17 +203,8 @@ def parallel_idastar(
     """
     if not solvable(g, None, final_colour):
         return SearchOutcome(None, UNSOLVABLE, True, 0)
-    if workers is None:
-        workers = made_workers(options)
-    split_after = SPLIT_AFTER if options.split_after is None else options.split_after
-    ida = PoolIda(g, final_colour, node_limit, deadline, options.walk_depth)
-    ida.configure(options)
-    ida.pool, ida.split_after = workers, split_after
-    with ida.running(), journalled(ida, options.journal):
-        try:
-            return ida.run(max_moves, lower or 0)
-        finally:
-            ida.quiet()  # while the journal is open: the stopped tasks' bounds too
+    ida = PoolIda.of(g, final_colour, node_limit, deadline, options, workers)
+    return ida.prove(max_moves, lower or 0, options.journal)
 
 
 def made_workers(options: IdaOptions) -> Workers:
@@ -246,6 +237,25 @@ class PoolIda(Ida):
         self.losses: dict[tuple, int] = {}  # task -> times its worker was lost with it
         self.worker_tripods = [0, 0]  # the workers' tripod checks of the iteration: asked, cut
         self.worker_tetrapods = [0, 0, 0.0]  # their tetrapod checks: asked, cut, seconds
+
+    @classmethod
+    def of(cls, g, final_colour, node_limit, deadline, options: IdaOptions, workers=None):
+        """The coordinator of a search with ``options`` (``split_after`` None:
+        :data:`SPLIT_AFTER`) on ``workers`` (made from ``options`` if None)."""
+        ida = cls(g, final_colour, node_limit, deadline, options.walk_depth)
+        ida.configure(options)
+        ida.pool = made_workers(options) if workers is None else workers
+        ida.split_after = SPLIT_AFTER if options.split_after is None else options.split_after
+        return ida
+
+    def prove(self, max_moves: int | None, lower: int, journal: str | None) -> SearchOutcome:
+        """:meth:`run`, with the journal at ``journal`` (if any), the workers closed and
+        their last answers taken however it ends."""
+        with self.running(), journalled(self, journal):
+            try:
+                return self.run(max_moves, lower)
+            finally:
+                self.quiet()  # while the journal is open: the stopped tasks' bounds too
 
     @contextlib.contextmanager
     def running(self) -> Iterator[None]:

@@ -151,9 +151,7 @@ def _serve(
     signal.signal(signal.SIGTERM, signal.SIG_DFL)  # not the coordinator's handler, forked
     for end in theirs:
         end.close()
-    search = setup.search()
-    search.hungry = lambda: hungry.value
-    search.stopping = lambda: stopping.value
+    search = setup.search(lambda: hungry.value, lambda: stopping.value)
     search.parent = parent
     while True:
         try:

@@ -16,7 +16,7 @@ Examples
 --------
 >>> from kamicp.game.regions import from_edges
 >>> g = from_edges([0, 1, 2, 1, 0, 2, 1], [(i, i + 1) for i in range(6)])
->>> search = WorkerSetup.of(g, None).search()
+>>> search = WorkerSetup.of(g, None).search(lambda: False, lambda: False)
 >>> answer = search.answer(Job(start_task(g, 4), 4, 99, None, ()))
 >>> answer.value, len(answer.path)
 (4, 4)
@@ -193,9 +193,11 @@ class WorkerSetup:
             ida.tetrapod_values,
         )
 
-    def search(self) -> TaskSearch:
-        """A worker's search, with copies of what is known."""
+    def search(self, hungry: Callable[[], bool], stopping: Callable[[], bool]) -> TaskSearch:
+        """A worker's search, with copies of what is known, reading its flags (some worker
+        waits; the run is over) from ``hungry`` and ``stopping``."""
         w = TaskSearch(self.g, self.final_colour, None, None, self.walk_depth)
+        w.hungry, w.stopping = hungry, stopping
         w.configure(self.options)
         keep_levels_memory(w.tetrapod_depth > 0 or w.auto_tetrapods)  # checks one at a time
         w.table = dict(self.table)
@@ -210,8 +212,8 @@ class TaskSearch(Ida):
     """The one-process IDA* searching tasks one by one, that splits or stops a task when
     asked (see the module docstring)."""
 
-    hungry: Callable[[], bool] = staticmethod(lambda: False)  # some worker waits for a task
-    stopping: Callable[[], bool] = staticmethod(lambda: False)  # the run is over: stop
+    hungry: Callable[[], bool]  # some worker waits for a task
+    stopping: Callable[[], bool]  # the run is over: stop
     parent = 0  # the process that sends the tasks (0: do not watch it)
     began = 0.0  # when the task at hand began
     splits_at = INF  # when the task at hand may split

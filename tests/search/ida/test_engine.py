@@ -193,11 +193,8 @@ def _status_and_note(lines):
 
 
 def test_the_tally_of_a_run_adds_up():
-    ida = PoolIda(THREES, None, None, soon())
-    ida.configure(replace(PARALLEL, split_after=0.0))
-    ida.pool, ida.split_after = LocalWorkers(2), 0.0
-    with ida.running():
-        out = ida.run(None)
+    ida = PoolIda.of(THREES, None, None, soon(), replace(PARALLEL, split_after=0.0))
+    out = ida.prove(None, 0, None)
     assert out.complete
     tally = ida.tally
     assert tally.tasks >= 1 and 0 < tally.nodes <= ida.nodes

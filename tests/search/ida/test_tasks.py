@@ -30,9 +30,8 @@ PROPERTY = settings(max_examples=150, deadline=None, suppress_health_check=list(
 def farm(g, final, searches: int = 3, split: bool = True):
     """(moves, threshold proved) of IDA* whose tasks split at every chance, each search
     given the bounds the others sent (as the coordinator does)."""
-    workers = [WorkerSetup.of(g, final).search() for _ in range(searches)]
-    for w in workers:
-        w.hungry = (lambda: True) if split else (lambda: False)
+    setup = WorkerSetup.of(g, final)
+    workers = [setup.search(lambda: split, lambda: False) for _ in range(searches)]
     root = contract(g)
     threshold = workers[0].first_threshold(root, 0)
     sent: list = []
@@ -81,8 +80,7 @@ def test_tasks_split_at_every_state_add_up_to_the_optimum(g, choice):
 
 def test_a_split_hands_back_the_untouched_children_of_the_shallowest_state():
     g = from_edges([0, 1, 2, 0, 1, 2, 0, 1, 2, 0], [(i, i + 1) for i in range(9)])
-    w = WorkerSetup.of(g, None).search()
-    w.hungry = lambda: True
+    w = WorkerSetup.of(g, None).search(lambda: True, lambda: False)
     threshold = w.first_threshold(contract(g), 0) + 2
     answer = w.answer(Job(start_task(g, threshold), threshold, INF, None, ()))
     assert answer.value is None and answer.resume is not None
@@ -96,15 +94,14 @@ def test_a_split_hands_back_the_untouched_children_of_the_shallowest_state():
 
 def test_a_task_that_is_stopped_hands_back_nothing_to_search():
     g = from_edges([0, 1, 2, 0, 1, 2, 0, 1, 2, 0], [(i, i + 1) for i in range(9)])
-    w = WorkerSetup.of(g, None).search()
-    w.stopping = lambda: True
+    w = WorkerSetup.of(g, None).search(lambda: False, lambda: True)
     answer = w.answer(Job(start_task(g, 9), 9, INF, None, ()))
     assert answer.value is None and answer.resume is None and not answer.tasks
 
 
 def test_the_bounds_a_job_brings_are_taken_into_the_table():
     g = from_edges([0, 1, 0], [(0, 1), (1, 2)])
-    w = WorkerSetup.of(g, None).search()
+    w = WorkerSetup.of(g, None).search(lambda: False, lambda: False)
     task = Task(detached(contract(g)), 0, 0, None, 0, ())
     answer = w.answer(Job(task, 0, INF, None, ((task.key, 5),)))
     assert answer.value == 5  # the table's bound, not searched again
