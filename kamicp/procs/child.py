@@ -30,6 +30,7 @@ from collections.abc import Callable, Iterator
 from multiprocessing.connection import wait
 
 from kamicp.procs.deadline import Deadline
+from kamicp.procs.interruptible import held_signals
 from kamicp.procs.memory import descendants
 
 __all__ = [
@@ -93,8 +94,17 @@ class Child:
         # tied to the thread that starts it (kamicp.procs.tied), so it dies with this process
         parent = None if context.get_start_method() == "forkserver" else os.getpid()
         self.process = context.Process(target=_run, args=(parent, target, theirs, *args))
-        self.process.start()
-        theirs.close()
+        try:
+            # Python runs the handler of a signal that came within a fork in the fork's
+            # own hooks, which ignore what it raises: a Ctrl-C or SIGTERM there would be lost
+            with held_signals():
+                self.process.start()
+        except BaseException:
+            if self.process.pid is not None:  # started: the caller never gets it to stop
+                self.stop()
+            raise
+        finally:
+            theirs.close()
 
     @property
     def pid(self) -> int:

@@ -18,6 +18,7 @@ Example (a call that ends by itself)::
 
 from __future__ import annotations
 
+import os
 import signal
 import threading
 from collections.abc import Callable, Iterator
@@ -26,6 +27,7 @@ from typing import TypeVar
 
 __all__ = [
     "deferred_signals",
+    "held_signals",
     "noting_interrupts",
     "run_interruptibly",
     "sigterm_as_interrupt",
@@ -34,6 +36,21 @@ __all__ = [
 T = TypeVar("T")
 STEP = 0.05  # seconds between two looks at the signals: a Ctrl-C is obeyed within this
 SIGNALS = (signal.SIGINT, signal.SIGTERM)
+# The handlers each open deferred_signals block replaced, outermost first.
+_replaced: list[dict] = []
+
+
+def _restore_in_child() -> None:
+    """In a process forked within :func:`deferred_signals`: the handlers from before the
+    block. The block is the parent's; a child that kept its noting handlers would take a
+    SIGTERM for a note, and outlive a pool that ends its workers so."""
+    if _replaced:
+        for signum, handler in _replaced[0].items():
+            signal.signal(signum, handler)
+        _replaced.clear()
+
+
+os.register_at_fork(after_in_child=_restore_in_child)
 
 
 def run_interruptibly(call: Callable[[], T], stop: Callable[[], object] | None = None) -> T:
@@ -139,7 +156,8 @@ def deferred_signals(pending: list[int]) -> Iterator[None]:
     if threading.current_thread() is not threading.main_thread():
         yield
         return
-    kept = {}
+    kept: dict = {}
+    _replaced.append(kept)
     try:
         for signum in SIGNALS:
             if signal.getsignal(signum) is not None:  # None: set from C, cannot be put back
@@ -148,6 +166,38 @@ def deferred_signals(pending: list[int]) -> Iterator[None]:
     finally:
         for signum, handler in kept.items():
             signal.signal(signum, handler)
+        _replaced.remove(kept)
+
+
+@contextmanager
+def held_signals() -> Iterator[None]:
+    """Handle SIGINT and SIGTERM only once the block has ended, for a step that must not
+    stop half done: a message on a pipe read or written in part leaves the rest for the
+    next read to take as a message of its own, which may then wait for ever.
+
+    Signals that came within the block are raised on leaving it, whether it ended or
+    raised (the handler's exception then replaces the block's).
+
+    Examples
+    --------
+    >>> import os
+    >>> with sigterm_as_interrupt():
+    ...     try:
+    ...         with held_signals():
+    ...             os.kill(os.getpid(), signal.SIGTERM)
+    ...             print("the block ends first")
+    ...     except KeyboardInterrupt:
+    ...         print("interrupted")
+    the block ends first
+    interrupted
+    """
+    pending: list[int] = []
+    try:
+        with deferred_signals(pending):
+            yield
+    finally:
+        for signum in pending:
+            signal.raise_signal(signum)
 
 
 @contextmanager

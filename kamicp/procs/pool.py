@@ -32,6 +32,7 @@ from concurrent.futures.process import BrokenProcessPool
 
 from kamicp.errors import WorkerLost
 from kamicp.procs.child import die_with_parent
+from kamicp.procs.interruptible import held_signals
 
 __all__ = ["Throttle", "death", "start_pool", "stop_pool"]
 
@@ -70,8 +71,14 @@ def start_pool(
         initializer=_pool_worker,
         initargs=(os.getpid(), initializer, initargs),
     )
-    for started in [pool.submit(time.sleep, 0.05) for _ in range(workers)]:
-        started.result()
+    try:
+        with held_signals():  # see kamicp.procs.child.Child: a signal within a fork is lost
+            warm_ups = [pool.submit(time.sleep, 0.05) for _ in range(workers)]
+        for started in warm_ups:
+            started.result()
+    except BaseException:  # the caller never gets the pool to stop
+        stop_pool(pool, [p for p in mp.active_children() if p.pid not in before])
+        raise
     return pool, [p for p in mp.active_children() if p.pid not in before]
 
 

@@ -39,6 +39,7 @@ from concurrent.futures import ProcessPoolExecutor
 from kamicp.bounds import Current, contract
 from kamicp.game.regions import RegionGraph
 from kamicp.procs.deadline import Deadline
+from kamicp.procs.interruptible import held_signals
 from kamicp.proof.refutation import (
     LOG_FORMAT,
     LOG_POSITIONS,
@@ -96,7 +97,9 @@ def write_log_split(
     shares = [children[i::workers] for i in range(workers)]  # round robin: sizes alike
     jobs = [(g, start, share, horizon - 1, final_colour, deadline.at, limit) for share in shares]
     with ProcessPoolExecutor(workers, mp_context=mp.get_context("fork")) as pool:
-        parts = list(pool.map(_fragment, jobs))
+        with held_signals():  # the workers fork here (see kamicp.procs.child.Child)
+            answers = pool.map(_fragment, jobs)
+        parts = list(answers)
     if any(part is None for part in parts):
         return None
     if any(part == "solved" for part in parts):

@@ -23,18 +23,21 @@ __all__ = ["RayWorker", "RayWorkers", "connect"]
 class RayWorker:
     """A worker as a Ray actor's class: a search, its flags, and its jobs."""
 
-    def __init__(self, setup: WorkerSetup):
+    def __init__(self, setup: WorkerSetup, stamp: int = 0):
         self.flags = [False, False]  # hungry, stopping
+        self.stamps = [stamp, stamp]  # the stamp of each flag's last setting
         self.busy = threading.Lock()  # held while a job is searched
         self.search = None
-        self.reset(setup)
+        self.reset(setup, stamp)
 
-    def reset(self, setup: WorkerSetup) -> None:
+    def reset(self, setup: WorkerSetup, stamp: int) -> None:
         """Become a worker of the search ``setup`` describes, flags down (a job of the last
-        search still running is stopped first)."""
+        search still running is stopped first); settings stamped before ``stamp`` are
+        stale."""
         self.flags[1] = True
         with self.busy:
             self.flags[:] = [False, False]
+            self.stamps = [stamp, stamp]
             self.search = setup.search(lambda: self.flags[0], lambda: self.flags[1])
 
     def answer(self, job: Job) -> Answer:
@@ -42,9 +45,11 @@ class RayWorker:
         with self.busy:
             return self.search.answer(job)
 
-    def set_flag(self, which: int, value: bool) -> None:
-        """Set flag ``which`` (0 hungry, 1 stopping)."""
-        self.flags[which] = value
+    def set_flag(self, which: int, value: bool, stamp: int) -> None:
+        """Set flag ``which`` (0 hungry, 1 stopping), unless a later setting (or reset)
+        came first: an actor that runs two calls at once may run them in either order."""
+        if stamp > self.stamps[which]:
+            self.flags[which], self.stamps[which] = value, stamp
 
     def pid(self) -> int:
         """The actor's process id."""
@@ -94,6 +99,7 @@ class RayWorkers:
         self.jobs: dict = {}  # a job's reference -> its worker
         self.setup_ref = None
         self.flags = [False, False]
+        self.stamp = 0  # counts the flags' settings and the resets: the actors order them
         self.sent = 0  # jobs sent, all searches
 
     def start(self, setup: WorkerSetup) -> None:
@@ -108,10 +114,13 @@ class RayWorkers:
             self.actor_class = ray.remote(num_cpus=1, max_concurrency=2, max_restarts=0)(RayWorker)
         self.setup_ref = self.ray.put(setup)  # one copy in the cluster's store, not one each
         self.flags = [False, False]
+        self.stamp += 1  # the last search's stop, if it comes late, is stale
         if self.actors:
-            self.ray.get([actor.reset.remote(self.setup_ref) for actor in self.actors])
+            self.ray.get([a.reset.remote(self.setup_ref, self.stamp) for a in self.actors])
         else:
-            self.actors = [self.actor_class.remote(self.setup_ref) for _ in range(self.size)]
+            self.actors = [
+                self.actor_class.remote(self.setup_ref, self.stamp) for _ in range(self.size)
+            ]
 
     def pids(self) -> list[int]:
         """The actors' process ids."""
@@ -141,10 +150,11 @@ class RayWorkers:
 
     def restart(self, w: int) -> None:
         self.ray.kill(self.actors[w], no_restart=True)
-        actor = self.actors[w] = self.actor_class.remote(self.setup_ref)
+        actor = self.actors[w] = self.actor_class.remote(self.setup_ref, self.stamp)
         for which, value in enumerate(self.flags):
             if value:
-                actor.set_flag.remote(which, value)
+                self.stamp += 1
+                actor.set_flag.remote(which, value, self.stamp)
 
     def set_hungry(self, hungry: bool) -> None:
         self.flag(0, hungry)
@@ -155,8 +165,9 @@ class RayWorkers:
     def flag(self, which: int, value: bool) -> None:
         """Set a flag on every actor."""
         self.flags[which] = value
+        self.stamp += 1
         for actor in self.actors:
-            actor.set_flag.remote(which, value)
+            actor.set_flag.remote(which, value, self.stamp)
 
     def close(self) -> None:
         if self.keep:

@@ -234,7 +234,7 @@ class PoolIda(Ida):
         self.fresh: list[tuple[bytes, int]] = []  # bounds learnt, in order, for the workers
         self.seen: dict[int, int] = {}  # worker -> how much of ``fresh`` it was sent
         self.running_tasks: dict[int, Task] = {}  # worker -> its task
-        self.losses: dict[tuple, int] = {}  # task -> times its worker was lost with it
+        self.losses: dict[tuple, int] = {}  # task's moves -> times its worker was lost with it
         self.worker_tripods = [0, 0]  # the workers' tripod checks of the iteration: asked, cut
         self.worker_tetrapods = [0, 0, 0.0]  # their tetrapod checks: asked, cut, seconds
 
@@ -282,8 +282,8 @@ class PoolIda(Ida):
                 self.soft = None
             if self.journal is not None:
                 self.journal.commit()
+            self.started = True  # before: running() closes what a stopped start began
             self.pool.start(WorkerSetup.of(self.g, self.final_colour, self))
-            self.started = True
             self.tally = Tally()
             self.seen = {w: 0 for w in range(self.pool.size)}
         return self.farm(threshold)
@@ -291,7 +291,7 @@ class PoolIda(Ida):
     def farm(self, threshold: int) -> int:
         """One iteration on the workers: the value :meth:`Ida.dfs` would give the start
         (its path in ``self.path``, last move first, when solved)."""
-        queue: list[Task] = [start_task(self.g, threshold)]
+        queue: list[Task] = [start_task(threshold)]
         self.worker_tripods = [0, 0]
         resume: dict[int, Task] = {}  # worker -> the part of its split task it goes on with
         running = self.running_tasks
@@ -311,9 +311,7 @@ class PoolIda(Ida):
             task = running.pop(w)
             if answer is None:  # lost with its worker: sent again, to a new one
                 self.tally.lost += 1
-                lost = self.losses[task.key, task.moves] = (
-                    self.losses.get((task.key, task.moves), 0) + 1
-                )
+                lost = self.losses[task.moves] = self.losses.get(task.moves, 0) + 1
                 if lost >= MOST_LOSSES:
                     how = self.pool.how_lost(w)
                     raise WorkerLost(

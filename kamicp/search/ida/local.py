@@ -15,7 +15,7 @@ Examples
 >>> g = from_edges([0, 1, 2, 1, 0], [(i, i + 1) for i in range(4)])
 >>> workers = LocalWorkers(1)
 >>> workers.start(WorkerSetup.of(g, None))
->>> workers.send(0, Job(start_task(g, 3), 3, 99, None, ()))
+>>> workers.send(0, Job(start_task(3), 3, 99, None, ()))
 >>> w, answer = workers.receive(60)
 >>> workers.close()
 >>> w, answer.value, len(answer.path)
@@ -30,6 +30,7 @@ import signal
 import time
 from multiprocessing.connection import Connection, wait
 
+from kamicp.procs.interruptible import held_signals
 from kamicp.procs.pool import death
 from kamicp.search.ida.tasks import Answer, Job, WorkerSetup
 
@@ -67,9 +68,12 @@ class LocalWorkers:
             name=f"kamicp-worker-{w}",
             daemon=True,
         )
-        process.start()
-        there.close()
-        self.processes[w], self.pipes[w] = process, here
+        self.processes[w], self.pipes[w] = process, here  # close() ends it, however started
+        try:
+            with held_signals():  # see kamicp.procs.child.Child: a signal within a fork is lost
+                process.start()
+        finally:
+            there.close()
 
     def pids(self) -> list[int]:
         """The workers' process ids, as they are now."""
@@ -77,17 +81,18 @@ class LocalWorkers:
 
     def send(self, w: int, job: Job) -> None:
         try:
-            self.pipes[w].send(job)
+            _send(self.pipes[w], job)
         except (BrokenPipeError, OSError):  # died while idle: a new one takes the job
             self.restart(w)
-            self.pipes[w].send(job)
+            _send(self.pipes[w], job)
 
     def receive(self, timeout: float | None) -> tuple[int, Answer | None] | None:
         ready = wait([p for p in self.pipes if p is not None], timeout)
         for pipe in ready:
             w = self.pipes.index(pipe)
             try:
-                answer = pipe.recv()
+                with held_signals():  # a message is read whole (Ctrl-C waits for it)
+                    answer = pipe.recv()
             except (EOFError, OSError):  # the process died: its job is lost
                 pipe.close()
                 self.pipes[w] = None
@@ -105,9 +110,8 @@ class LocalWorkers:
 
     def restart(self, w: int) -> None:
         old = self.processes[w]
-        if old is not None and old.is_alive():
+        if old is not None and old.pid is not None:
             old.kill()
-        if old is not None:
             old.join()
         if self.pipes[w] is not None:
             self.pipes[w].close()
@@ -125,7 +129,7 @@ class LocalWorkers:
             if pipe is None:
                 continue
             try:
-                pipe.send(None)  # an idle worker reads it and exits
+                _send(pipe, None)  # an idle worker reads it and exits
             except (BrokenPipeError, OSError):
                 pass
             pipe.close()
@@ -133,13 +137,19 @@ class LocalWorkers:
         # all of them get CLOSE_SECONDS together, then SIGKILL (a stopped command must end
         # within a second)
         end = time.monotonic() + CLOSE_SECONDS
-        for process in self.processes:
-            if process is not None:
-                process.join(timeout=max(0.0, end - time.monotonic()))
-        for process in self.processes:
-            if process is not None and process.is_alive():
+        started = [p for p in self.processes if p is not None and p.pid is not None]
+        for process in started:
+            process.join(timeout=max(0.0, end - time.monotonic()))
+        for process in started:
+            if process.is_alive():
                 process.kill()
                 process.join()
+
+
+def _send(pipe: Connection, message: Job | None) -> None:
+    """Send one message whole: Ctrl-C and SIGTERM wait until it is written."""
+    with held_signals():
+        pipe.send(message)
 
 
 def _serve(

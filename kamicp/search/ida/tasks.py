@@ -17,7 +17,7 @@ Examples
 >>> from kamicp.game.regions import from_edges
 >>> g = from_edges([0, 1, 2, 1, 0, 2, 1], [(i, i + 1) for i in range(6)])
 >>> search = WorkerSetup.of(g, None).search(lambda: False, lambda: False)
->>> answer = search.answer(Job(start_task(g, 4), 4, 99, None, ()))
+>>> answer = search.answer(Job(start_task(4), 4, 99, None, ()))
 >>> answer.value, len(answer.path)
 (4, 4)
 """
@@ -57,20 +57,24 @@ TASK_SPLIT = 0.2
 
 
 class Task(NamedTuple):
-    """A subtree to search: a state of the iteration and the moves that reach it."""
+    """A subtree to search: a state of the iteration, named by the moves that reach it.
 
-    cur: Current  # the state (:func:`detached`)
+    The state itself travels as its moves: each worker replays them from its own start
+    (:meth:`TaskSearch.state`). A few plays cost less than pickling the region graph of a
+    large board (a 60x60 board's split handed back 169 MB of states, 1.9 s to pickle).
+    """
+
+    moves: tuple[Move, ...]  # the moves from the start that reach it
     first: int  # its first open piece
     budget: int  # its moves left
     after: int | None  # the last move's context (``last_move_context``), None at the start
-    depth: int  # its moves from the start
-    moves: tuple[Move, ...]  # the moves from the start that reach it
+    radii: tuple | None = None  # its pieces' radii where known (None: none known)
     below_miss: bool = False  # the state above it was given a tetrapod check that missed
 
     @property
-    def key(self) -> bytes:
-        """The table's key of the state (:func:`transposition_key`)."""
-        return transposition_key(self.cur, self.first, self.after)
+    def depth(self) -> int:
+        """Its moves from the start."""
+        return len(self.moves)
 
 
 class Job(NamedTuple):
@@ -125,9 +129,9 @@ def detached(cur: Current) -> Current:
     )
 
 
-def start_task(g: RegionGraph, threshold: int) -> Task:
+def start_task(threshold: int) -> Task:
     """An iteration's first task: the start, with ``threshold`` moves."""
-    return Task(detached(contract(g)), 0, threshold, None, 0, ())
+    return Task((), 0, threshold, None)
 
 
 class Notes:
@@ -198,6 +202,7 @@ class WorkerSetup:
         waits; the run is over) from ``hungry`` and ``stopping``."""
         w = TaskSearch(self.g, self.final_colour, None, None, self.walk_depth)
         w.hungry, w.stopping = hungry, stopping
+        w.start = contract(self.g)
         w.configure(self.options)
         keep_levels_memory(w.tetrapod_depth > 0 or w.auto_tetrapods)  # checks one at a time
         w.table = dict(self.table)
@@ -218,6 +223,7 @@ class TaskSearch(Ida):
     began = 0.0  # when the task at hand began
     splits_at = INF  # when the task at hand may split
     first_node = 0  # the count of states when the task at hand expanded its own
+    start: Current  # the start's position, from which each task's moves are replayed
 
     def tick(self) -> None:
         if self.stopping():
@@ -252,8 +258,9 @@ class TaskSearch(Ida):
         self.first_node = before + 1
         self.began, self.splits_at = began, began + TASK_SPLIT
         self.path = []
+        cur = self.state(task)
         try:
-            value = self.dfs(task.cur, task.first, task.budget, task.after)
+            value = self.dfs(cur, task.first, task.budget, task.after)
         except Split as split:
             answer = self.split(task, split.levels[::-1], self.stopping())
         except LimitReached:  # the deadline
@@ -263,7 +270,7 @@ class TaskSearch(Ida):
             answer = Answer(value, path)
         bounds, checks = self.journal.take()
         if answer.value is not None and answer.value > task.budget:
-            bounds.append((task.key, answer.value))
+            bounds.append((transposition_key(cur, task.first, task.after), answer.value))
         return answer._replace(
             bounds=(*answer.bounds, *bounds),
             checks=tuple(checks),
@@ -272,6 +279,17 @@ class TaskSearch(Ida):
             tripods=_less(self.tripod_tally(), tripods),
             tetrapods=_less(self.tetrapod_tally(), tetrapods),
         )
+
+    def state(self, task: Task) -> Current:
+        """A task's state: its moves played from the start, without the caches the plays
+        leave (:func:`detached`), with the radii the task brings."""
+        cur = self.start
+        for v, colour in task.moves:
+            cur = cur.play(v, colour)
+        cur = detached(cur)
+        if task.radii is not None:
+            cur.radii = list(task.radii)
+        return cur
 
     def enter(self, job: Job) -> None:
         """Take what ``job`` says of the iteration, the time left and the others' bounds."""
@@ -340,13 +358,18 @@ class TaskSearch(Ida):
     def subtask(self, level: Level, entry: list, moves: tuple) -> Task:
         """A level's child as a task; ``moves`` reach the level's state."""
         move = entry[2]
+        if entry[4] is not None:  # built: its radii as they are
+            radii = tuple(entry[4].radii)
+        else:  # the move changes one piece, whose radius the entry may know
+            radii = list(level.cur.radii)
+            radii[level.cur.island_of[move[0]]] = entry[5]
+            radii = tuple(radii)
         return Task(
-            detached(self.build(level.cur, entry)),
+            (*moves, move),
             entry[3],
             level.budget - 1,
             self.context(level.cur, move, entry[1]),
-            level.depth + 1,
-            (*moves, move),
+            radii,
             level.missed,
         )
 

@@ -108,3 +108,21 @@ def test_an_actor_killed_in_the_middle_of_a_task_costs_only_that_task(actors, mo
     assert actors.sent >= sent + 2  # the lost job was sent again
     assert killed[0] not in actors.pids()  # to a new actor
     rules.verify_solution(FIFTY, out.moves)
+
+
+def test_a_late_flag_setting_does_not_undo_a_later_one_or_a_reset():
+    # an actor that runs two calls at once may run them in either order: the last search's
+    # stop must not stop the next search
+    from kamicp.search.ida.cluster import RayWorker
+    from kamicp.search.ida.tasks import WorkerSetup
+
+    setup = WorkerSetup.of(from_edges([0, 1, 0], [(0, 1), (1, 2)]), None)
+    actor = RayWorker(setup, stamp=1)
+    actor.set_flag(1, True, 2)
+    assert actor.flags == [False, True]
+    actor.reset(setup, 4)
+    actor.set_flag(1, True, 3)  # the last search's stop, run after the reset
+    actor.set_flag(0, True, 6)
+    actor.set_flag(0, False, 5)  # sent before the one above
+    assert actor.flags == [True, False]
+    assert actor.search.stopping() is False and actor.search.hungry() is True

@@ -15,11 +15,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from kamicp.bounds import contract
+from kamicp.bounds.radius import piece_radius
 from kamicp.game import rules
 from kamicp.game.regions import from_edges
 from kamicp.search.base import INF
 from kamicp.search.ida import tasks
-from kamicp.search.ida.tasks import Job, Task, WorkerSetup, detached, start_task
+from kamicp.search.ida.tasks import Job, WorkerSetup, start_task
 from kamicp.search.moves import transposition_key
 from tests.strategies import oracle, region_graphs
 
@@ -38,7 +39,7 @@ def farm(g, final, searches: int = 3, split: bool = True):
     seen = [0] * searches
     turn = 0
     while threshold < INF:
-        queue, floor = [start_task(g, threshold)], INF
+        queue, floor = [start_task(threshold)], INF
         while queue:
             task = queue.pop()
             w = turn % searches
@@ -82,26 +83,29 @@ def test_a_split_hands_back_the_untouched_children_of_the_shallowest_state():
     g = from_edges([0, 1, 2, 0, 1, 2, 0, 1, 2, 0], [(i, i + 1) for i in range(9)])
     w = WorkerSetup.of(g, None).search(lambda: True, lambda: False)
     threshold = w.first_threshold(contract(g), 0) + 2
-    answer = w.answer(Job(start_task(g, threshold), threshold, INF, None, ()))
+    answer = w.answer(Job(start_task(threshold), threshold, INF, None, ()))
     assert answer.value is None and answer.resume is not None
     assert answer.resume.depth == 1 and answer.resume.budget == threshold - 1
     assert answer.tasks and {t.depth for t in answer.tasks} == {1}
     assert len({t.moves for t in (*answer.tasks, answer.resume)}) == len(answer.tasks) + 1
     for t in (*answer.tasks, answer.resume):
-        assert t.key == transposition_key(t.cur, t.first, t.after)
-        assert t.cur.pos == bytes(rules.replay(g, t.moves))
+        cur = w.state(t)
+        assert cur.pos == bytes(rules.replay(g, t.moves))
+        fresh = w.state(t._replace(radii=None))  # the radii found again, not brought
+        assert all(r is None or r == piece_radius(fresh, i) for i, r in enumerate(t.radii))
 
 
 def test_a_task_that_is_stopped_hands_back_nothing_to_search():
     g = from_edges([0, 1, 2, 0, 1, 2, 0, 1, 2, 0], [(i, i + 1) for i in range(9)])
     w = WorkerSetup.of(g, None).search(lambda: False, lambda: True)
-    answer = w.answer(Job(start_task(g, 9), 9, INF, None, ()))
+    answer = w.answer(Job(start_task(9), 9, INF, None, ()))
     assert answer.value is None and answer.resume is None and not answer.tasks
 
 
 def test_the_bounds_a_job_brings_are_taken_into_the_table():
     g = from_edges([0, 1, 0], [(0, 1), (1, 2)])
     w = WorkerSetup.of(g, None).search(lambda: False, lambda: False)
-    task = Task(detached(contract(g)), 0, 0, None, 0, ())
-    answer = w.answer(Job(task, 0, INF, None, ((task.key, 5),)))
+    task = start_task(0)
+    key = transposition_key(contract(g), 0, None)
+    answer = w.answer(Job(task, 0, INF, None, ((key, 5),)))
     assert answer.value == 5  # the table's bound, not searched again
