@@ -93,10 +93,11 @@ def test_one_core_asks_one_tetrapod_check_per_class(monkeypatch):
     ida = Ida(g, None, None, None)
     start = bounds.contract(g)
     petals = [start.play(v, 0) for v in (1, 4, 7, 10)]  # a petal's base to the centre's
-    values = [ida.tetrapod_check(cur, state_key(cur, 0), 3) for cur in petals]
-    assert len(set(values)) == 1 and len(computed) == 1 and ida.shared_checks == 3
+    policy = ida.checks
+    values = [policy.tetrapod_check(cur, state_key(cur, 0), 3) for cur in petals]
+    assert len(set(values)) == 1 and len(computed) == 1 and policy.shared == 3
     other = start.play(0, 1)  # the centre: another class
-    ida.tetrapod_check(other, state_key(other, 0), 3)
+    policy.tetrapod_check(other, state_key(other, 0), 3)
     assert len(computed) == 2
 
 

@@ -28,7 +28,7 @@ from kamicp.search.astar import astar
 from kamicp.search.bfs import bfs
 from kamicp.search.greedy import greedy
 from kamicp.search.ida import IdaOptions, idastar
-from kamicp.search.ida.search import Ida
+from kamicp.search.ida.rental import Rentals
 from tests.strategies import oracle, region_graphs
 
 DATA = Path(__file__).parents[1] / "data"
@@ -67,7 +67,7 @@ def idastar_rented(g, **options):
     each state at most AUTO_DEPTH moves deep is checked at the first state searched below it,
     and a cut unwinds the search to it. The cheap bounds only otherwise, so that the search
     runs several iterations, each learning from the values the cuts kept."""
-    with mock.patch.object(Ida, "rent_after", lambda self: 0.0):
+    with mock.patch.object(Rentals, "rent_after", lambda self: 0.0):
         return idastar_cheap(g, **options)
 
 

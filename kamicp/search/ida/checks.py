@@ -4,9 +4,8 @@ The cheap bounds prune every node; the walk, tripod and tetrapod bounds (``encod
 Bounds 5-7) cost milliseconds to seconds, so IDA* asks them only where a check is expected to
 save more than it costs (``encodings/bounds.md``, "Where IDA* asks the costly bounds"). This
 module holds the tuning constants of that policy, the functions that decide which states a
-check applies to, and :class:`CheckPolicy`, the part of :class:`kamicp.search.ida.Ida` that
-makes the checks and keeps their values. Only the time changes with these constants, never a
-value the search proves.
+check applies to, and :class:`Checks`, which makes a search's checks and keeps their values.
+Only the time changes with these constants, never a value the search proves.
 
 Examples
 --------
@@ -20,8 +19,12 @@ Examples
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 
 from kamicp.bounds import TETRAPOD_NODES, Current, kept_tripod_value, tetrapods_bound
+from kamicp.game.regions import RegionGraph
+from kamicp.procs.deadline import Deadline
+from kamicp.search.isomorphs import Classes
 from kamicp.search.moves import state_key
 
 __all__ = [
@@ -40,7 +43,7 @@ __all__ = [
     "TETRAPOD_DEPTH",
     "TRIPOD_AFTER",
     "WALK_DEPTH",
-    "CheckPolicy",
+    "Checks",
     "answers",
     "checkable",
     "tetrapods_apply",
@@ -211,12 +214,60 @@ def answers(value: int, cap: int, budget: int) -> bool:
     return value <= cap or budget <= cap
 
 
-class CheckPolicy:
-    """The checks of :class:`kamicp.search.ida.Ida`: when to ask them, their caches, tallies.
+class Checks:
+    """The costly checks of one search (:class:`kamicp.search.ida.Ida`): when to ask them,
+    their caches, and what they cost and cut.
 
-    A mixin: the attributes it reads (``checks``, ``cuts``, ``subtrees``, ``tripod_values``,
-    ``tetrapod_values``, the options) are set by ``Ida.__init__``.
+    Parameters
+    ----------
+    g : RegionGraph
+        The board.
+    final_colour : int or None
+        The colour the board must end in, if required.
+    deadline : Deadline
+        Where a check stops (a search that takes a new deadline sets ``deadline``).
+
+    Notes
+    -----
+    ``record`` (None, or ``record(kind, key, value, cap)``) is told every value kept: the
+    search's journal. The tallies of the iteration (``asked``, ``cuts``, ``subtrees``) start
+    again at :meth:`new_iteration`; the caches and the tetrapod tally last the run.
     """
+
+    def __init__(self, g: RegionGraph, final_colour: int | None, deadline: Deadline):
+        self.g = g
+        self.final_colour = final_colour
+        self.deadline = deadline
+        self.record: Callable[[str, bytes, int, int], None] | None = None
+        self.tripod_after: float | None = None  # None: no tripod checks
+        self.check_ratio = CHECK_RATIO
+        cheap = g.n <= FORCED_NODES
+        self.forced_depth = FORCED_DEPTH if cheap else 0  # states this deep always checked
+        self.min_samples = 1 if cheap else MIN_SAMPLES  # before a depth's mean is trusted
+        self.tetrapod_depth = TETRAPOD_DEPTH
+        self.auto = False  # the tetrapod checks rented (AUTO), not asked up front
+        self.tripod_values: dict[bytes, tuple[int, int]] = {}  # state -> (value, its cap)
+        self.tetrapod_values: dict[bytes, tuple[int, int]] = {}  # state -> (value, its cap)
+        self.tetrapod_checks = [0, 0, 0.0]  # asked, states cut, seconds
+        self.isomorphs = Classes()  # the classes of the states given a tetrapod check
+        self.class_tetrapods: dict[int, tuple[int, int]] = {}  # class -> (value, its cap)
+        self.shared = 0  # checks answered by an isomorphic state's
+        self.new_iteration()
+
+    def configure(self, tripod_after: float | None, check_ratio: float, tetrapod_depth) -> None:
+        """Take the options of :class:`kamicp.search.ida.IdaOptions` on checks."""
+        self.tripod_after = tripod_after
+        self.check_ratio = check_ratio
+        self.auto = tetrapod_depth is AUTO and self.g.rules == "free"
+        self.tetrapod_depth = 0 if tetrapod_depth is AUTO else tetrapod_depth
+
+    def new_iteration(self) -> None:
+        """Start the iteration's tallies: the tripod rule learns afresh at each threshold."""
+        self.began = time.monotonic()
+        self.asked = [0, 0.0]  # tripod checks asked, seconds they took
+        self.cuts: dict[int, list] = {}  # depth -> [tripod checks asked, states they cut]
+        # depth -> [states searched without a check, seconds they took]
+        self.subtrees: dict[int, list] = {}
 
     def tripods_due(self, depth: int) -> bool:
         """Whether to ask the tripod check at a state ``depth`` moves from the start:
@@ -225,7 +276,7 @@ class CheckPolicy:
         iteration's measurements."""
         if not self.tripods_apply(depth):
             return False
-        if time.monotonic() - self.iteration_began < self.tripod_after:
+        if time.monotonic() - self.began < self.tripod_after:
             return False
         if depth <= self.forced_depth:
             return True
@@ -233,7 +284,7 @@ class CheckPolicy:
             depth,
             self.subtrees.get(depth, (0, 0.0)),
             self.cuts.get(depth, (0, 0)),
-            self.checks,
+            self.asked,
             self.min_samples,
             self.check_ratio,
         )
@@ -272,7 +323,7 @@ class CheckPolicy:
             value = max(value, self.tetrapod_check(cur, key, budget))
         return value
 
-    def check_cached(self, cur: Current, key: bytes, budget: int, depth: int) -> bool:
+    def cached(self, cur: Current, key: bytes, budget: int, depth: int) -> bool:
         """Whether :meth:`tripod_check` would answer from its caches alone (a journal's,
         say), computing nothing."""
         value, cap = self.tripod_values.get(key, (0, -1))
@@ -296,7 +347,7 @@ class CheckPolicy:
         value, cap = self.class_tetrapods.get(like, (0, -1))
         if answers(value, cap, budget):
             self.store(self.tetrapod_values, "tetrapods", key, value, cap)
-            self.shared_checks += 1
+            self.shared += 1
             return value
         began = time.monotonic()
         value = tetrapods_bound(cur, self.final_colour, budget, self.deadline.at, peel=True)
@@ -307,12 +358,14 @@ class CheckPolicy:
         return value
 
     def store(self, values: dict, kind: str, key: bytes, value: int, cap: int) -> None:
-        """Keep a check's value (exact up to ``cap``) in its cache (emptied when full) and in
-        the journal."""
+        """Keep a check's value (exact up to ``cap``) in its cache (emptied when full), and
+        tell ``record`` unless the deadline cut the check short (then maybe a weak bound
+        that claims to be exact up to its cap)."""
         if len(values) >= TABLE_LIMIT:
             values.clear()
         values[key] = (value, cap)
-        self.journal_check(kind, key, value, cap)
+        if self.record is not None and not self.deadline.expired():
+            self.record(kind, key, value, cap)
 
     def kept_tetrapods(self, key: bytes, budget: int, value: int, seconds: float) -> None:
         """Keep a tetrapod check's value (capped at ``budget``) and what it cost and cut."""
@@ -324,19 +377,15 @@ class CheckPolicy:
     def checked(self, key: bytes, budget: int, value: int, seconds: float, depth: int) -> None:
         """Keep a tripod check's value (capped at ``budget``) and what it cost and cut."""
         self.store(self.tripod_values, "tripods", key, value, budget)
-        self.checks[0] += 1
-        self.checks[1] += seconds
+        self.asked[0] += 1
+        self.asked[1] += seconds
         entry = self.cuts.setdefault(depth, [0, 0])
         entry[0] += 1
         entry[1] += value > budget
 
-    def states_tally(self) -> float:
-        """The states expanded since the start."""
-        return self.nodes
-
     def tripod_tally(self) -> tuple[float, float]:
         """The iteration's tripod checks so far: (asked, cut)."""
-        return self.checks[0], sum(entry[1] for entry in self.cuts.values())
+        return self.asked[0], sum(entry[1] for entry in self.cuts.values())
 
     def tetrapod_tally(self) -> tuple[float, float, float]:
         """The run's tetrapod checks so far: (asked, cut, seconds)."""

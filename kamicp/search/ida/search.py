@@ -46,18 +46,13 @@ from kamicp.search.ida.checks import (
     AUTO,
     CHECK_RATIO,
     DEEPEST_DEPTH,
-    FORCED_DEPTH,
-    FORCED_NODES,
-    MIN_SAMPLES,
     TABLE_LIMIT,
-    TETRAPOD_DEPTH,
     TRIPOD_AFTER,
     WALK_DEPTH,
-    CheckPolicy,
+    Checks,
 )
 from kamicp.search.ida.journal import Journal
-from kamicp.search.ida.rental import Cut, Rental, Rentals
-from kamicp.search.isomorphs import Classes
+from kamicp.search.ida.rental import Cut, Rentals
 from kamicp.search.moves import context_bytes, frame, transposition_key
 
 __all__ = [
@@ -163,7 +158,7 @@ def serial_idastar(
         return SearchOutcome(None, UNSOLVABLE, True, 0)
     ida = Ida(g, final_colour, node_limit, deadline, options.walk_depth)
     ida.configure(options)
-    keep_levels_memory(ida.tetrapod_depth > 0 or ida.auto_tetrapods)  # checks one after another
+    keep_levels_memory(ida.checks.tetrapod_depth > 0 or ida.checks.auto)  # checks one after another
     try:
         with journalled(ida, options.journal):
             return ida.run(max_moves, lower or 0)
@@ -210,7 +205,7 @@ class Level(NamedTuple):
     missed: bool  # the state was given a tetrapod check that did not cut it
 
 
-class Ida(CheckPolicy, Rentals, Search):
+class Ida(Search):
     """One IDA* search: the iterations, the depth-first search, the table and the journal.
 
     Parameters
@@ -234,31 +229,10 @@ class Ida(CheckPolicy, Rentals, Search):
         self.walk_budget = INF  # nodes with at least this budget get the walk check
         self.on_bound: Callable[[int], None] | None = None
         self.path: list[Move] = []
-        self.tripod_after: float | None = None
-        self.check_ratio = CHECK_RATIO
-        self.cheap_checks = cheap_checks = g.n <= FORCED_NODES
-        # states this deep or less are always checked (where checks are cheap)
-        self.forced_depth = FORCED_DEPTH if cheap_checks else 0
-        # unchecked states a depth needs before its mean time is trusted
-        self.min_samples = 1 if cheap_checks else MIN_SAMPLES
         self.threshold = 0  # of the current iteration: a node's depth is threshold - budget
-        self.iteration_began = 0.0
-        self.checks = [0, 0.0]  # tripod checks asked, seconds they took
-        self.cuts: dict[int, list] = {}  # depth -> [tripod checks asked, states they cut]
-        self.tripod_values: dict[bytes, tuple[int, int]] = {}  # state -> (value, its cap)
-        self.tetrapod_depth = TETRAPOD_DEPTH
-        self.auto_tetrapods = False  # rent the tetrapod checks (AUTO)
-        self.rentals: list[Rental] = []  # the rented states on the path, shallowest first
-        self.rented: dict[int, list] = {}  # depth -> [states rented, their checks made]
-        # AUTO: missed[d], the state d moves deep on the search path was checked and not cut
-        self.missed = [False] * (DEEPEST_DEPTH + 1)
-        self.tetrapod_values: dict[bytes, tuple[int, int]] = {}  # state -> (value, its cap)
-        self.tetrapod_checks = [0, 0, 0.0]  # tetrapod checks asked, states cut, seconds
-        self.isomorphs = Classes()  # the classes of the states given a tetrapod check
-        self.class_tetrapods: dict[int, tuple[int, int]] = {}  # class -> (value, its cap)
-        self.shared_checks = 0  # checks answered by an isomorphic state's
-        # depth -> [states searched without a check, seconds they took]
-        self.subtrees: dict[int, list] = {}
+        self.checks = Checks(g, final_colour, self.deadline)
+        self.checks.record = self.journal_check
+        self.rentals = Rentals(self.checks, self.tetrapod_tally)
         self.on_status: Callable[[str], None] | None = None
         self.journal: Journal | None = None  # where proved bounds are also written
         self.journal_taken = 0  # entries read from it at the start
@@ -268,10 +242,7 @@ class Ida(CheckPolicy, Rentals, Search):
         """Take the options of ``options`` but ``walk_depth`` (given when made), ``workers``,
         ``split_after`` and ``journal`` (the callers' own)."""
         self.on_bound = options.on_bound
-        self.tripod_after = options.tripod_after
-        self.check_ratio = options.check_ratio
-        self.auto_tetrapods = options.tetrapod_depth is AUTO and self.g.rules == "free"
-        self.tetrapod_depth = 0 if options.tetrapod_depth is AUTO else options.tetrapod_depth
+        self.checks.configure(options.tripod_after, options.check_ratio, options.tetrapod_depth)
         self.on_status = options.on_status
 
     def run(self, max_moves: int | None, lower: int = 0) -> SearchOutcome:
@@ -288,8 +259,7 @@ class Ida(CheckPolicy, Rentals, Search):
             if self.on_bound is not None:
                 self.on_bound(threshold)
             self.threshold = threshold
-            self.iteration_began = time.monotonic()
-            self.checks, self.cuts, self.subtrees = [0, 0.0], {}, {}
+            self.checks.new_iteration()
             try:
                 found = self.iterate(root, threshold)
             except LimitReached:
@@ -315,6 +285,18 @@ class Ida(CheckPolicy, Rentals, Search):
             threshold = max(threshold, tetrapods_bound(root, self.final_colour, cached_only=True))
         return threshold
 
+    def states_tally(self) -> float:
+        """The states expanded since the start."""
+        return self.nodes
+
+    def tripod_tally(self) -> tuple[float, float]:
+        """The iteration's tripod checks so far: (asked, cut)."""
+        return self.checks.tripod_tally()
+
+    def tetrapod_tally(self) -> tuple[float, float, float]:
+        """The run's tetrapod checks so far: (asked, cut, seconds)."""
+        return self.checks.tetrapod_tally()
+
     def iterate(self, root: Current, threshold: int) -> int:
         """One iteration: :meth:`dfs` from the start (:mod:`kamicp.search.ida.engine` farms
         it out)."""
@@ -324,8 +306,8 @@ class Ida(CheckPolicy, Rentals, Search):
         """Count a state expanded; report if due; check a rented state whose time is up."""
         super().tick()
         self.report_if_due()
-        if self.rentals:
-            self.rent_if_due()
+        if self.rentals.path:
+            self.rentals.rent_if_due()
 
     def report_if_due(self) -> None:
         """:meth:`report`, if someone listens and a report is due."""
@@ -342,7 +324,7 @@ class Ida(CheckPolicy, Rentals, Search):
         looks for a solution within, and how long it has run), the states expanded since the
         start, the tripod checks of the iteration and the tetrapod checks of the run, each
         with the states it cut."""
-        seconds = time.monotonic() - self.iteration_began
+        seconds = time.monotonic() - self.checks.began
         asked, cut = self.tripod_tally()
         parts = [
             f"searching {self.threshold} moves for {seconds:.0f} s",
@@ -350,11 +332,12 @@ class Ida(CheckPolicy, Rentals, Search):
             f"tripod checks {asked:,.0f} ({cut:,.0f} cut)",
         ]
         asked, cut, spent = self.tetrapod_tally()
-        if self.tetrapod_depth > 0 or asked:
+        if self.checks.tetrapod_depth > 0 or asked:
             parts.append(f"tetrapod checks {asked:,.0f} ({cut:,.0f} cut, {spent:.0f} s)")
-        if self.shared_checks:
-            shared = "check" if self.shared_checks == 1 else "checks"
-            parts.append(f"{self.shared_checks:,} {shared} shared by isomorphic states")
+        shared = self.checks.shared
+        if shared:
+            noun = "check" if shared == 1 else "checks"
+            parts.append(f"{shared:,} {noun} shared by isomorphic states")
         if self.journal is not None:
             taken, written = self.journal_taken, self.journal.written
             parts.append(f"journal {taken:,} entries taken, {written:,} written")
@@ -377,20 +360,16 @@ class Ida(CheckPolicy, Rentals, Search):
             self.journal.bound(key, value)
 
     def journal_check(self, kind: str, key: bytes, value: int, cap: int) -> None:
-        """Write a check's value to the journal, unless it was cut short by the deadline
-        (then maybe a weak bound that claims to be exact up to its cap)."""
-        if self.journal is None:
-            return
-        if self.deadline.expired():
-            return
-        self.journal.check(kind, key, value, cap)
+        """Write a check's value to the journal, if there is one."""
+        if self.journal is not None:
+            self.journal.check(kind, key, value, cap)
 
     def learn(self, journal: Journal) -> None:
         """Take what ``journal`` holds for this search into the table and the check caches."""
         learnt = journal.load()
         self.table.update(learnt.bounds)
-        self.tripod_values.update(learnt.tripods)
-        self.tetrapod_values.update(learnt.tetrapods)
+        self.checks.tripod_values.update(learnt.tripods)
+        self.checks.tetrapod_values.update(learnt.tetrapods)
         self.journal = journal
         self.journal_taken = len(learnt)
 
@@ -411,17 +390,20 @@ class Ida(CheckPolicy, Rentals, Search):
             if w > budget:
                 self.keep(key, max(known, w), depth)
                 return w
-        tripods = self.tripod_check(cur, first, budget, depth) if self.tripods_due(depth) else None
+        checks, rentals = self.checks, self.rentals
+        tripods = None
+        if checks.tripods_due(depth):
+            tripods = checks.tripod_check(cur, first, budget, depth)
         if tripods is not None and tripods > budget:
             self.keep(key, max(known, tripods), depth)
             return tripods
-        rental = self.rent(cur, first, budget, depth)
+        rental = rentals.rent(cur, first, budget, depth)
         if isinstance(rental, int):
             self.keep(key, max(known, rental), depth)
             return rental
         if rental is None:
             return self.children(cur, first, budget, after, key, known, depth, tripods)
-        self.rentals.append(rental)
+        rentals.path.append(rental)
         ran_short = False
         try:
             value = self.children(cur, first, budget, after, key, known, depth, tripods)
@@ -433,13 +415,8 @@ class Ida(CheckPolicy, Rentals, Search):
             self.keep(key, max(known, cut.value), depth)
             return cut.value
         finally:
-            self.rentals.pop()
-            # a state unwound (an ancestor's cut, a give-way, the deadline) before its check
-            # fell due tells nothing of how long it would have run: not counted
-            if rental.timed and (ran_short or not rental.open):
-                entry = self.rented.setdefault(depth, [0, 0])
-                entry[0] += 1
-                entry[1] += not rental.open
+            rentals.path.pop()
+            rentals.ended(rental, ran_short)
 
     def children(self, cur, first, budget, after, key, known, depth, tripods) -> int:
         """The rest of :meth:`dfs`: search the children of a state that no check cut."""
@@ -460,7 +437,7 @@ class Ida(CheckPolicy, Rentals, Search):
             try:
                 r = self.dfs(self.build(cur, entry), nxt, budget - 1, context)
             except Split as split:  # a parallel task stops here: note what this level holds
-                missed = depth <= DEEPEST_DEPTH and self.missed[depth]
+                missed = depth <= DEEPEST_DEPTH and self.rentals.missed[depth]
                 split.levels.append(Level(cur, budget, depth, best, entries, i, missed))
                 raise
             if r <= budget - 1:
@@ -471,5 +448,5 @@ class Ida(CheckPolicy, Rentals, Search):
             self.table.clear()  # memory: forgetting bounds only costs time
         self.keep(key, max(known, best), depth)
         if tripods is None:  # only the times of unchecked states estimate what a cut saves
-            self.searched(depth, began)
+            self.checks.searched(depth, began)
         return best

@@ -35,7 +35,7 @@ from kamicp.game.regions import RegionGraph
 from kamicp.game.rules import Move
 from kamicp.procs.deadline import Deadline, LimitReached
 from kamicp.search.base import INF
-from kamicp.search.ida.checks import DEEPEST_DEPTH
+from kamicp.search.ida.checks import AUTO, DEEPEST_DEPTH
 from kamicp.search.ida.search import Ida, IdaOptions, Level, Split
 from kamicp.search.moves import context_bytes, transposition_key
 
@@ -182,10 +182,11 @@ class WorkerSetup:
         """The setup of a worker of ``ida``'s search (its options and what it knows now)."""
         if ida is None:
             return cls(g, final_colour)
+        checks = ida.checks
         options = IdaOptions(
-            tripod_after=ida.tripod_after,
-            check_ratio=ida.check_ratio,
-            tetrapod_depth=None if ida.auto_tetrapods else ida.tetrapod_depth,
+            tripod_after=checks.tripod_after,
+            check_ratio=checks.check_ratio,
+            tetrapod_depth=AUTO if checks.auto else checks.tetrapod_depth,
         )
         return cls(
             g,
@@ -193,8 +194,8 @@ class WorkerSetup:
             ida.walk_depth if ida.walk_depth is not None else -1,
             options,
             ida.table,
-            ida.tripod_values,
-            ida.tetrapod_values,
+            checks.tripod_values,
+            checks.tetrapod_values,
         )
 
     def search(self, hungry: Callable[[], bool], stopping: Callable[[], bool]) -> TaskSearch:
@@ -204,10 +205,10 @@ class WorkerSetup:
         w.hungry, w.stopping = hungry, stopping
         w.start = contract(self.g)
         w.configure(self.options)
-        keep_levels_memory(w.tetrapod_depth > 0 or w.auto_tetrapods)  # checks one at a time
+        keep_levels_memory(w.checks.tetrapod_depth > 0 or w.checks.auto)  # checks one at a time
         w.table = dict(self.table)
-        w.tripod_values = dict(self.tripods)
-        w.tetrapod_values = dict(self.tetrapods)
+        w.checks.tripod_values = dict(self.tripods)
+        w.checks.tetrapod_values = dict(self.tetrapods)
         w.journal = Notes()
         w.threshold = -1
         return w
@@ -232,22 +233,16 @@ class TaskSearch(Ida):
         # not at the task's own state: a split there would hand back the whole task
         if self.nodes > self.first_node and self.hungry() and time.monotonic() >= self.splits_at:
             self.splits_at = INF  # one split at a time, until the task resumes
-            self.settle_rentals()
+            if any(rental.open and rental.timed for rental in self.rentals.path):
+                # a split drops the rentals: their checks first (one that cuts saves the
+                # subtree it would split; the unwinding then splits at the next state)
+                self.splits_at = time.monotonic()
+                self.rentals.settle()
             raise Split
         if self.parent and self.nodes & 1023 == 0 and os.getppid() != self.parent:
             # the coordinator was killed outright (SIGKILL gives it no chance to stop its
             # workers): this answer has no reader
             os._exit(0)
-
-    def settle_rentals(self) -> None:
-        """Before a split: make the open rented checks on the path now (a split drops the
-        rentals, and a check that cuts saves the subtree it splits). A cut unwinds to its
-        state (:class:`~kamicp.search.ida.rental.Cut`), and the split waits for the next
-        state."""
-        for i, rental in enumerate(self.rentals):
-            if rental.open and rental.timed:
-                self.splits_at = time.monotonic()  # split at the next state, cut or not
-                self.check_rented(i)
 
     def answer(self, job: Job) -> Answer:
         """Search ``job``'s task: its :class:`Answer`."""
@@ -297,16 +292,16 @@ class TaskSearch(Ida):
         if self.threshold != job.threshold:  # a new iteration: the check policy learns afresh
             self.threshold = job.threshold
             self.walk_budget = job.walk_budget
-            self.iteration_began = time.monotonic()
-            self.checks, self.cuts, self.subtrees = [0, 0.0], {}, {}
-        self.deadline = Deadline.after(job.seconds_left)
+            self.checks.new_iteration()
+        self.deadline = self.checks.deadline = Deadline.after(job.seconds_left)
         table = self.table
         for key, value in job.bounds:
             if value > table.get(key, 0):
                 table[key] = value
-        self.missed = [False] * len(self.missed)
+        missed = self.rentals.missed
+        missed[:] = [False] * len(missed)
         if task.below_miss and 1 < task.depth <= DEEPEST_DEPTH:
-            self.missed[task.depth - 1] = True  # its parent was checked, and not cut
+            missed[task.depth - 1] = True  # its parent was checked, and not cut
 
     def split(self, task: Task, levels: list[Level], stopping: bool) -> Answer:
         """The answer of a task that split (or stopped, when the run is over), from the

@@ -10,9 +10,10 @@ import time
 from kamicp import bounds
 from kamicp.game import rules
 from kamicp.game.regions import from_edges
+from kamicp.procs.deadline import Deadline
 from kamicp.search.bfs import bfs
 from kamicp.search.ida import IdaOptions, checks, idastar
-from kamicp.search.ida.checks import CHECK_GUESS, MIN_SAMPLES, tripod_check_pays
+from kamicp.search.ida.checks import CHECK_GUESS, MIN_SAMPLES, Checks, tripod_check_pays
 from kamicp.search.ida.search import Ida
 from tests.search.test_search import idastar_tripods_everywhere
 
@@ -50,8 +51,8 @@ def test_tetrapod_checks_cut_what_the_tripod_checks_leave():
     for depth in (0, 1):
         bounds.forget_cached_bounds()  # no tetrapod value of the start cached by a solve
         ida = Ida(g, None, None, None)
-        ida.tripod_after, ida.tetrapod_depth = 0.0, depth
-        runs.append((ida.run(None), ida.tetrapod_checks))
+        ida.checks.tripod_after, ida.checks.tetrapod_depth = 0.0, depth
+        runs.append((ida.run(None), ida.checks.tetrapod_checks))
     (plain, none), (deep, checks) = runs
     assert len(plain.moves) == len(deep.moves) == len(bfs(g).moves) == 5
     assert none[0] == 0 and checks[0] > checks[1] > 0
@@ -68,8 +69,8 @@ def test_forced_checks_only_on_boards_where_checks_are_cheap():
         return from_edges([i % 2 for i in range(n)], [(i, i + 1) for i in range(n - 1)], k=2)
 
     small, large = (
-        Ida(path(FORCED_NODES), None, None, None),
-        Ida(path(FORCED_NODES + 1), None, None, None),
+        Checks(path(FORCED_NODES), None, Deadline.after(None)),
+        Checks(path(FORCED_NODES + 1), None, Deadline.after(None)),
     )
     assert (small.forced_depth, small.min_samples) == (FORCED_DEPTH, 1)
     assert (large.forced_depth, large.min_samples) == (0, MIN_SAMPLES)
@@ -80,16 +81,16 @@ def test_tripod_check_rule_follows_the_measurements():
     # the gates, on a search: no check before tripod_after; the start's children before
     # any was searched; every state at most forced_depth deep (0 here, to see the rest)
     g = from_edges([0, 1, 0], [(0, 1), (1, 2)], k=2)
-    ida = Ida(g, None, None, None)
-    ida.forced_depth = 0
-    ida.tripod_after, ida.iteration_began = 30.0, time.monotonic()
-    assert not ida.tripods_due(1)
-    ida.iteration_began -= 31.0
-    assert ida.tripods_due(1) and not ida.tripods_due(2)
-    ida.forced_depth = 2
-    assert ida.tripods_due(2) and not ida.tripods_due(3)
-    ida.iteration_began = time.monotonic()  # still nothing before tripod_after
-    assert not ida.tripods_due(1)
+    policy = Checks(g, None, Deadline.after(None))
+    policy.forced_depth = 0
+    policy.tripod_after, policy.began = 30.0, time.monotonic()
+    assert not policy.tripods_due(1)
+    policy.began -= 31.0
+    assert policy.tripods_due(1) and not policy.tripods_due(2)
+    policy.forced_depth = 2
+    assert policy.tripods_due(2) and not policy.tripods_due(3)
+    policy.began = time.monotonic()  # still nothing before tripod_after
+    assert not policy.tripods_due(1)
 
 
 def test_a_check_pays_where_its_share_of_cuts_times_the_saving_beats_its_cost():
@@ -120,12 +121,14 @@ def test_no_tetrapod_check_above_the_tetrapod_pieces_size(monkeypatch):
         return from_edges([i % 3 for i in range(n)], [(i, i + 1) for i in range(n - 1)], k=3)
 
     asked = []
-    monkeypatch.setattr(Ida, "tetrapod_check", lambda self, cur, key, budget: asked.append(1) or 0)
+    monkeypatch.setattr(
+        Checks, "tetrapod_check", lambda self, cur, key, budget: asked.append(1) or 0
+    )
     for n, expected in ((bounds.TETRAPOD_NODES + 1, 0), (9, 1)):
         asked.clear()
         cur = bounds.contract(path(n))
-        ida = Ida(path(n), None, None, None)
-        ida.tetrapod_depth = 1
+        policy = Checks(path(n), None, Deadline.after(None))
+        policy.tetrapod_depth = 1
         assert checks.checkable(cur)
-        ida.tripod_check(cur, 0, 99, 1)  # budget 99: the tripods cut neither
+        policy.tripod_check(cur, 0, 99, 1)  # budget 99: the tripods cut neither
         assert len(asked) == expected

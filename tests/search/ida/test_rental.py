@@ -5,6 +5,7 @@ a miss are checked up front.
 
 from __future__ import annotations
 
+import itertools
 import time
 from unittest import mock
 
@@ -13,12 +14,20 @@ import pytest
 from kamicp import bounds
 from kamicp.game import rules
 from kamicp.game.regions import from_edges
+from kamicp.procs.deadline import Deadline
 from kamicp.search.bfs import bfs
 from kamicp.search.ida import IdaOptions, checks, idastar
-from kamicp.search.ida.checks import AUTO
-from kamicp.search.ida.rental import Cut, Rental
+from kamicp.search.ida.checks import AUTO, Checks
+from kamicp.search.ida.rental import Cut, Rental, Rentals
 from kamicp.search.ida.search import Ida
 from tests.search.ida.test_checks import NINE
+
+
+def policy(g, tetrapod_depth=AUTO) -> Rentals:
+    """The rentals of a search of ``g`` (tripod checks everywhere), on checks of their own."""
+    made = Checks(g, None, Deadline.after(None))
+    made.configure(0.0, 0.0, tetrapod_depth)
+    return Rentals(made, made.tetrapod_tally)
 
 
 def test_rented_tetrapod_checks_cut_where_subtrees_run_long():
@@ -31,8 +40,8 @@ def test_rented_tetrapod_checks_cut_where_subtrees_run_long():
         bounds.forget_cached_bounds()
         ida = Ida(g, None, None, None)
         ida.configure(IdaOptions(tripod_after=0.0, check_ratio=0.0, tetrapod_depth=depth))
-        with mock.patch.object(Ida, "rent_after", lambda self, due=due: due):
-            runs.append((ida.run(None), ida.tetrapod_checks, ida.rentals))
+        with mock.patch.object(Rentals, "rent_after", lambda self, due=due: due):
+            runs.append((ida.run(None), ida.checks.tetrapod_checks, ida.rentals.path))
     (none, no_checks, _), (rented, checks, left), (patient, idle, _) = runs
     assert len(none.moves) == len(rented.moves) == len(patient.moves) == len(bfs(g).moves) == 5
     assert no_checks[0] == idle[0] == 0
@@ -50,7 +59,7 @@ def test_a_rented_state_unwound_before_its_check_is_not_counted(monkeypatch):
     ida = Ida(g, None, None, None)
     ida.configure(IdaOptions(tripod_after=None, check_ratio=0.0, tetrapod_depth=AUTO))
     created: dict[int, int] = {}
-    rent, children = Ida.rent, Ida.children
+    rent, children = Rentals.rent, Ida.children
 
     def counted(self, cur, first, budget, depth):
         rental = rent(self, cur, first, budget, depth)
@@ -61,20 +70,20 @@ def test_a_rented_state_unwound_before_its_check_is_not_counted(monkeypatch):
     def unwound(self, cur, first, budget, after, key, known, depth, tripods):
         if depth == 2 and not fired:
             fired.append(depth)
-            parent = self.rentals[0]
+            parent = self.rentals.path[0]
             parent.open = False  # as if its check had been made and had cut it
             raise Cut(parent, parent.budget + 1)
         return children(self, cur, first, budget, after, key, known, depth, tripods)
 
     fired: list[int] = []
-    monkeypatch.setattr(Ida, "rent", counted)
+    monkeypatch.setattr(Rentals, "rent", counted)
     monkeypatch.setattr(Ida, "children", unwound)
-    monkeypatch.setattr(Ida, "rent_after", lambda self: 1e9)
+    monkeypatch.setattr(Rentals, "rent_after", lambda self: 1e9)
     ida.threshold = 5
     ida.dfs(bounds.contract(g), 0, 5, None)
     assert fired and created[1] >= 1 and created[2] >= 2
-    assert ida.rented[1] == [created[1], 1]  # the parent cut by hand: checked
-    assert ida.rented[2] == [created[2] - 1, 0]  # all but the one unwound
+    assert ida.rentals.rented[1] == [created[1], 1]  # the parent cut by hand: checked
+    assert ida.rentals.rented[2] == [created[2] - 1, 0]  # all but the one unwound
 
 
 NESTED = (  # random boards (found by search, kept as data) where, with rentals due at every
@@ -92,40 +101,41 @@ def test_a_cut_keeps_the_rented_state_its_check_value(monkeypatch, every):
     # every ``every``-th state only, so that a rented state may be below the one checked
     colour, edges = NESTED
     g = from_edges(colour, edges, k=4)
-    cuts, kept = [], []
-    check, keep = Ida.tetrapod_check, Ida.keep
+    events = []  # ("cut" | "kept", key, value), in order
+    check, keep = Checks.tetrapod_check, Ida.keep
+    asked = itertools.count()
 
     def checked(self, cur, key, budget):
         value = check(self, cur, key, budget)
         if value > budget:
-            cuts.append((key, value, self.nodes))
+            events.append(("cut", key, value))
         return value
 
     def kept_value(self, key, value, depth):
-        kept.append((key, value, self.nodes))
+        events.append(("kept", key, value))
         keep(self, key, value, depth)
 
-    monkeypatch.setattr(Ida, "tetrapod_check", checked)
+    monkeypatch.setattr(Checks, "tetrapod_check", checked)
     monkeypatch.setattr(Ida, "keep", kept_value)
-    monkeypatch.setattr(Ida, "rent_after", lambda self: 0.0 if self.nodes % every == 0 else 1e9)
+    monkeypatch.setattr(Rentals, "rent_after", lambda self: 1e9 if next(asked) % every else 0.0)
     bounds.forget_cached_bounds()
     out = idastar(g, options=IdaOptions(walk_depth=-1, tripod_after=None))
-    assert len(out.moves) == len(bfs(g).moves) and cuts
-    for key, value, nodes in cuts:
-        after = [entry for entry in kept if entry[2] >= nodes]
-        assert after[0][0].startswith(key) and after[0][1] == value
+    assert len(out.moves) == len(bfs(g).moves) and any(e[0] == "cut" for e in events)
+    for i, (kind, key, value) in enumerate(events):
+        if kind == "cut":
+            _, kept_key, kept = next(e for e in events[i + 1 :] if e[0] == "kept")
+            assert kept_key.startswith(key) and kept == value
 
 
 def test_rental_rule_follows_the_measurements():
     # a check is due after (mean check time, AUTO_GUESS before the first) x (asked + 2) /
     # (cut + 1) seconds of a rented subtree: checks that cut are made sooner
-    g = from_edges([0, 1, 0], [(0, 1), (1, 2)], k=2)
-    ida = Ida(g, None, None, None)
-    assert ida.rent_after() == pytest.approx(2 * checks.AUTO_GUESS)
-    ida.tetrapod_checks = [8, 8, 4.0]  # 0.5 s each, all cut
-    assert ida.rent_after() == pytest.approx(0.5 * 10 / 9)
-    ida.tetrapod_checks = [8, 0, 4.0]  # none cut
-    assert ida.rent_after() == pytest.approx(0.5 * 10)
+    rentals = policy(from_edges([0, 1, 0], [(0, 1), (1, 2)], k=2))
+    assert rentals.rent_after() == pytest.approx(2 * checks.AUTO_GUESS)
+    rentals.checks.tetrapod_checks = [8, 8, 4.0]  # 0.5 s each, all cut
+    assert rentals.rent_after() == pytest.approx(0.5 * 10 / 9)
+    rentals.checks.tetrapod_checks = [8, 0, 4.0]  # none cut
+    assert rentals.rent_after() == pytest.approx(0.5 * 10)
 
 
 def test_a_depth_whose_rentals_ran_long_is_checked_up_front(monkeypatch):
@@ -135,10 +145,9 @@ def test_a_depth_whose_rentals_ran_long_is_checked_up_front(monkeypatch):
     cur = bounds.contract(g)
     asked = []
     monkeypatch.setattr(
-        Ida, "tetrapod_check", lambda self, cur, key, budget: asked.append(budget) or 7
+        Checks, "tetrapod_check", lambda self, cur, key, budget: asked.append(budget) or 7
     )
-    ida = Ida(g, None, None, None)
-    ida.configure(IdaOptions(tripod_after=0.0, check_ratio=0.0, tetrapod_depth=AUTO))
+    rentals = policy(g)
     samples = checks.AUTO_SAMPLES
     for rented, checked, budget, expected in (
         (samples - 1, samples - 1, 6, "rental"),  # too few samples
@@ -146,8 +155,8 @@ def test_a_depth_whose_rentals_ran_long_is_checked_up_front(monkeypatch):
         (samples, samples // 2, 6, 7),  # checked now, and cut
         (samples, samples, 7, None),  # checked now, not cut
     ):
-        ida.rented[1] = [rented, checked]
-        out = ida.rent(cur, 0, budget, 1)
+        rentals.rented[1] = [rented, checked]
+        out = rentals.rent(cur, 0, budget, 1)
         assert (type(out).__name__ == "Rental") if expected == "rental" else out == expected
         assert len(asked) == (0 if expected == "rental" else 1)
         asked.clear()
@@ -160,25 +169,24 @@ def test_the_children_of_a_state_whose_check_missed_are_checked_up_front(monkeyp
     g = from_edges([i % 3 for i in range(9)], [(i, i + 1) for i in range(8)], k=3)
     cur = bounds.contract(g)
     value = [5]  # what the check answers: a miss at every budget here (>= 13)
-    monkeypatch.setattr(Ida, "tetrapod_check", lambda self, cur, key, budget: value[0])
-    ida = Ida(g, None, None, None)
-    ida.configure(IdaOptions(tripod_after=0.0, check_ratio=0.0, tetrapod_depth=AUTO))
-    ida.threshold = 20
+    monkeypatch.setattr(Checks, "tetrapod_check", lambda self, cur, key, budget: value[0])
+    rentals = policy(g)
+    threshold, missed = 20, rentals.missed
     deepest = checks.DEEPEST_DEPTH
 
     def rental(depth):
-        return isinstance(ida.rent(cur, 0, ida.threshold - depth, depth), Rental)
+        return isinstance(rentals.rent(cur, 0, threshold - depth, depth), Rental)
 
     assert rental(1)  # no miss above it: rented
-    ida.rentals.append(Rental(cur, b"", ida.threshold - 1))
-    ida.check_rented(0)  # the rented state's check misses
-    assert ida.missed[1]
+    rentals.path.append(Rental(cur, b"", threshold - 1, 1))
+    rentals.check_rented(0)  # the rented state's check misses
+    assert missed[1]
     for depth in range(2, deepest + 1):  # each checked at once, misses, and so on below
-        assert ida.rent(cur, 0, ida.threshold - depth, depth) is None and ida.missed[depth]
+        assert rentals.rent(cur, 0, threshold - depth, depth) is None and missed[depth]
     assert not rental(deepest + 1)  # below DEEPEST_DEPTH: neither checked nor rented
     value[0] = 99  # a cut: its value is the answer
-    assert ida.rent(cur, 0, ida.threshold - 3, 3) == 99 and not ida.missed[3]
-    assert rental(1) and not ida.missed[1] and rental(2)  # a new state one move deep
+    assert rentals.rent(cur, 0, threshold - 3, 3) == 99 and not missed[3]
+    assert rental(1) and not missed[1] and rental(2)  # a new state one move deep
 
 
 def test_a_miss_checks_the_states_below_it_on_the_path_at_once(monkeypatch):
@@ -194,18 +202,17 @@ def test_a_miss_checks_the_states_below_it_on_the_path_at_once(monkeypatch):
         asked.append(budget)
         return answers[budget]
 
-    monkeypatch.setattr(Ida, "tetrapod_check", check)
-    monkeypatch.setattr(Ida, "rent_after", lambda self: 0.0)
-    ida = Ida(g, None, None, None)
-    ida.configure(IdaOptions(tripod_after=0.0, check_ratio=0.0, tetrapod_depth=AUTO))
-    ida.threshold = 20
-    ida.rentals = [ida.rent(cur, 0, ida.threshold - d, d) for d in (1, 2, 3)]
-    assert [r.timed for r in ida.rentals] == [True] * checks.AUTO_DEPTH + [False]
-    ida.rentals[1].began = ida.rentals[2].began = time.monotonic() + 1e9  # not due by time
+    monkeypatch.setattr(Checks, "tetrapod_check", check)
+    monkeypatch.setattr(Rentals, "rent_after", lambda self: 0.0)
+    rentals = policy(g)
+    path = rentals.path
+    path.extend(rentals.rent(cur, 0, 20 - d, d) for d in (1, 2, 3))
+    assert [r.timed for r in path] == [True] * checks.AUTO_DEPTH + [False]
+    path[1].began = path[2].began = time.monotonic() + 1e9  # not due by time
     with pytest.raises(Cut) as cut:
-        ida.rent_if_due()
-    assert asked == [19, 18, 17] and cut.value.rental is ida.rentals[2]
-    assert ida.missed[1] and ida.missed[2] and not ida.missed[3]
+        rentals.rent_if_due()
+    assert asked == [19, 18, 17] and cut.value.rental is path[2]
+    assert rentals.missed[1] and rentals.missed[2] and not rentals.missed[3]
 
 
 def test_rentals_only_with_auto_on_one_piece_within_the_sizes(monkeypatch):
@@ -216,9 +223,7 @@ def test_rentals_only_with_auto_on_one_piece_within_the_sizes(monkeypatch):
         return from_edges([i % 3 for i in range(n)], [(i, i + 1) for i in range(n - 1)], 3, rules)
 
     def rents(g, depth, tetrapod_depth=AUTO):
-        ida = Ida(g, None, None, None)
-        ida.configure(IdaOptions(tripod_after=0.0, check_ratio=0.0, tetrapod_depth=tetrapod_depth))
-        rental = ida.rent(bounds.contract(g), 0, 99, depth)
+        rental = policy(g, tetrapod_depth).rent(bounds.contract(g), 0, 99, depth)
         return rental and ("timed" if rental.timed else "untimed")
 
     small, auto, deepest = path(9), checks.AUTO_DEPTH, checks.DEEPEST_DEPTH
