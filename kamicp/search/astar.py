@@ -65,15 +65,15 @@ def astar(
                 path = _path(parent, key)
                 return SearchOutcome(path, len(path), True, s.nodes)
             s.tick()
-            for entry in s.children(cur, first):
-                h, _, move, nxt = entry[:4]
+            for child in s.children(cur, first):
+                h, move, nxt = child.bound, child.move, child.first
                 fc = gc + 1 + h
                 if fc >= INF:
                     continue
                 if max_moves is not None and fc > max_moves:
                     cut = min(cut, fc)
                     continue
-                ckey = s.key_of(cur, entry)
+                ckey = s.key_of(cur, child)
                 if gc + 1 < best_g.get(ckey, INF):
                     best_g[ckey] = gc + 1
                     parent[ckey] = (key, move)

@@ -14,11 +14,13 @@ Examples
 >>> from kamicp.bounds import contract
 >>> from kamicp.game.regions import from_edges
 >>> g = from_edges([0, 1, 0], [(0, 1), (1, 2)])
->>> [entry[:3] for entry in Search(g, None, None, None).children(contract(g), 0)]
-[[0, -2, (1, 0)], [1, -1, (0, 1)], [1, -1, (2, 1)]]
+>>> Search(g, None, None, None).children(contract(g), 0)
+[Child(0, -2, (1, 0), 0), Child(1, -1, (0, 1), 0), Child(1, -1, (2, 1), 0)]
 """
 
 from __future__ import annotations
+
+import operator
 
 from kamicp.bounds import (
     UNSOLVABLE,
@@ -33,7 +35,6 @@ from kamicp.bounds import (
 from kamicp.game.rules import Move
 from kamicp.procs.deadline import Deadline, LimitReached
 from kamicp.search.moves import (
-    by_bound,
     frame,
     last_move,
     last_move_context,
@@ -43,9 +44,36 @@ from kamicp.search.moves import (
     state_key_of,
 )
 
-__all__ = ["INF", "Search"]
+__all__ = ["INF", "Child", "Search", "by_bound"]
 
 INF = UNSOLVABLE
+
+
+class Child:
+    """One move from a state, as :meth:`Search.children` lists them.
+
+    ``bound`` is a lower bound on the child's distance, computed without making the child;
+    ``minus_merged`` minus the regions the move merges (the order's tie-break); ``move`` the
+    move; ``first`` the child's first open piece; ``state`` the child's position once
+    :meth:`Search.build` has made it (None before); ``radius`` the radius of the moved
+    piece after the move, where known (free rules), which seeds the child's radius cache.
+    """
+
+    __slots__ = ("bound", "minus_merged", "move", "first", "state", "radius")
+
+    def __init__(self, bound: int, minus_merged: int, move: Move, first: int, radius=None):
+        self.bound = bound
+        self.minus_merged = minus_merged
+        self.move = move
+        self.first = first
+        self.state: Current | None = None
+        self.radius = radius
+
+    def __repr__(self) -> str:
+        return f"Child({self.bound}, {self.minus_merged}, {self.move}, {self.first})"
+
+
+by_bound = operator.attrgetter("bound", "minus_merged")  # the order: bound, most merged
 
 
 class Search:
@@ -87,20 +115,18 @@ class Search:
             return INF
         return estimate(cur, self.rules, final)
 
-    def children(self, cur: Current, first: int, after: int | None = None) -> list[list]:
-        """[bound, -merged, move, first, child, radius] per move tried, best first.
+    def children(self, cur: Current, first: int, after: int | None = None) -> list[Child]:
+        """A :class:`Child` per move tried, best first.
 
         The bound is computed without building the child
         (:func:`~kamicp.bounds.islands_bound_after`,
-        :func:`~kamicp.bounds.pivot_layer_bound`
-        with ``colour``); ``child`` is None until :meth:`build` makes it, and ``radius``
-        (free rules) seeds its radius cache.
+        :func:`~kamicp.bounds.pivot_layer_bound` with the move's colour).
         """
         return self.within(cur, first, after, None)[0]
 
     def within(
         self, cur: Current, first: int, after: int | None, budget: int | None
-    ) -> tuple[list[list], int]:
+    ) -> tuple[list[Child], int]:
         """(entries, floor): :meth:`children`, except that with a ``budget`` some children
         whose bound is certainly above ``budget - 1`` may be left out; ``floor`` is then a
         lower bound on 1 + bound of every child left out (INF when none is)."""
@@ -111,7 +137,7 @@ class Search:
 
     def general_children(
         self, cur: Current, first: int, final: int | None, after: int | None
-    ) -> list[list]:
+    ) -> list[Child]:
         """:meth:`children` in general: any rules, any number of pieces."""
         out = []
         near = None
@@ -128,7 +154,7 @@ class Search:
             merged = len(gone)
             if self.rules == "pivot":
                 h = pivot_layer_bound(cur, final, c)
-                out.append([h, -merged, (v, c), nxt, None, None])
+                out.append(Child(h, -merged, (v, c), nxt))
                 continue
             alive, final_after = frame(cur, nxt, self.final_colour)
             if not alive:
@@ -137,13 +163,13 @@ class Search:
             if i not in movers:
                 movers[i] = radius_movers(cur, i)
             h, radius = islands_bound_after(cur, v, c, final_after, movers[i])
-            out.append([h, -merged, (v, c), nxt, None, radius])
+            out.append(Child(h, -merged, (v, c), nxt, radius))
         out.sort(key=by_bound)
         return out
 
     def one_piece_children(
         self, cur: Current, final: int | None, after: int | None, budget: int | None = None
-    ) -> tuple[list[list], int]:
+    ) -> tuple[list[Child], int]:
         """:meth:`within` for free rules on one piece, the common case, inlined: the bound
         of a child is max(radius, colours left other than the final one), as
         :func:`kamicp.bounds.islands_bound_after` computes it (the tests compare both).
@@ -190,7 +216,7 @@ class Search:
                     r = radius_after(cur, 0, (v, *gone))
                 else:
                     r = radius
-                out.append([max(r, rest), -len(gone), (v, c), 0, None, r])
+                out.append(Child(max(r, rest), -len(gone), (v, c), 0, r))
         out.sort(key=by_bound)
         return out, floor
 
@@ -204,21 +230,22 @@ class Search:
         return last_move_context(v, minus_merged != 0, cur.pos[v])
 
     @staticmethod
-    def build(cur: Current, entry: list) -> Current:
-        """The child position of a :meth:`children` entry."""
-        if entry[4] is None:
-            v, c = entry[2]
-            child = cur.play(v, c)
-            if entry[5] is not None:
-                i = cur.island_of[v]
-                child.radii[i] = entry[5]  # its origin stays: its balls grow from ours
-            entry[4] = child
-        return entry[4]
+    def build(cur: Current, child: Child) -> Current:
+        """The position of a :meth:`children` child (made once, then kept in it)."""
+        if child.state is None:
+            v, c = child.move
+            state = cur.play(v, c)
+            if child.radius is not None:
+                state.radii[cur.island_of[v]] = (
+                    child.radius
+                )  # its origin stays: its balls grow from ours
+            child.state = state
+        return child.state
 
     @staticmethod
-    def key_of(cur: Current, entry: list) -> bytes:
-        """The transposition key of a :meth:`children` entry's position."""
-        if entry[4] is not None:
-            return state_key(entry[4], entry[3])
-        v, c = entry[2]
-        return state_key_of(cur.pos_after(v, c), entry[3])
+    def key_of(cur: Current, child: Child) -> bytes:
+        """The transposition key of a :meth:`children` child's position."""
+        if child.state is not None:
+            return state_key(child.state, child.first)
+        v, c = child.move
+        return state_key_of(cur.pos_after(v, c), child.first)

@@ -26,14 +26,11 @@ Examples
 
 from __future__ import annotations
 
-import operator
-
 from kamicp.bounds import Current
 from kamicp.game.rules import Move
 
 __all__ = [
     "COLOUR_SLOTS",
-    "by_bound",
     "context_bytes",
     "frame",
     "last_move",
@@ -48,8 +45,6 @@ __all__ = [
 ]
 
 COLOUR_SLOTS = 256  # colours a last-move context can name (a palette is far smaller)
-
-by_bound = operator.itemgetter(0, 1)  # children's order: bound, then most regions merged
 
 
 def state_key(cur: Current, first: int) -> bytes:

@@ -47,16 +47,21 @@ def test_one_piece_children_match_the_general_ones(g, data):
     fast, floor = s.one_piece_children(cur, final, after)
     slow = s.general_children(cur, 0, final, after)
     assert floor == INF
-    assert [e[:4] + e[5:] for e in fast] == [e[:4] + e[5:] for e in slow]
+    assert [fields(c) for c in fast] == [fields(c) for c in slow]
     # With a budget, every child within it is kept, and the floor is at most 1 + the
     # bound of every child left out (what IDA* returns for them).
     budget = data.draw(st.integers(0, 8))
     kept, floor = s.one_piece_children(cur, final, after, budget)
-    kept_moves = {e[2] for e in kept}
-    assert kept == [e for e in fast if e[2] in kept_moves]
-    for e in fast:
-        if e[2] not in kept_moves:
-            assert 1 + e[0] > budget and floor <= 1 + e[0]
+    kept_moves = {c.move for c in kept}
+    assert [fields(c) for c in kept] == [fields(c) for c in fast if c.move in kept_moves]
+    for c in fast:
+        if c.move not in kept_moves:
+            assert 1 + c.bound > budget and floor <= 1 + c.bound
+
+
+def fields(child):
+    """A child's fields but the position made from it."""
+    return child.bound, child.minus_merged, child.move, child.first, child.radius
 
 
 def canonical_colourings(n, k):
@@ -87,12 +92,12 @@ def depth_with_move_rules(g, final):
         for cur, first, after in layer:
             if cur.is_solved(final):
                 return depth
-            for entry in search.children(cur, first, after):
-                context = search.context(cur, entry[2], entry[1])
-                child = search.build(cur, entry)
-                if (child.pos, entry[3], context) not in seen:
-                    seen.add((child.pos, entry[3], context))
-                    following.append((child, entry[3], context))
+            for child in search.children(cur, first, after):
+                context = search.context(cur, child.move, child.minus_merged)
+                state = search.build(cur, child)
+                if (state.pos, child.first, context) not in seen:
+                    seen.add((state.pos, child.first, context))
+                    following.append((state, child.first, context))
         layer = following
         depth += 1
     return None

@@ -41,7 +41,7 @@ from kamicp.game.regions import RegionGraph
 from kamicp.game.rules import Move
 from kamicp.procs.deadline import LimitReached
 from kamicp.result import SearchOutcome
-from kamicp.search.base import INF, Search
+from kamicp.search.base import INF, Child, Search
 from kamicp.search.ida.checks import (
     AUTO,
     CHECK_RATIO,
@@ -200,7 +200,7 @@ class Level(NamedTuple):
     budget: int  # its moves left
     depth: int  # its moves from the start
     best: int  # the least 1 + bound of the children finished so far (or left out)
-    entries: list  # its children (:meth:`Ida.within`), best first
+    entries: list[Child]  # its children (:meth:`Ida.within`), best first
     index: int  # the child being searched: those before it are finished, those after untouched
     missed: bool  # the state was given a tetrapod check that did not cut it
 
@@ -425,17 +425,17 @@ class Ida(Search):
         # iterations) only cut off: ordering by them hurts. Children
         # certainly over budget may be left out; ``best`` starts at their floor.
         entries, best = self.within(cur, first, after, budget)
-        for i, entry in enumerate(entries):
-            h, _, move, nxt = entry[:4]
-            context = self.context(cur, move, entry[1])
+        for i, child in enumerate(entries):
+            h, move = child.bound, child.move
+            context = self.context(cur, move, child.minus_merged)
             if 1 + h <= budget:
-                child_key = self.key_of(cur, entry) + context_bytes(context)
+                child_key = self.key_of(cur, child) + context_bytes(context)
                 h = max(h, self.table.get(child_key, 0))
             if 1 + h > budget:
                 best = min(best, 1 + h)
                 continue
             try:
-                r = self.dfs(self.build(cur, entry), nxt, budget - 1, context)
+                r = self.dfs(self.build(cur, child), child.first, budget - 1, context)
             except Split as split:  # a parallel task stops here: note what this level holds
                 missed = depth <= DEEPEST_DEPTH and self.rentals.missed[depth]
                 split.levels.append(Level(cur, budget, depth, best, entries, i, missed))

@@ -34,7 +34,7 @@ from kamicp.bounds import Current, contract, keep_levels_memory
 from kamicp.game.regions import RegionGraph
 from kamicp.game.rules import Move
 from kamicp.procs.deadline import Deadline, LimitReached
-from kamicp.search.base import INF
+from kamicp.search.base import INF, Child
 from kamicp.search.ida.checks import AUTO, DEEPEST_DEPTH
 from kamicp.search.ida.search import Ida, IdaOptions, Level, Split
 from kamicp.search.moves import context_bytes, transposition_key
@@ -314,7 +314,7 @@ class TaskSearch(Ida):
             floor = min(floor, least)
             if stopping or (not rest and n + 1 < len(levels)):
                 continue  # all of this level is left to the deeper ones
-            moves = task.moves + tuple(lv.entries[lv.index][2] for lv in levels[:n])
+            moves = task.moves + tuple(lv.entries[lv.index].move for lv in levels[:n])
             tasks = tuple(self.subtask(level, e, moves) for e in rest)
             resume = self.subtask(level, level.entries[level.index], moves)
             return Answer(None, None, floor, tasks, resume, tuple(bounds))
@@ -324,8 +324,8 @@ class TaskSearch(Ida):
     def finished(self, level: Level) -> list[tuple[bytes, int]]:
         """The table's bounds of a level's finished children."""
         found = []
-        for entry in level.entries[: level.index]:
-            key = self.child_key(level, entry)
+        for child in level.entries[: level.index]:
+            key = self.child_key(level, child)
             value = self.table.get(key)
             if value is not None and value > level.budget - 1:
                 found.append((key, value))
@@ -335,35 +335,35 @@ class TaskSearch(Ida):
         """A level's children after the one being searched that are within its budget, and
         the least f (moves from the start) of those that are not."""
         rest, least = [], INF
-        for entry in level.entries[level.index + 1 :]:
-            h = entry[0]
+        for child in level.entries[level.index + 1 :]:
+            h = child.bound
             if 1 + h <= level.budget:
-                h = max(h, self.table.get(self.child_key(level, entry), 0))
+                h = max(h, self.table.get(self.child_key(level, child), 0))
             if 1 + h > level.budget:
                 least = min(least, level.depth + 1 + h)
             else:
-                rest.append(entry)
+                rest.append(child)
         return rest, least
 
-    def child_key(self, level: Level, entry: list) -> bytes:
+    def child_key(self, level: Level, child: Child) -> bytes:
         """The table's key of a level's child."""
-        context = self.context(level.cur, entry[2], entry[1])
-        return self.key_of(level.cur, entry) + context_bytes(context)
+        context = self.context(level.cur, child.move, child.minus_merged)
+        return self.key_of(level.cur, child) + context_bytes(context)
 
-    def subtask(self, level: Level, entry: list, moves: tuple) -> Task:
+    def subtask(self, level: Level, child: Child, moves: tuple) -> Task:
         """A level's child as a task; ``moves`` reach the level's state."""
-        move = entry[2]
-        if entry[4] is not None:  # built: its radii as they are
-            radii = tuple(entry[4].radii)
-        else:  # the move changes one piece, whose radius the entry may know
+        move = child.move
+        if child.state is not None:  # made: its radii as they are
+            radii = tuple(child.state.radii)
+        else:  # the move changes one piece, whose radius the child may know
             radii = list(level.cur.radii)
-            radii[level.cur.island_of[move[0]]] = entry[5]
+            radii[level.cur.island_of[move[0]]] = child.radius
             radii = tuple(radii)
         return Task(
             (*moves, move),
-            entry[3],
+            child.first,
             level.budget - 1,
-            self.context(level.cur, move, entry[1]),
+            self.context(level.cur, move, child.minus_merged),
             radii,
             level.missed,
         )
