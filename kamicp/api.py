@@ -18,6 +18,7 @@ True
 
 from __future__ import annotations
 
+import numbers
 import os
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
@@ -132,8 +133,8 @@ def solve(
         Decide "solvable in at most this many moves?" instead of minimising.
     time_limit : float, optional
         Seconds; when reached, the result holds the bounds proved so far.
-    final_colour : int, optional
-        The colour the board must end in (an index into the palette).
+    final_colour : int or str, optional
+        The colour the board must end in: an index into the palette, or a colour's name.
     options : kamicp.solving.options.SolveOptions, optional
         The solver's other settings (workers, strategy, journal, ...), as the command line
         takes them; ``max_moves``, ``time_limit`` and ``final_colour``, where given, take
@@ -150,7 +151,8 @@ def solve(
     Raises
     ------
     ValueError
-        An unknown solver.
+        An unknown solver; a final colour not in the palette; a negative ``time_limit``
+        or ``max_moves``.
 
     Examples
     --------
@@ -161,11 +163,33 @@ def solve(
     >>> r.status, r.moves
     ('optimal', 4)
     """
-    settings = {"max_moves": max_moves, "time_limit": time_limit, "final_colour": final_colour}
+    g = _graph(puzzle)
+    if time_limit is not None and not time_limit >= 0:  # NaN too
+        raise ValueError(f"time_limit must be at least 0 seconds, not {time_limit!r}")
+    if max_moves is not None and (not isinstance(max_moves, numbers.Integral) or max_moves < 0):
+        raise ValueError(f"max_moves must be a count of moves (0 or more), not {max_moves!r}")
+    final = None if final_colour is None else _colour_index(g, final_colour)
+    settings = {"max_moves": max_moves, "time_limit": time_limit, "final_colour": final}
     options = replace(
         options or SolveOptions(), **{k: v for k, v in settings.items() if v is not None}
     )
-    return solve_graph(_graph(puzzle), solver, options)
+    return solve_graph(g, solver, options)
+
+
+def _colour_index(g: RegionGraph, colour: int | str) -> int:
+    """The palette index of ``colour``: an index, or a name of the palette."""
+    names = " ".join(str(name) for name in g.palette)
+    if isinstance(colour, str):
+        if colour in g.palette:
+            return g.palette.index(colour)
+        raise ValueError(f"final colour {colour!r} is not in the palette ({names})")
+    if isinstance(colour, bool) or not isinstance(colour, numbers.Integral):
+        raise TypeError(f"a final colour is a palette index or name, not {colour!r}")
+    if not 0 <= colour < len(g.palette):
+        raise ValueError(
+            f"final colour {colour} is not a palette index (0 to {len(g.palette) - 1}: {names})"
+        )
+    return int(colour)
 
 
 @dataclass(frozen=True)
@@ -236,28 +260,54 @@ def check(puzzle: Puzzle, moves: str | Sequence[Move]) -> Verdict:
     )
 
 
-def format_moves(board: Board, moves: Sequence[Move]) -> str:
+def format_moves(puzzle: Puzzle, moves: Sequence[Move]) -> str:
     """Moves of :func:`solve` in the command line's notation (cells and colour names).
 
     Parameters
     ----------
-    board : Board
-        The puzzle the moves are for.
+    puzzle : Board or RegionGraph
+        The puzzle the moves are for. A Board names each region by its first cell in the
+        board's notation; a RegionGraph by its first cell as the region graph keeps it (a
+        networkx node's name, or ``row,column`` for a grid's cell).
     moves : sequence of (int, int)
-        (region, colour) pairs, regions of ``board``'s region graph.
+        (region, colour) pairs, regions of the puzzle's region graph.
 
     Returns
     -------
     str
         One ``cell:colour`` token per move, separated by spaces.
 
+    Raises
+    ------
+    ValueError
+        A region or a colour the puzzle does not have.
+
     Examples
     --------
     >>> board = load("RG\\nGG\\n")
     >>> format_moves(board, solve(board).solution)
     '0,0:G'
+    >>> import networkx as nx
+    >>> G = nx.Graph([("a", "b"), ("b", "c")])
+    >>> nx.set_node_attributes(G, {"a": "red", "b": "blue", "c": "red"}, "colour")
+    >>> format_moves(RegionGraph.from_networkx(G), [(1, 0)])
+    'b:red'
     """
-    return notation.format_moves(board, region_graph(board), list(moves))
+    g = _graph(puzzle)
+    moves = list(moves)
+    for region, colour in moves:
+        if not (0 <= region < g.n and 0 <= colour < len(g.palette)):
+            raise ValueError(f"move {(region, colour)}: no such region or colour in the puzzle")
+    if isinstance(puzzle, Board):
+        return notation.format_moves(puzzle, g, moves)
+    return " ".join(f"{_cell_name(g.cells[v][0])}:{g.palette[c]}" for v, c in moves)
+
+
+def _cell_name(cell) -> str:
+    """A cell as the notation writes it without its board: ``row,column`` for a grid's."""
+    if isinstance(cell, tuple):
+        return ",".join(str(x) for x in cell)
+    return str(cell)
 
 
 def parse_moves(board: Board, text: str) -> list[Move]:

@@ -109,3 +109,43 @@ def test_the_readme_python_example_runs(capsys, monkeypatch):
     monkeypatch.chdir(ROOT)
     exec(compile(code, "README.md", "exec"), {})
     assert "optimal" in capsys.readouterr().out
+
+
+def test_a_final_colour_is_an_index_or_a_name_of_the_palette():
+    board = kamicp.load("RRG\nRBG\nBBG\n")  # palette B G R
+    by_name, by_index = kamicp.solve(board, final_colour="G"), kamicp.solve(board, final_colour=1)
+    assert by_name.moves == by_index.moves == 2
+    assert kamicp.check(board, by_name.solution).solved
+    assert by_name.solution[-1][1] == 1  # the board ends green
+    for wrong in (5, -1, "purple"):
+        with pytest.raises(ValueError, match="palette"):
+            kamicp.solve(board, final_colour=wrong)
+    with pytest.raises(TypeError):
+        kamicp.solve(board, final_colour=1.0)
+
+
+def test_negative_limits_are_refused_and_a_zero_time_limit_answers_at_once():
+    board = kamicp.load("RRG\nRBG\nBBG\n")
+    with pytest.raises(ValueError, match="time_limit"):
+        kamicp.solve(board, time_limit=-1)
+    with pytest.raises(ValueError, match="max_moves"):
+        kamicp.solve(board, max_moves=-1)
+    rows = ["".join("RGBY"[(7 * i + 3 * j + i * j) % 4] for j in range(30)) for i in range(30)]
+    r = kamicp.solve(kamicp.load("\n".join(rows) + "\n"), time_limit=0)
+    assert r.status == "unknown" and r.lower_bound > 0
+
+
+def test_prose_is_not_read_as_a_puzzle():
+    with pytest.raises(InputError, match="'this' is not one cell"):
+        kamicp.load("this is not a puzzle\n")
+    assert kamicp.load("R G B\nG G G\n").palette == ("B", "G", "R")  # cells spaced out
+
+
+def test_moves_of_a_region_graph_are_written_with_its_node_names():
+    G = nx.Graph([("a", "b"), ("b", "c")])
+    nx.set_node_attributes(G, {"a": "red", "b": "blue", "c": "red"}, "colour")
+    g = kamicp.RegionGraph.from_networkx(G)
+    r = kamicp.solve(g)
+    assert kamicp.format_moves(g, r.solution) == "b:red"
+    with pytest.raises(ValueError, match="no such region"):
+        kamicp.format_moves(g, [(7, 0)])

@@ -27,7 +27,8 @@ most once:
   board (they can still be played). Default: the symbols present, sorted by code point.
 
 Each row is one line; every non-space character is one cell and spaces are ignored, so
-``R G B`` and ``RGB`` are the same row. ``.`` is a hole; any other character is a colour
+``R G B`` and ``RGB`` are the same row; a row spaced out has one character between spaces
+(``RG B`` is an error: text, not a puzzle). ``.`` is a hole; any other character is a colour
 except ``# : ; { [`` (reserved for comments, headers, move notation and detection) and
 characters that are not printable (control characters: a binary file's bytes). All rows
 have the same number of cells (pad with ``.``); a ragged row is an error. The extensions
@@ -100,7 +101,12 @@ def read_grid(text: str, path: str) -> list[Board]:
                 raise InputError(f"key {key!r} given twice", path, number)
             headers[key] = (value.strip(), number)
             continue
-        symbols = "".join(line.split())
+        tokens = line.split()
+        wide = next((token for token in tokens if len(token) > 1), None)
+        if len(tokens) > 1 and wide is not None:  # words, not cells: prose is no puzzle
+            problem = f"{wide!r} is not one cell: a row spaced out has one character a cell"
+            raise InputError(problem, path, number)
+        symbols = "".join(tokens)
         bad = sorted(set(symbols) & (RESERVED - {"."}))
         if bad:
             raise InputError(f"character {bad[0]!r} cannot be a colour", path, number)
