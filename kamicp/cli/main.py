@@ -136,13 +136,15 @@ def main(argv: list[str] | None = None) -> int:
 
 def _run(argv: list[str]) -> int:
     """Parse ``argv`` and run its command; errors as one line and an exit code."""
-    command = command_of(argv)
-    parser = build_parser([command] if command else [])
-    args = parser.parse_args(argv)
-    if not hasattr(args, "run"):
-        parser.print_help()
-        return 2
     try:
+        # the command's module is imported here (a second of imports on a first run): a
+        # Ctrl-C meanwhile ends with one line too
+        command = command_of(argv)
+        parser = build_parser([command] if command else [])
+        args = parser.parse_args(argv)
+        if not hasattr(args, "run"):
+            parser.print_help()
+            return 2
         return args.run(args)
     except KamicpError as err:
         print(f"kamicp: {err}", file=sys.stderr)

@@ -328,7 +328,13 @@ def _interrupted(g: RegionGraph, final_colour, max_moves, seen: Seen) -> Result:
     lower = seen.lower
     if lower is None and g.n > BIG[g.rules]:
         lower = len(g.colours_present()) - 1
-    start = unknown(g, final_colour, "interrupted", time.monotonic(), lower)
+    try:
+        start = unknown(g, final_colour, "interrupted", time.monotonic(), lower)
+    except (ImportError, AttributeError):
+        # the interrupt came inside an import (Numba's, on a first run), and the module it
+        # left half made cannot run now: the colours but one
+        floor = max(lower or 0, len(g.colours_present()) - 1)
+        start = Result("unknown", None, floor, None, "", proof="interrupted")
     lower = max(start.lower_bound, seen.lower or 0)
     best = start.solution
     if seen.best is not None and (best is None or len(seen.best) < len(best)):

@@ -284,3 +284,41 @@ def test_a_command_run_in_process_leaves_the_sigterm_handler_as_it_found_it(caps
     before = signal.getsignal(signal.SIGTERM)
     assert main(["info", str(ROOT / "puzzles" / "square" / "first.txt")]) == 0
     assert signal.getsignal(signal.SIGTERM) is before
+
+
+def test_ctrl_c_while_the_command_loads_ends_with_one_line(capsys, monkeypatch):
+    # a first run imports the command's module for a second: Ctrl-C there is one line, 130
+    import importlib
+
+    real = importlib.import_module
+
+    def interrupted(name, *args):
+        if name == "kamicp.cli.solve":
+            raise KeyboardInterrupt
+        return real(name, *args)
+
+    monkeypatch.setattr(importlib, "import_module", interrupted)
+    assert main(["solve", str(ARTICLE)]) == 130
+    err = capsys.readouterr().err
+    assert err.strip() == "kamicp: interrupted"
+
+
+def test_bounds_after_ctrl_c_inside_an_import_are_the_colours_but_one(monkeypatch):
+    # Ctrl-C inside Numba's import (the start's bound compiles its loops on a first run)
+    # leaves it half made; the bounds of the interrupted answer must not need it
+    from kamicp import bounds
+    from kamicp.game.regions import from_edges
+    from kamicp.solving import driver
+    from kamicp.solving.solve import solve
+
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    def half_made(*args, **kwargs):
+        raise AttributeError("partially initialized module 'numba.core.types'")
+
+    monkeypatch.setattr(bounds, "lower_bound", interrupted)
+    monkeypatch.setattr(driver, "unknown", half_made)
+    g = from_edges([0, 1, 2, 3, 0], [(i, i + 1) for i in range(4)])
+    r = solve(g, "idastar")
+    assert (r.status, r.lower_bound, r.proof, r.interrupted) == ("unknown", 3, "interrupted", True)
