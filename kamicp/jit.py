@@ -29,7 +29,7 @@ import sys
 import time
 from collections.abc import Callable
 
-__all__ = ["STALE_DAYS", "Kernel", "compile_kernels", "kernel", "prune_caches"]
+__all__ = ["STALE_DAYS", "Kernel", "compile_kernels", "first_run", "kernel", "prune_caches"]
 
 # Cache folders of other states of the sources (``kamicp._numba_cache_dir``) that no run has
 # used for this many days are removed: each upgrade or edit leaves one behind, 4-9 MB each.
@@ -93,7 +93,12 @@ def compile_kernels() -> None:
     """
     if not _waiting:
         return
-    prune_caches(os.environ.get("NUMBA_CACHE_DIR", ""))
+    cache = os.environ.get("NUMBA_CACHE_DIR", "")
+    if first_run(cache):
+        from kamicp.procs.progress import notice
+
+        notice("compiling kamicp's loops, once after an install or an upgrade")
+    prune_caches(cache)
     from numba import njit  # the compiler: imported only when a compiled loop runs
 
     for waiting in _waiting:
@@ -107,6 +112,28 @@ def compile_kernels() -> None:
         for key, value in list(space.items()):
             if isinstance(value, Kernel) and value.compiled is not None:
                 space[key] = value.compiled
+
+
+def first_run(cache: str) -> bool:
+    """Whether Numba's cache folder for these sources holds nothing yet: the loops are
+    compiled now, seconds to a minute, where later runs load them in milliseconds.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     first_run(folder), first_run(os.path.join(folder, "absent"))
+    (True, True)
+    >>> first_run("")  # no folder chosen: Numba's own, not kamicp's to judge
+    False
+    """
+    if not cache:
+        return False
+    try:
+        with os.scandir(cache) as entries:
+            return next(entries, None) is None
+    except OSError:  # absent (or unreadable): nothing cached
+        return True
 
 
 def prune_caches(current: str, days: float = STALE_DAYS) -> list[str]:

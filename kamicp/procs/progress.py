@@ -31,6 +31,7 @@ __all__ = [
     "Seen",
     "contained_parent",
     "listening",
+    "notice",
     "portfolio_parent",
     "say",
     "tell",
@@ -99,6 +100,24 @@ def say(text: str) -> None:
         for watch in _watchers:
             if hasattr(watch, "status"):
                 watch.status(text)
+
+
+def notice(text: str) -> None:
+    """Tell this process's watchers that show a status line (a terminal's) what the solve
+    is busy with where it tells no bound for long, such as compiling its loops.
+
+    Parameters
+    ----------
+    text : str
+        A few words.
+
+    Examples
+    --------
+    >>> notice("compiling")  # nobody shows it: nothing happens
+    """
+    for watch in _watchers:
+        if hasattr(watch, "notice"):
+            watch.notice(text)
 
 
 def listening() -> bool:

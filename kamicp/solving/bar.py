@@ -151,6 +151,11 @@ class Live(Seen):
         while not self._stop.wait(REDRAW):
             self._line.refresh()
 
+    def notice(self, text: str) -> None:
+        """Show what the solve is busy with until it tells a bound."""
+        if self._line is not None:
+            self._line.set_postfix_str(text)
+
     def __call__(self, lower: int | None, best: list | None) -> bool:
         if not super().__call__(lower, best):
             return False

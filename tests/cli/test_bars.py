@@ -99,3 +99,23 @@ def test_the_line_of_one_puzzle_is_redrawn_as_its_clock_runs():
     drawn = screen.getvalue()
     assert live.shown and "demo: 00:0" in drawn and ", 3 <= optimum" in drawn
     assert drawn.count("\r") >= 3  # the first draw, redraws, and the clearing
+
+
+def test_the_line_says_when_the_loops_compile_on_a_first_run(monkeypatch, tmp_path):
+    # a first run compiles for seconds to a minute before any bound: the line says so
+    from kamicp import jit
+    from kamicp.procs.progress import watched
+    from kamicp.solving.bar import Live
+
+    class Terminal(io.StringIO):
+        def isatty(self):
+            return True
+
+    def waiting(x):
+        return x + 1
+
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path / "fresh"))
+    screen = Terminal()
+    with Live("demo", screen) as live, watched(live):
+        assert jit.kernel(waiting)(1) == 2  # compiles the kernels declared so far
+    assert "compiling kamicp's loops" in screen.getvalue()
