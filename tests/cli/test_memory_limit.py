@@ -66,7 +66,9 @@ def _ours(token: str) -> list[int]:
 def test_no_child_outlives_a_time_limited_portfolio(tmp_path):
     board = long_board(tmp_path)
     done = _run("solve", str(board), "--time-limit", "2")
-    assert "solver:   portfolio" in done.stdout and "optimality not proved" in done.stdout
+    # what 2 s find depends on the machine's load (a solution or none); that the children
+    # are gone does not
+    assert "solver:   portfolio" in done.stdout and done.returncode == 3, done.stderr
     assert _ours(str(board)) == []
 
 
