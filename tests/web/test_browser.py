@@ -7,6 +7,7 @@ and every expected count is proved here by breadth-first search, not taken from 
 from __future__ import annotations
 
 import re
+import time
 
 import pytest
 
@@ -70,11 +71,16 @@ def click_cell(browser, cell: int):
 
 def play(browser, board, moves, done: int = 0, keys: bool = False):
     """Play ``moves`` (regions of the board's region graph): pick each colour (its swatch,
-    or its key 1-9), click a cell of the region."""
+    or the key its swatch shows), click a cell of the region."""
     g = region_graph(board)
+    digits = all(len(name) == 1 and name.isdigit() for name in board.palette)
     for k, (region, colour) in enumerate(moves, done + 1):
         if keys:
-            browser.find_element("tag name", "body").send_keys(str(colour + 1))
+            swatch = browser.find_elements("css selector", ".swatch")[colour]
+            key = swatch.find_element("tag name", "kbd").text
+            # a palette of digits: the key is the colour's name, as the hints say it
+            assert key == (board.palette[colour] if digits else str(colour + 1))
+            browser.find_element("tag name", "body").send_keys(key)
         else:
             browser.find_elements("css selector", ".swatch")[colour].click()
         picked = browser.find_element("css selector", ".swatch.picked")
@@ -99,6 +105,20 @@ def test_a_kami2_level_is_played_to_the_end(browser, server):
     assert text(browser, "count") == "1 region, 1 colour left"
     assert len(set(colours(browser))) == 1 and len(set(regions(browser))) == 1
     assert text(browser, "status") == f"Solved in {len(moves)} moves (par {board.par})."
+    assert data(browser, "board", "solved") == "true"
+
+
+def test_a_palette_of_digits_is_played_with_the_digits_the_hints_name(browser, server, tmp_path):
+    # colours named 5, 8, 0 (as KAMI 2 levels and Flood-It boards name theirs): the key of
+    # each is its name, as a hint says "(8)", not its place in the palette
+    path = tmp_path / "digits.txt"
+    path.write_text("name: digits\npalette: 580\n5850\n0088\n5580\n")
+    board = formats.load(str(path))[0]
+    open_file(browser, server, path, board.name)
+    keys = [kbd.text for kbd in browser.find_elements("css selector", ".swatch kbd")]
+    assert keys == ["5", "8", "0"]
+    moves = solution(board)
+    play(browser, board, moves, keys=True)
     assert data(browser, "board", "solved") == "true"
 
 
@@ -193,12 +213,23 @@ def test_pivot_rules_flood_the_pivot_and_mark_it(browser, server):
         for i, c in enumerate(board.order)
         if board.cells[c] != board.cells[board.pivot] and g.region_of[c] != g.pivot
     )
-    # a colour picked that is neither the pivot's nor the clicked cell's
-    picked = ({0, 1, 2} - {board.cells[board.pivot], board.cells[board.order[far]]}).pop()
-    browser.find_elements("css selector", ".swatch")[picked].click()
+    # a cell clicked: the pivot's region takes its colour
     click_cell(browser, far)
     wait_for(browser, lambda: data(browser, "status", "used") == "1")
     assert colours(browser)[pivot] == board.cells[board.order[far]]
+    # a colour clicked (or its key pressed) is played at once, as in Flood-It
+    other = ({0, 1, 2} - {colours(browser)[pivot]}).pop()
+    browser.find_elements("css selector", ".swatch")[other].click()
+    wait_for(browser, lambda: data(browser, "status", "used") == "2")
+    assert colours(browser)[pivot] == other
+    key = browser.find_elements("css selector", ".swatch kbd")[board.cells[board.pivot]].text
+    browser.find_element("tag name", "body").send_keys(key)
+    wait_for(browser, lambda: data(browser, "status", "used") == "3")
+    assert colours(browser)[pivot] == board.cells[board.pivot]
+    # the pivot's own colour again: nothing is played
+    browser.find_element("tag name", "body").send_keys(key)
+    time.sleep(0.5)  # a move played would be drawn by then
+    assert data(browser, "status", "used") == "3"
 
 
 def test_a_file_of_several_puzzles_offers_a_picker(browser, server):

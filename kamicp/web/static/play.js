@@ -58,8 +58,8 @@ async function load(puzzle) {
   game.view = drawBoard($("board"), board, { onCellClick: (i) => serial(() => click(i)) });
   $("rules-note").textContent =
     board.rules === "pivot"
-      ? "Pivot rules: every move recolours the pivot's region (the ringed cell). Click a cell " +
-        "to take its colour, or the pivot's region to take the colour picked."
+      ? "Pivot rules: every move recolours the pivot's region (the ringed cell). Click a " +
+        "colour (or press its key) to play it, or a cell to take its colour."
       : "Free rules: click any region to flood it with the colour picked.";
   for (const id of ["hint-text", "solve-text", "proof", "progress"]) {
     $(id).textContent = "";
@@ -75,6 +75,16 @@ async function load(puzzle) {
   document.title = `${name} — kamicp play`;
 }
 
+// The key that picks colour i. Where every colour is named by one digit (KAMI 2 levels,
+// Flood-It boards) it is that digit, the one the messages and hints name ("red (4)");
+// else its place, 1 to 9.
+function keyOf(i) {
+  const names = game.board.palette.map((entry) => entry.name);
+  const digits = names.every((name) => /^[0-9]$/.test(name)) && new Set(names).size === names.length;
+  if (digits) return names[i];
+  return i < 9 ? String(i + 1) : "";
+}
+
 function swatches() {
   const box = $("swatches");
   box.replaceChildren();
@@ -85,21 +95,37 @@ function swatches() {
     button.style.background = entry.colour;
     button.style.color = entry.light ? "#1d1d1d" : "#ffffff";
     button.setAttribute("role", "radio");
-    button.title = `${entry.called || entry.name} (key ${i + 1})`;
+    const shortcut = keyOf(i);
+    button.title = `${entry.called || entry.name}${shortcut ? ` (key ${shortcut})` : ""}`;
     const key = document.createElement("kbd");
-    key.textContent = i < 9 ? i + 1 : "";
-    const name = document.createElement("span");
-    name.textContent = entry.name;
-    button.append(key, name);
+    key.textContent = shortcut;
+    button.append(key);
+    if (entry.name !== shortcut) {  // a name the key does not already show
+      const name = document.createElement("span");
+      name.textContent = entry.name;
+      button.append(name);
+    }
     if (entry.called && entry.called.toLowerCase() !== entry.name.toLowerCase()) {
       const called = document.createElement("small");
       called.textContent = entry.called;
       button.append(called);
     }
-    button.addEventListener("click", () => pick(i));
+    button.addEventListener("click", () => chooseColour(i));
     box.append(button);
   });
   pick(0);
+}
+
+// A colour chosen (its swatch, its key): under pivot rules, where every move recolours the
+// pivot's region, it is played at once, as in Flood-It; under free rules it is picked for
+// the next region clicked.
+function chooseColour(i) {
+  pick(i);
+  const board = game.board;
+  const pivot = board.rules === "pivot" ? board.pivot : null;
+  if (pivot !== null && pivot !== undefined && game.colours && game.colours[pivot] !== i) {
+    serial(() => click(pivot));
+  }
 }
 
 function pick(i) {
@@ -113,6 +139,7 @@ function pick(i) {
 
 function show(state) {
   game.moves = state.moves;
+  game.colours = state.colours;
   game.view.setColours(state.colours, state.regions);
   game.view.unmark();
   game.links = state.links;
@@ -361,8 +388,8 @@ function wire() {
   });
   document.addEventListener("keydown", (event) => {
     if (event.target.tagName === "INPUT" || event.ctrlKey || event.metaKey || event.altKey) return;
-    const n = Number(event.key);
-    if (n >= 1 && n <= 9 && game.board && n <= game.board.palette.length) pick(n - 1);
+    const keyed = game.board ? game.board.palette.findIndex((_, i) => keyOf(i) === event.key) : -1;
+    if (keyed >= 0) chooseColour(keyed);
     else if (event.key === "z") serial(undo);
     else if (event.key === "y") serial(redo);
     else if (event.key === "r") serial(restart);
