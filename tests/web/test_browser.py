@@ -174,6 +174,7 @@ def test_a_hint_marks_a_region_and_the_proved_moves_left(browser, server):
     g = region_graph(board)
     played = [(g.region_of[board.order[hinted[0]]], int(suggested[0].get_attribute("data-colour")))]
     assert len(solution(position_after(board, played))) == len(solution(board)) - 1
+    assert text(browser, "hint-text") == ""  # the hint was about the position before
 
 
 def test_solve_shows_the_optimum_and_plays_it(browser, server):
@@ -187,6 +188,29 @@ def test_solve_shows_the_optimum_and_plays_it(browser, server):
     assert text(browser, "proof").startswith(f"optimal; bounds {optimum} ≤ optimum ≤ {optimum}")
     wait_for(browser, lambda: data(browser, "board", "solved") == "true")
     assert data(browser, "status", "used") == str(optimum)
+
+
+def test_the_players_game_comes_back_after_the_solution_is_shown(browser, server):
+    path = PUZZLES / "hex" / "blobs.txt"
+    board = formats.load(str(path))[0]
+    open_file(browser, server, path, board.name)
+    moves = solution(board)
+    play(browser, board, moves[:2])
+    browser.find_element("id", "undo").click()
+    wait_for(browser, lambda: data(browser, "status", "used") == "1")
+    mine = colours(browser)
+    # a move that breaks the rules leaves an error, which Undo, Redo and Restart clear
+    browser.find_elements("css selector", ".swatch")[mine[0]].click()  # cell 0's own colour
+    click_cell(browser, 0)
+    message = browser.find_element("id", "message")
+    wait_for(browser, lambda: "error" in message.get_attribute("class"))
+    browser.find_element("id", "solve").click()
+    wait_for(browser, lambda: data(browser, "board", "solved") == "true")
+    wait_for(browser, lambda: data(browser, "status", "used") == "1")  # the player's, again
+    assert colours(browser) == mine
+    assert "error" not in message.get_attribute("class")
+    browser.find_element("id", "redo").click()  # what Redo held is still there
+    wait_for(browser, lambda: data(browser, "status", "used") == "2")
 
 
 def test_cancel_stops_a_long_solve(browser, server, tmp_path):

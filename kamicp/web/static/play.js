@@ -6,6 +6,7 @@ import { drawBoard } from "/static/board.js";
 const $ = (id) => document.getElementById(id);
 const POLL_MS = 250; // how often a running solve or hint is asked for its bounds
 const FRAME_MS = 700; // the pause between two moves of a solution shown
+const END_PAUSES = 4; // frames the solved board stays before the player's game comes back
 
 const game = {
   puzzle: null, // {text, format, name}: what every request sends
@@ -145,6 +146,9 @@ function show(state) {
   game.links = state.links;
   drawGraph();
   for (const button of $("swatches").children) button.classList.remove("suggested");
+  const hinted = $("hint-text"); // a hint is about the position it was asked at
+  hinted.textContent = "";
+  delete hinted.dataset.movesLeft;
   const known = state.par !== null && state.par !== undefined;
   const status = $("status");
   status.textContent = state.solved
@@ -169,6 +173,7 @@ function drawGraph() {
 
 async function replay(moves) {
   show(await call("POST", "/api/play", { puzzle: game.puzzle, moves }));
+  say(""); // an error of a move before is no longer about this position
 }
 
 async function click(cell) {
@@ -182,7 +187,6 @@ async function click(cell) {
     game.undone = [];
     show(state);
     say(`Played ${state.last}.`);
-    $("hint-text").textContent = "";
   } catch (err) {
     say(err.message, true);
   }
@@ -316,20 +320,30 @@ async function solve() {
   if (r.solution.length) await serial(() => showSolution(r.solution));
 }
 
+// The solution is shown from the start, move by move; then, after a pause on its end, the
+// player's own game comes back as it was (its moves and what Redo would bring back).
 async function showSolution(solution) {
+  const puzzle = game.puzzle;
+  const kept = { moves: game.moves.slice(), undone: game.undone.slice() };
+  const pause = () => new Promise((resolve) => setTimeout(resolve, FRAME_MS));
   game.playing = true;
   $("stop").disabled = false;
-  game.undone = [];
   await replay([]);
   for (let i = 1; i <= solution.length && game.playing; i++) {
-    await new Promise((resolve) => setTimeout(resolve, FRAME_MS));
+    await pause();
     if (!game.playing) break;
     await replay(solution.slice(0, i));
     document.querySelectorAll("#solution-steps li").forEach((item, j) => {
       item.classList.toggle("now", j === i - 1); // the step the board shows played
     });
   }
+  if (game.playing) for (let i = 0; i < END_PAUSES; i++) await pause();
   stopShowing();
+  if (game.puzzle !== puzzle) return; // another puzzle was opened meanwhile
+  await replay(kept.moves);
+  game.undone = kept.undone;
+  $("redo").disabled = game.undone.length === 0;
+  say(kept.moves.length ? `Back to your game, move ${kept.moves.length}.` : "Back to your game.");
 }
 
 function stopShowing() {
