@@ -253,6 +253,11 @@ def test_fill_undo_pivot_and_resize(chrome, served):
     assert page.find("#board").get_attribute("data-pivot") == "0,0"  # 1,1 is gone
     page.set("rows", 2)
     wait_for(lambda: len(page.colours()) == 4, "a 2 x 2 board")
+    for half_typed in ("", 0, 99):  # not a size yet: nothing is asked, nothing refused
+        page.set("rows", half_typed)
+        time.sleep(0.3)
+        assert page.error() == "" and len(page.colours()) == 4
+    page.set("rows", 2)
 
     def enabled():
         return chrome.execute_script(

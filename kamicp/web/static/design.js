@@ -269,6 +269,15 @@ function continueStroke(event) {
 // -- size, geometry, rules, colours --------------------------------------------------------
 
 async function resize() {
+  // a size half typed (empty, 0, beyond the limits) is not asked of the server: the field
+  // says what it takes, and the board stays as it is until the size is one a design can have
+  for (const id of ["rows", "columns"]) {
+    const v = $(id).validity; // an odd KAMI 2 width is fine: it is rounded up below
+    if (v.valueMissing || v.badInput || v.rangeUnderflow || v.rangeOverflow) {
+      $(id).reportValidity();
+      return;
+    }
+  }
   const d = state.design;
   const rows = Number($("rows").value);
   let columns = Number($("columns").value);
