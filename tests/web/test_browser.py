@@ -311,3 +311,12 @@ def test_the_designers_board_opens_on_the_play_page(browser, server):
     browser.refresh()  # handed over once: the page opens its own board again
     wait_for(browser, lambda: js(browser, "return document.body.dataset.ready === 'true'"))
     assert len(colours(browser)) != 25
+
+
+def test_the_region_graph_option_is_hidden_on_a_board_that_is_a_graph(browser, server):
+    path = PUZZLES / "hex" / "blobs.txt"
+    open_file(browser, server, path, formats.load(str(path))[0].name)
+    assert browser.find_element("id", "graph-option").is_displayed()
+    path = ROOT / "tests" / "data" / "kami2-article-graph.json"
+    open_file(browser, server, path, formats.load(str(path))[0].name)
+    assert not browser.find_element("id", "graph-option").is_displayed()
