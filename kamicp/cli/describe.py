@@ -58,10 +58,14 @@ def describe(board: Board, g: RegionGraph, result: Result, max_moves: int | None
     if board.name:
         lines.append(f"puzzle:   {board.name}")
     if result.solution is not None:
-        text = notation.format_moves(board, g, result.solution) or "(already solved)"
-        lines.append(f"solution: {text}")
-        if len(result.solution) <= WORDS_UP_TO:
-            lines.extend(" " * 10 + line for line in words.moves_words(board, g, result.solution))
+        said: list[str] = []
+        if len(result.solution) <= WORDS_UP_TO:  # the tokens name the cells the words name
+            said, tokens = words.moves_said(board, g, result.solution)
+            text = " ".join(tokens)
+        else:
+            text = notation.format_moves(board, g, result.solution)
+        lines.append(f"solution: {text or '(already solved)'}")
+        lines.extend(" " * 10 + line for line in said)
     status = result.status
     if status == "optimal":
         status = f"optimal, {count_moves(result.moves)} (proved: {result.proof})"

@@ -39,6 +39,7 @@ __all__ = [
     "move_said",
     "move_token",
     "move_words",
+    "moves_said",
     "moves_words",
     "place_words",
     "region_cell",
@@ -381,10 +382,36 @@ def moves_words(
     1. green (G) at row 1, column 2
     2. blue (B) at row 1, column 1
     """
+    return moves_said(board, g, moves, symbol, numbered)[0]
+
+
+def moves_said(
+    board: Board, g: RegionGraph, moves: list, symbol: bool = True, numbered: bool = True
+) -> tuple[list[str], list[str]]:
+    """:func:`moves_words`, and each move in notation on the cell its words name.
+
+    Both name the middle cell of the region moved, as it stands when the move is played
+    (any cell of that region names the same move), so that a reader finds the words' cell
+    in the notation: ``row 3, column 5`` is ``2,4`` (rows and columns counted from 1 in
+    words, from 0 in notation).
+
+    Returns
+    -------
+    (list of str, list of str)
+        The lines of :func:`moves_words`, and one ``WHERE:COLOUR`` token per move.
+
+    Examples
+    --------
+    >>> from kamicp.formats import parse
+    >>> from kamicp.game.regions import region_graph
+    >>> board = parse("GRB\\n")[0]
+    >>> moves_said(board, region_graph(board), [(1, 1), (0, 0)])
+    (['1. green (G) at row 1, column 2', '2. blue (B) at row 1, column 1'], ['0,1:G', '0,0:B'])
+    """
     words = palette_words(board, symbol=symbol)
     centres = {}  # drawn once, when a region of more than one cell is first named
     pos = rules.start(g)
-    lines = []
+    lines, tokens = [], []
     for number, move in enumerate(moves, 1):
         region, colour = move
         cells = region_cells(g, region, pos)
@@ -394,5 +421,6 @@ def moves_words(
         place = place_words(board, cell)
         head = f"{number}. " if numbered else ""
         lines.append(f"{head}{words[colour]} at {place}")
+        tokens.append(_token_at(board, colour, cell))
         pos = rules.apply(g, pos, move)
-    return lines
+    return lines, tokens

@@ -68,7 +68,7 @@ def test_no_child_outlives_a_time_limited_portfolio(tmp_path):
     done = _run("solve", str(board), "--time-limit", "2")
     # what 2 s find depends on the machine's load (a solution or none); that the children
     # are gone does not
-    assert "solver:   portfolio" in done.stdout and done.returncode == 3, done.stderr
+    assert "solver:   portfolio" in done.stdout and done.returncode in (0, 3), done.stderr
     assert _ours(str(board)) == []
 
 
