@@ -207,8 +207,9 @@ def play_json(board: Board, moves: object, click: object = None) -> dict:
         ``moves`` (with the click's move), ``colours`` and ``regions`` (the smallest
         starting region of each cell's current region) per cell, ``links`` (the current
         regions that touch, as pairs of those ids: the region graph), ``used``,
-        ``solved``, ``par``, and ``last``, the text of the click's move (None without a
-        click). O(cells + region graph edges).
+        ``solved``, ``par``, ``last``, the text of the click's move (None without a
+        click), and ``moved``: the ``cells`` the last move recoloured and their ``outline``.
+        O(moves x cells + region graph edges).
 
     Raises
     ------
@@ -222,20 +223,25 @@ def play_json(board: Board, moves: object, click: object = None) -> dict:
     >>> from kamicp import formats
     >>> board = formats.parse("RG\\nGG\\n")[0]
     >>> state = play_json(board, [], {"cell": 0, "colour": 0})
-    >>> state["solved"], state["moves"], state["last"]
-    (True, [[0, 0]], 'green (G) at row 1, column 1')
+    >>> state["solved"], state["moves"], state["last"], state["moved"]["cells"]
+    (True, [[0, 0]], 'green (G) at row 1, column 1', [0])
     """
     g = region_graph(board)
     played = _moves(g, moves)
-    pos = rules.replay(g, played)
+    before = rules.replay(g, played[:-1])  # the position the last move was played in
+    pos = rules.apply(g, before, played[-1]) if played else before
     last = None
     if click is not None:
         if not isinstance(click, dict) or type(click.get("colour")) is not int:
             raise KamicpError("a click needs a cell and a colour (integers)")
         move = click_move(board, g, pos, click.get("cell"), click["colour"])
         last = move_text(board, g, move, pos)
-        pos = rules.apply(g, pos, move)
+        before, pos = pos, rules.apply(g, pos, move)
         played.append(move)
+    moved = []  # the cells the last move recoloured
+    if played:
+        part = set(rules.current_region(g, before, played[-1][0]))
+        moved = [i for i, cell in enumerate(board.order) if g.region_of[cell] in part]
     label = {}
     for part in rules.current_regions(g, pos):
         for r in part:
@@ -250,6 +256,7 @@ def play_json(board: Board, moves: object, click: object = None) -> dict:
         "solved": rules.is_solved(pos),
         "par": board.par,
         "last": last,
+        "moved": {"cells": moved, "outline": outline_json(board, moved) if moved else []},
     }
 
 

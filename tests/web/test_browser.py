@@ -188,6 +188,8 @@ def test_solve_shows_the_optimum_and_plays_it(browser, server):
     assert text(browser, "proof").startswith(f"optimal; bounds {optimum} ≤ optimum ≤ {optimum}")
     wait_for(browser, lambda: data(browser, "board", "solved") == "true")
     assert data(browser, "status", "used") == str(optimum)
+    # the region the last step recoloured is outlined, as a hint's is
+    assert js(browser, "return document.querySelectorAll('.hint-outline').length") == 1
 
 
 def test_the_players_game_comes_back_after_the_solution_is_shown(browser, server):

@@ -172,8 +172,10 @@ function drawGraph() {
 }
 
 async function replay(moves) {
-  show(await call("POST", "/api/play", { puzzle: game.puzzle, moves }));
+  const state = await call("POST", "/api/play", { puzzle: game.puzzle, moves });
+  show(state);
   say(""); // an error of a move before is no longer about this position
+  return state;
 }
 
 async function click(cell) {
@@ -332,7 +334,8 @@ async function showSolution(solution) {
   for (let i = 1; i <= solution.length && game.playing; i++) {
     await pause();
     if (!game.playing) break;
-    await replay(solution.slice(0, i));
+    const state = await replay(solution.slice(0, i));
+    game.view.mark(state.moved.cells, state.moved.outline); // the region this step recoloured
     document.querySelectorAll("#solution-steps li").forEach((item, j) => {
       item.classList.toggle("now", j === i - 1); // the step the board shows played
     });
