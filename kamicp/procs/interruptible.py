@@ -81,7 +81,7 @@ def run_interruptibly(call: Callable[[], T], stop: Callable[[], object] | None =
     The end is awaited on an Event, not ``Thread.join``: a KeyboardInterrupt inside
     ``join`` marks the thread stopped while it still runs (CPython 3.11), and a process
     that exits under a running CP-SAT aborts. The thread is started with the signals
-    deferred (:func:`deferred_signals`), so that a Ctrl-C inside ``Thread.start`` cannot
+    held (:func:`held_signals`), so that a Ctrl-C inside ``Thread.start`` cannot
     leave the call running after this returns. A call that holds the GIL (pysat does)
     delays the handlers until it returns.
 
@@ -104,13 +104,10 @@ def run_interruptibly(call: Callable[[], T], stop: Callable[[], object] | None =
 
     thread = threading.Thread(target=run, name="interruptible", daemon=True)
     started = False
-    pending: list[int] = []
     try:
-        with deferred_signals(pending):
+        with held_signals():  # a signal within the start is raised once it is done
             thread.start()
             started = True
-        for signum in pending:
-            signal.raise_signal(signum)  # its handler runs here, and raises
         while not ended.wait(STEP):
             pass
     except BaseException as err:

@@ -432,9 +432,6 @@ class PoolIda(Ida):
             return line
         return f"{line}; {self.tally.line(self.pool.size, self.queued)}"
 
-    def states_tally(self) -> float:
-        return self.nodes
-
     def tripod_tally(self) -> tuple[float, float]:
         """This process's checks of the iteration and the workers' (as their tasks answer)."""
         asked, cut = super().tripod_tally()

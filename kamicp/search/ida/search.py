@@ -285,10 +285,6 @@ class Ida(Search):
             threshold = max(threshold, tetrapods_bound(root, self.final_colour, cached_only=True))
         return threshold
 
-    def states_tally(self) -> float:
-        """The states expanded since the start."""
-        return self.nodes
-
     def tripod_tally(self) -> tuple[float, float]:
         """The iteration's tripod checks so far: (asked, cut)."""
         return self.checks.tripod_tally()
@@ -328,7 +324,7 @@ class Ida(Search):
         asked, cut = self.tripod_tally()
         parts = [
             f"searching {self.threshold} moves for {seconds:.0f} s",
-            f"{self.states_tally():,.0f} states",
+            f"{self.nodes:,} states",
             f"tripod checks {asked:,.0f} ({cut:,.0f} cut)",
         ]
         asked, cut, spent = self.tetrapod_tally()
