@@ -46,7 +46,7 @@ def load_all(source: str | os.PathLike, fmt: str | None = None) -> list[Board]:
     source : str or path-like
         A path, or the text of a puzzle file: a string that holds a line break is read as
         text, any other string or path as a file name.
-    fmt : {"grid", "flood", "puz", "json", "floodit99", "digits"}, optional
+    fmt : {"grid", "flood", "gameid", "puz", "json", "floodit99", "digits"}, optional
         The format; detected from the content by default.
 
     Returns

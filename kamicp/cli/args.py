@@ -181,7 +181,10 @@ def add_puzzle_args(
         Take one or more files and folders (``files``, read by :func:`load_puzzles`)
         instead of one file (``file``).
     """
-    kinds = "grid text, flood text, .puz, JSON, floodit-99, digit lines; - reads stdin"
+    kinds = (
+        "grid text, flood text, .puz, JSON, floodit-99, digit lines; - reads stdin; "
+        "a Tatham flood game ID is read as the puzzle"
+    )
     if many:
         p.add_argument(
             "files", nargs="+", metavar="FILE", help=f"puzzle files or folders ({kinds})"
@@ -354,9 +357,7 @@ def load_puzzles(args: argparse.Namespace) -> list[tuple[str, int, Board]]:
         If a file cannot be read, ``--index`` is given with several files or a folder, or
         it is past the file's last puzzle.
     """
-    paths = []
-    for path in args.files:
-        paths += [path] if path == formats.STDIN else formats.iter_paths([path])
+    paths = formats.sources(args.files)
     if args.index is not None and (len(paths) != 1 or paths[0] != args.files[0]):
         raise KamicpError("--index picks a puzzle of one file: give one file, not several")
     found = []

@@ -64,7 +64,7 @@ def run_batch(args: argparse.Namespace) -> int:
         If ``--out`` is one of the puzzle files.
     """
     refuse_unused_batch(args)
-    ensure_not_input(args.out, formats.iter_paths(args.paths))
+    ensure_not_input(args.out, formats.sources(args.paths))
     limit_jobs(memory_limit(args) // args.jobs)
     rows, skipped, interrupted = batch(
         args.paths,

@@ -101,7 +101,7 @@ def run_bench(args: argparse.Namespace) -> int:
     refuse_unused_bench(args, solvers)
     for out in (args.csv, args.json):
         if out is not None:
-            ensure_output_file(out, formats.iter_paths(args.paths))
+            ensure_output_file(out, formats.sources(args.paths))
     options = BenchOptions(
         time_limit=args.time_limit,
         rules=args.rules,

@@ -1,7 +1,8 @@
-"""The six puzzle formats by name: detecting a text's format, reading and writing any of them.
+"""The seven puzzle formats by name: detecting a text's format, reading and writing any of them.
 
 The formats (the name is the ``fmt`` argument) are ``'grid'`` (:mod:`~kamicp.formats.grid`),
-``'flood'`` (:mod:`~kamicp.formats.flood`), ``'puz'`` (:mod:`~kamicp.formats.puz`),
+``'flood'`` (:mod:`~kamicp.formats.flood`), ``'gameid'`` (:mod:`~kamicp.formats.gameid`),
+``'puz'`` (:mod:`~kamicp.formats.puz`),
 ``'json'`` (:mod:`~kamicp.formats.graph`), ``'floodit99'``
 (:mod:`~kamicp.formats.floodit99`) and ``'digits'`` (:mod:`~kamicp.formats.digits`). Every
 reader returns :class:`~kamicp.game.board.Board` objects and never guesses silently: an
@@ -12,11 +13,14 @@ into one message and exit code 2). All readers and writers run in time linear in
 the text.
 
 Detection (:func:`detect`): JSON when the text starts with ``{`` or ``[``; ``flood`` when the
-first line is ``W by H -> N``; ``puz`` when it starts with ``NN|``; ``floodit99`` when the
-first content line is three integers, the last a single integer, and all between integers
-(no valid grid looks like that: its first row would have 3 cells, its last 1); ``digits``
-when every line is one square board of digits and no grid reading fits well
-(:func:`~kamicp.formats.digits.looks_like_digits`); else grid.
+first line is ``W by H -> N``; ``gameid`` when it is a Tatham game ID or random seed; ``puz``
+when it starts with ``NN|``; ``floodit99`` when the first content line is three integers, the
+last a single integer, and all between integers (no valid grid looks like that: its first row
+would have 3 cells, its last 1); ``digits`` when every line is one square board of digits and
+no grid reading fits well (:func:`~kamicp.formats.digits.looks_like_digits`); else grid.
+
+A game ID given where a file name is expected (a command-line argument, :func:`load`) is
+read as the puzzle itself when no file of that name exists (:func:`sources`).
 
 A proved optimum the file records (an ``optimum`` key, the floodit-99 optimum) is kept in
 ``Board.optimum``; the writers put it back where the format has a place for it.
@@ -32,24 +36,40 @@ True
 
 from __future__ import annotations
 
+import os
+
 from kamicp.errors import InputError
 from kamicp.formats.digits import looks_like_digits, read_digits, write_digits
-from kamicp.formats.files import iter_paths, read_text, shown
+from kamicp.formats.files import STDIN, iter_paths, read_text, shown
 from kamicp.formats.flood import FLOOD_HEADER, read_flood, write_flood
 from kamicp.formats.floodit99 import INTEGER, read_floodit99, write_floodit99
+from kamicp.formats.gameid import is_game_id, read_gameid, write_gameid
 from kamicp.formats.graph import read_json, write_json
 from kamicp.formats.grid import read_grid, write_grid
 from kamicp.formats.puz import PUZ_START, read_puz, write_puz
 from kamicp.game.board import Board
 
-__all__ = ["FORMATS", "READERS", "WRITERS", "detect", "dump", "load", "parse", "puzzles"]
+__all__ = [
+    "FORMATS",
+    "GAME_ID_SHOWN",
+    "READERS",
+    "WRITERS",
+    "detect",
+    "dump",
+    "load",
+    "parse",
+    "puzzles",
+    "sources",
+]
 
-FORMATS = ("grid", "flood", "puz", "json", "floodit99", "digits")
+FORMATS = ("grid", "flood", "gameid", "puz", "json", "floodit99", "digits")
+GAME_ID_SHOWN = "<game ID>"  # how messages name a game ID given in place of a file
 
 
 READERS = {
     "grid": read_grid,
     "flood": read_flood,
+    "gameid": read_gameid,
     "puz": read_puz,
     "json": read_json,
     "floodit99": read_floodit99,
@@ -59,6 +79,7 @@ READERS = {
 WRITERS = {
     "grid": write_grid,
     "flood": write_flood,
+    "gameid": write_gameid,
     "puz": write_puz,
     "json": write_json,
     "floodit99": write_floodit99,
@@ -72,7 +93,8 @@ def load(path: str, fmt: str | None = None, text: str | None = None) -> list[Boa
     Parameters
     ----------
     path : str
-        The file, or :data:`~kamicp.formats.files.STDIN` for standard input.
+        The file, or :data:`~kamicp.formats.files.STDIN` for standard input, or a Tatham game
+        ID (when no file of that name exists).
     fmt : str, optional
         One of :data:`FORMATS`; None detects the format from the content (:func:`detect`).
     text : str, optional
@@ -88,9 +110,46 @@ def load(path: str, fmt: str | None = None, text: str | None = None) -> list[Boa
     InputError
         When the file cannot be read or holds a malformed puzzle, naming the file and line.
     """
+    if text is None and _literal_id(path):
+        return parse(path, GAME_ID_SHOWN, fmt)
     if text is None:
         text = read_text(path)
     return parse(text, shown(path), fmt)
+
+
+def _literal_id(path: str) -> bool:
+    """Whether ``path`` is a game ID rather than the name of a file."""
+    return is_game_id(path) and not os.path.exists(path)
+
+
+def sources(paths: list[str]) -> list[str]:
+    """The puzzle files named by ``paths``, with game IDs kept as they are.
+
+    Parameters
+    ----------
+    paths : list of str
+        Files, folders, :data:`~kamicp.formats.files.STDIN` and Tatham game IDs.
+
+    Returns
+    -------
+    list of str
+        As :func:`~kamicp.formats.files.iter_paths` expands them; a game ID that names no
+        file, and standard input, stay one entry each, for :func:`load`.
+
+    Raises
+    ------
+    InputError
+        When a path is missing or a folder holds no puzzle file.
+
+    Examples
+    --------
+    >>> sources(["3x2c4m0:121332,4", "-"])
+    ['3x2c4m0:121332,4', '-']
+    """
+    out: list[str] = []
+    for path in paths:
+        out += [path] if path == STDIN or _literal_id(path) else iter_paths([path])
+    return out
 
 
 def parse(text: str, path: str = "<input>", fmt: str | None = None) -> list[Board]:
@@ -162,6 +221,8 @@ def detect(text: str) -> str:
     first = content[0]
     if FLOOD_HEADER.fullmatch(first):
         return "flood"
+    if is_game_id(first):
+        return "gameid"
     if PUZ_START.match(first):
         return "puz"
     if (
@@ -185,7 +246,7 @@ def puzzles(paths: list[str]) -> list[tuple[str, int, Board]]:
     Parameters
     ----------
     paths : list of str
-        Files and folders, as for :func:`~kamicp.formats.files.iter_paths`.
+        Files, folders and game IDs, as for :func:`sources`.
 
     Returns
     -------
@@ -197,7 +258,7 @@ def puzzles(paths: list[str]) -> list[tuple[str, int, Board]]:
     InputError
         When a path is missing or a file cannot be read or parsed.
     """
-    return [(path, i, board) for path in iter_paths(paths) for i, board in enumerate(load(path), 1)]
+    return [(path, i, board) for path in sources(paths) for i, board in enumerate(load(path), 1)]
 
 
 def dump(board: Board, fmt: str) -> str:

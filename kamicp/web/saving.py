@@ -26,6 +26,7 @@ __all__ = ["EXTENSIONS", "filename", "formats_for", "save", "write_file"]
 EXTENSIONS = {
     "grid": ".txt",
     "flood": ".txt",
+    "gameid": ".txt",
     "puz": ".puz",
     "json": ".json",
     "floodit99": ".txt",

@@ -18,7 +18,7 @@ from tests.processes import running
 
 THREE = str(ROOT / "puzzles" / "digits" / "three.txt")  # optima 5, 6, 7
 FIRST = str(ROOT / "puzzles" / "square" / "first.txt")  # optimum 4
-FLOOD = str(ROOT / "puzzles" / "flood")  # eight.txt (11), small.txt (5, 6, 8)
+FLOOD = str(ROOT / "puzzles" / "flood")  # eight.txt (11), ids.txt (7, 11), small.txt (5, 6, 8)
 
 
 def lines(out: str) -> list[dict]:
@@ -40,13 +40,14 @@ def test_one_puzzle_prints_as_a_single_solve(capsys):
 def test_files_folders_and_multi_puzzle_files_in_order_with_headers(capsys):
     code, out, _ = run(capsys, "solve", THREE, FLOOD, FIRST, "--solver", "bfs")
     heads = [line for line in out.splitlines() if line.startswith("== ")]
-    flood = [f"{FLOOD}/eight.txt#1"] + [f"{FLOOD}/small.txt#{i}" for i in (1, 2, 3)]
+    flood = [f"{FLOOD}/eight.txt#1", f"{FLOOD}/ids.txt#1", f"{FLOOD}/ids.txt#2"]
+    flood += [f"{FLOOD}/small.txt#{i}" for i in (1, 2, 3)]
     assert heads == [f"== {p} ==" for p in [f"{THREE}#1", f"{THREE}#2", f"{THREE}#3", *flood]] + [
         f"== {FIRST}#1 =="
     ]
-    assert code == 0 and out.count("status:   optimal") == 8
+    assert code == 0 and out.count("status:   optimal") == 10
     blocks = out.split("\n\n")
-    assert len(blocks) == 8 and blocks[1].startswith(f"== {THREE}#2 ==\npuzzle:   three-2\n")
+    assert len(blocks) == 10 and blocks[1].startswith(f"== {THREE}#2 ==\npuzzle:   three-2\n")
 
 
 def test_json_lines_name_file_and_index(capsys):
@@ -117,7 +118,7 @@ def test_two_jobs_answer_as_one_does_in_the_same_order(capsys):
     one = run(capsys, *argv)
     two = run(capsys, *argv, "--jobs", "2")
     assert one[0] == two[0] == 0
-    assert lines(one[1]) == lines(two[1]) and len(lines(one[1])) == 8
+    assert lines(one[1]) == lines(two[1]) and len(lines(one[1])) == 10
     text_one = run(capsys, *argv[:-1], "--jobs", "1")[1]
     text_two = run(capsys, *argv[:-1], "--jobs", "3")[1]
     strip = [line for line in text_one.splitlines() if not line.startswith("solver:")]

@@ -61,6 +61,8 @@ def test_first_example_is_small_and_instant():
 def test_detection_of_each_format():
     assert formats.detect("ab\nba\n") == "grid"
     assert formats.detect("# c\n  3 by 1 -> 2\n 012\n") == "flood"
+    assert formats.detect("# c\n12x1c6m5:012345012345,9\n") == "gameid"
+    assert formats.detect("12x12c6m5#seed\n") == "gameid"
     assert formats.detect("01|Default|0|0|1|20|1r|1||0|") == "puz"
     assert formats.detect('\ufeff {"nodes": {}}') == "json"
     assert formats.detect("1 1 2\n1\n0\n") == "floodit99"
@@ -118,6 +120,14 @@ BAD = {
     "flood not digits": ("2 by 2 -> 4\n  0a\n  10\n", 2, "row of 2 digits"),
     "flood junk between": ("1 by 1 -> 0\n 0\nhello\n", 3, "expected a header"),
     "flood empty side": ("0 by 2 -> 4\n", 1, "empty board"),
+    "game ID seed": ("# a seed\n12x12c6m5#123\n", 2, "a random seed, not a game ID"),
+    "game ID short": ("3x2:12133,4\n", 1, "5 cells, the parameters say 3x2 = 6"),
+    "game ID square": ("2:1213,4\n3:1,2\n", 2, "1 cells, the parameters say 3x3 = 9"),
+    "game ID lower case": ("3x2:12a332,4\n", 1, "'a' is not a colour"),
+    "game ID colour past c": ("3x2c3m0:121332,4\n", 1, "colour '3' is past the parameters' 3"),
+    "game ID limit": ("3x2:121332,x\n", 1, "the move limit must be a non-negative integer"),
+    "game ID junk": ("3x2:121332,4\nhello\n", 2, "expected a game ID"),
+    "game ID empty side": ("0x2:,4\n", 1, "empty board"),
     "puz few fields": ("01|Default|0|0|1|20\n", 1, "fields"),
     "puz size not 20w": ("01|Default|0|0|2|30|1X30|1||0|\n", 1, "multiple of 2 x width 2"),
     "puz wrong decoded length": ("01|Default|0|0|1|20|1a|1||0|\n", 1, "decode to 3"),

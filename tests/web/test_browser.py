@@ -322,3 +322,20 @@ def test_the_region_graph_option_is_hidden_on_a_board_that_is_a_graph(browser, s
     path = ROOT / "tests" / "data" / "kami2-article-graph.json"
     open_file(browser, server, path, formats.load(str(path))[0].name)
     assert not browser.find_element("id", "graph-option").is_displayed()
+
+
+def test_a_game_id_pasted_on_the_page_opens_with_its_move_limit(browser, server):
+    browser.get(server)
+    wait_for(browser, lambda: js(browser, "return document.body.dataset.ready === 'true'"))
+    game_id = (PUZZLES / "flood" / "ids.txt").read_text().splitlines()[-1]
+    board = formats.parse(game_id)[0]
+    browser.execute_script(
+        """const paste = new DataTransfer();
+        paste.setData("text/plain", arguments[0]);
+        const event = new ClipboardEvent("paste", {clipboardData: paste, bubbles: true});
+        document.dispatchEvent(event);""",
+        game_id,
+    )
+    wait_for(browser, lambda: board.name in text(browser, "title"))
+    assert colours(browser) == [board.cells[c] for c in board.order]
+    assert f"par {board.par}" in text(browser, "status")

@@ -365,14 +365,17 @@ async function choose(puzzles) {
   await load(puzzles[0]);
 }
 
-async function openFile(file) {
+async function openText(text, name) {
   try {
-    const text = await file.text();
-    const { puzzles } = await call("POST", "/api/open", { text, name: file.name });
+    const { puzzles } = await call("POST", "/api/open", { text, name });
     await choose(puzzles);
   } catch (err) {
     say(err.message, true);
   }
+}
+
+async function openFile(file) {
+  await openText(await file.text(), file.name);
 }
 
 // -- wiring -------------------------------------------------------------------------------
@@ -402,6 +405,14 @@ function wire() {
     document.body.classList.remove("dragging");
     const [file] = event.dataTransfer.files;
     if (file) serial(() => openFile(file));
+  });
+  // pasted text is a puzzle: a file's content or a game ID copied from Tatham's flood
+  document.addEventListener("paste", (event) => {
+    if (event.target.tagName === "INPUT") return;
+    const text = event.clipboardData.getData("text");
+    if (!text.trim()) return;
+    event.preventDefault();
+    serial(() => openText(text, "<pasted>"));
   });
   document.addEventListener("keydown", (event) => {
     if (event.target.tagName === "INPUT" || event.ctrlKey || event.metaKey || event.altKey) return;
