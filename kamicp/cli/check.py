@@ -33,9 +33,11 @@ def add_check(p: argparse.ArgumentParser) -> None:
 
 
 def said_moves(board: Board, text: str) -> tuple[list[str], int | None]:
-    """Each move of ``text`` in words and in notation on the cell the words name, in the
-    position the moves before it leave, up to the first illegal one (included); and the
-    number of the move after which the board is first solved (None: it never is).
+    """Each move of ``text`` in words naming the cell it names, then its token as given, up
+    to the first illegal one (included); and the number of the move after which the board is
+    first solved (None: it never is). A move given by region number (``#N``) is said on the
+    cell :func:`~kamicp.view.words.region_cell` picks in the position the moves before it
+    leave; under pivot rules a move of the pivot's region by its colour alone.
 
     Parameters
     ----------
@@ -55,9 +57,13 @@ def said_moves(board: Board, text: str) -> tuple[list[str], int | None]:
     except IllegalMove:
         return [], None
     pos, out, solved = rules.start(g), [], None
-    for number, move in enumerate(moves, 1):
-        said, token = words.move_said(board, g, move, pos)
-        out.append(f"{said} [{token}]")
+    given = notation.tokens(board, text)
+    for number, (move, token) in enumerate(zip(moves, given, strict=True), 1):
+        cell = words.region_cell(board, g, move[0], pos)
+        own = notation.token_cell(board, token)
+        if own is not None and not (board.rules == "pivot" and cell == board.pivot):
+            cell = own
+        out.append(f"{words.cell_words(board, move[1], cell)} [{token}]")
         try:
             pos = rules.apply(g, pos, move)
         except IllegalMove:

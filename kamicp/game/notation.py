@@ -36,6 +36,7 @@ __all__ = [
     "parse_move",
     "parse_moves",
     "parse_solution",
+    "token_cell",
     "tokens",
 ]
 
@@ -220,11 +221,14 @@ def format_moves(board: Board, g: RegionGraph, moves: list[Move]) -> str:
     return " ".join(format_move(board, g, m) for m in moves)
 
 
-def tokens(text: str) -> list[str]:
-    """The tokens of ``text``, split at white space and semicolons.
+def tokens(board: Board, text: str) -> list[str]:
+    """The move tokens of ``text``: split at white space and semicolons, or a KAMI 2 solution
+    string (``219C184F``) split into its moves.
 
     Parameters
     ----------
+    board : Board
+        The board the notation is for.
     text : str
         Moves in notation.
 
@@ -235,10 +239,44 @@ def tokens(text: str) -> list[str]:
 
     Examples
     --------
-    >>> tokens(" 0,1:R; 0,0:G ")
+    >>> from kamicp.game.board import Board
+    >>> board = Board(geometry="square", cells={(0, 0): 0, (0, 1): 1}, palette=("R", "G"))
+    >>> tokens(board, " 0,1:R; 0,0:G ")
     ['0,1:R', '0,0:G']
     """
+    if board.geometry == "kami2" and re.fullmatch(r"(\d+[B-Z])+", text.strip()):
+        return [m.group(0) for m in GAME_TOKEN.finditer(text.strip())]
     return [t for t in re.split(r"[\s;]+", text.strip()) if t]
+
+
+def token_cell(board: Board, token: str):
+    """The cell a move token names, or None when it names a region (``#N``) or no cell.
+
+    Parameters
+    ----------
+    board : Board
+        The board the notation is for.
+    token : str
+        One move token.
+
+    Returns
+    -------
+    tuple or node or None
+        The cell.
+
+    Examples
+    --------
+    >>> from kamicp.game.board import Board
+    >>> board = Board(geometry="square", cells={(0, 0): 0, (0, 1): 1}, palette=("R", "G"))
+    >>> token_cell(board, "0,1:R"), token_cell(board, "#0:R")
+    ((0, 1), None)
+    """
+    game = GAME_TOKEN.fullmatch(token)
+    where = game.group(1) if board.geometry == "kami2" and game else token.rpartition(":")[0]
+    try:
+        return parse_cell(board, where)
+    except IllegalMove:
+        return None
 
 
 def parse_move(board: Board, g: RegionGraph, token: str) -> Move:
@@ -353,12 +391,8 @@ def parse_moves(board: Board, g: RegionGraph, text: str) -> list[Move]:
     """
     if text is None:
         raise IllegalMove("no moves given")
-    if board.geometry == "kami2" and re.fullmatch(r"(\d+[B-Z])+", text.strip()):
-        items = [m.group(0) for m in GAME_TOKEN.finditer(text.strip())]
-    else:
-        items = tokens(text)
     moves = []
-    for number, token in enumerate(items, 1):
+    for number, token in enumerate(tokens(board, text), 1):
         try:
             moves.append(parse_move(board, g, token))
         except IllegalMove as err:

@@ -19,7 +19,9 @@ the top-left of the drawing, holes included:
 - graph boards: the node's name.
 
 A region is named by the cell of it nearest the centre of its drawn cells (where a person
-looks at a blob), ties to the first in reading order (:func:`region_cell`).
+looks at a blob), ties to the first in reading order (:func:`region_cell`). Under pivot rules
+every move recolours the pivot's region, so a move is said by its colour alone ("orange
+(1)") and its notation names the pivot cell.
 """
 
 from __future__ import annotations
@@ -36,6 +38,7 @@ from kamicp.view.colour_names import colour_words, palette_words
 
 __all__ = [
     "cell_at",
+    "cell_words",
     "move_said",
     "move_token",
     "move_words",
@@ -233,6 +236,8 @@ def region_cell(board: Board, g: RegionGraph, region: int, pos: rules.Position |
     (0, 1)
     """
     cells = region_cells(g, region, pos)
+    if board.rules == "pivot" and board.pivot in cells:
+        return board.pivot
     if len(cells) == 1:  # no drawing needed (graph boards: no spring layout)
         return cells[0]
     return middle_cell(board, cells, centres_of(board, cells))
@@ -335,8 +340,41 @@ def move_said(
     return _words_at(board, colour, cell, True), _token_at(board, colour, cell)
 
 
+def cell_words(board: Board, colour: int, cell) -> str:
+    """A move in words that names ``cell`` of the region moved (as a player named it).
+
+    Parameters
+    ----------
+    board : Board
+        The board.
+    colour : int
+        The colour played.
+    cell : tuple or node
+        A cell of the region moved; under pivot rules the pivot names no place.
+
+    Returns
+    -------
+    str
+        The words, with the palette symbol.
+
+    Examples
+    --------
+    >>> from kamicp.formats import parse
+    >>> cell_words(parse("GGR\\nGRR\\n")[0], 0, (0, 2))
+    'green (G) at row 1, column 3'
+    """
+    return _words_at(board, colour, cell, True)
+
+
 def _words_at(board: Board, colour: int, cell, symbol: bool) -> str:
-    return f"{colour_words(board, colour, symbol)} at {place_words(board, cell)}"
+    return _said(board, colour_words(board, colour, symbol), cell)
+
+
+def _said(board: Board, colour_said: str, cell) -> str:
+    """A move's words: its colour, and its place unless the move recolours the pivot."""
+    if board.rules == "pivot" and cell == board.pivot:
+        return colour_said
+    return f"{colour_said} at {place_words(board, cell)}"
 
 
 def _token_at(board: Board, colour: int, cell) -> str:
@@ -415,12 +453,14 @@ def moves_said(
     for number, move in enumerate(moves, 1):
         region, colour = move
         cells = region_cells(g, region, pos)
-        if len(cells) > 1 and not centres:
-            centres = centres_of(board, board.order)
-        cell = cells[0] if len(cells) == 1 else middle_cell(board, cells, centres)
-        place = place_words(board, cell)
+        if board.rules == "pivot" and board.pivot in cells:
+            cell = board.pivot
+        else:
+            if len(cells) > 1 and not centres:
+                centres = centres_of(board, board.order)
+            cell = cells[0] if len(cells) == 1 else middle_cell(board, cells, centres)
         head = f"{number}. " if numbered else ""
-        lines.append(f"{head}{words[colour]} at {place}")
+        lines.append(head + _said(board, words[colour], cell))
         tokens.append(_token_at(board, colour, cell))
         pos = rules.apply(g, pos, move)
     return lines, tokens

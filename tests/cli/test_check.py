@@ -66,23 +66,41 @@ def test_one_move_is_said_in_the_singular(capsys, tmp_path):
 def test_check_names_a_refused_move_and_the_solving_move_in_words(capsys, tmp_path):
     board = tmp_path / "one.txt"
     board.write_text("GGR\nGRR\n")
-    # the second move recolours the whole board again: solved by the first
+    # the second move recolours the whole board again: solved by the first; each move is
+    # echoed as given and said on the cell it names
     code, out, _ = run(capsys, "check", str(board), "1,1:G 0,0:R")
     assert code == 0
     assert out.splitlines() == [
         "solved in 2 moves",
-        "solved by move 1: green (G) at row 2, column 3 [1,2:G]",
+        "solved by move 1: green (G) at row 2, column 2 [1,1:G]",
     ]
     code, out, _ = run(capsys, "check", str(board), "1,1:G 0,0:G")
     assert code == 1
     assert (
         out
-        == "illegal: move 2, green (G) at row 1, column 2 [0,1:G]: region 0 already has colour G\n"
+        == "illegal: move 2, green (G) at row 1, column 1 [0,0:G]: region 0 already has colour G\n"
+    )
+    # a region number names no cell: said where the words name the region
+    code, out, _ = run(capsys, "check", str(board), "#1:G")
+    assert (
+        code == 0 and out.splitlines()[1] == "solved by move 1: green (G) at row 2, column 3 [#1:G]"
     )
     pivot = str(ROOT / "puzzles" / "square" / "pivot.txt")
     code, out, _ = run(capsys, "check", pivot, "5,5:G")
     assert code == 1 and out.startswith("illegal: move 1, green (G) at row ")
     assert out.endswith("pivot's region\n")
+
+
+def test_a_game_id_is_checked_with_moves_said_by_their_colour(capsys):
+    game_id = (ROOT / "puzzles" / "flood" / "ids.txt").read_text().splitlines()[-2]
+    code, out, _ = run(capsys, "solve", game_id)
+    assert code == 0 and "status:   optimal, 7 moves" in out and "par:      7" in out
+    tokens = out.split("solution: ")[1].split("\n")[0].split()
+    assert all(t.startswith("0,0:") for t in tokens)  # the pivot cell, as the words say
+    assert "at row" not in out and out.split("\n")[2].strip() == "1. red (2)"
+    code, out, _ = run(capsys, "check", game_id, " ".join(tokens))
+    assert code == 0 and out.startswith("solved in 7 moves (par 7: at par)")
+    assert "at row" not in out and out.rstrip().endswith(f"[{tokens[-1]}]")
 
 
 def test_no_moves_on_a_solved_board_name_no_move(capsys, tmp_path):

@@ -44,8 +44,8 @@ STORY = ROOT.parent / "shared" / "data" / "kami2-story" / "Bud1.puz"
 
 
 def check_hint_words(board, position, out: str) -> None:
-    """The hint says a colour of the palette and a place in the hinted region, then the move
-    in notation on that same cell."""
+    """The hint says a colour of the palette and a place in the hinted region (none under
+    pivot rules), then the move in notation on that same cell."""
     g = region_graph(position)
     line = out.splitlines()[0]
     assert line.startswith("next move: ")
@@ -53,6 +53,10 @@ def check_hint_words(board, position, out: str) -> None:
     region, colour = notation.parse_move(position, g, token.split("]")[0])
     colour_said, _, place = said.partition(" at ")
     assert colour_said == colour_names.palette_words(board)[colour]
+    if board.rules == "pivot":  # the pivot's region: said by its colour, noted on the pivot
+        assert place == "" and g.region_of[board.pivot] == region
+        assert token.split(":")[0] == notation.format_cell(board, board.pivot)
+        return
     cell = words.cell_at(board, place)
     assert g.region_of[cell] == region
     assert token.split(":")[0] == notation.format_cell(board, cell)

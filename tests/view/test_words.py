@@ -204,13 +204,16 @@ def test_colours_that_look_alike_are_told_apart():
 
 @settings(max_examples=60, deadline=None)
 @given(any_board())
-def test_a_region_is_named_by_its_cell_nearest_its_middle(board):
+def test_a_region_is_named_by_its_cell_nearest_its_middle_the_pivots_by_the_pivot(board):
     g = region_graph(board)
     centres = lay.layout(board).centres
     rank = {cell: i for i, cell in enumerate(board.order)}
     for region in range(g.n):
         cell = words.region_cell(board, g, region)
         assert g.region_of[cell] == region
+        if board.rules == "pivot" and g.region_of[board.pivot] == region:
+            assert cell == board.pivot  # every pivot move names it
+            continue
         members = g.cells[region]
         mx = sum(centres[c][0] for c in members) / len(members)
         my = sum(centres[c][1] for c in members) / len(members)
@@ -252,8 +255,11 @@ def test_moves_in_words_name_a_cell_of_the_region_moved_then(board, rng):
         region, colour = move
         head, _, place = line.partition(" at ")
         assert head == f"{number}. {said[colour]}"
-        cell = words.cell_at(board, place)
         current = rules.current_region(g, pos, region)
+        # under pivot rules a move of the pivot's region names no place, its token the pivot
+        pivot_move = board.rules == "pivot" and g.region_of[board.pivot] in current
+        assert (place == "") == pivot_move
+        cell = board.pivot if pivot_move else words.cell_at(board, place)
         assert g.region_of[cell] in current
         assert line == f"{number}. {words.move_words(board, g, move, pos)}"
         # the token names the same cell and reads back as the same move
