@@ -12,6 +12,11 @@ Numba finds a kernel's callees among its module's globals when it compiles it, s
 :func:`compile_kernels` puts the compiled dispatchers in place of the kernels there, and in
 every kamicp module that imported a kernel by name.
 
+A compile takes up to seconds a kernel on a first run. Code that must answer at once (the
+answer of an interrupted solve) runs inside :func:`no_compiling`: there a kernel that would
+be compiled raises :class:`NotCompiled` instead (loading one from Numba's cache is allowed),
+through Numba's compile events.
+
 Examples
 --------
 >>> import numpy as np
@@ -27,9 +32,19 @@ import re
 import shutil
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 
-__all__ = ["STALE_DAYS", "Kernel", "compile_kernels", "first_run", "kernel", "prune_caches"]
+__all__ = [
+    "STALE_DAYS",
+    "Kernel",
+    "NotCompiled",
+    "compile_kernels",
+    "first_run",
+    "kernel",
+    "no_compiling",
+    "prune_caches",
+]
 
 # Cache folders of other states of the sources (``kamicp._numba_cache_dir``) that no run has
 # used for this many days are removed: each upgrade or edit leaves one behind, 4-9 MB each.
@@ -38,6 +53,55 @@ STALE_DAYS = 30
 _CACHE_NAME = re.compile(r"[0-9a-f]{16}")  # the folders kamicp names, and only those
 
 _waiting: list[Kernel] = []  # kernels declared and not compiled yet
+_refusing = [0]  # how many no_compiling blocks are open
+_watching = [False]  # whether Numba's compile events are watched (once Numba is imported)
+_broken = [False]  # whether a compile was interrupted (Ctrl-C) midway in this process
+
+
+class NotCompiled(RuntimeError):
+    """A kernel would have been compiled inside :func:`no_compiling`."""
+
+
+@contextmanager
+def no_compiling() -> Iterator[None]:
+    """Within the block, a kernel that needs compiling raises :class:`NotCompiled`.
+
+    Kernels compiled already, or in Numba's cache, run as always. Nested blocks are allowed.
+    After a compile that an interrupt stopped midway, the block itself raises
+    :class:`NotCompiled`: the callees that compile had registered may be half made (Numba
+    then fails with "no compiled object yet").
+
+    Examples
+    --------
+    >>> with no_compiling():
+    ...     pass
+    """
+    if _broken[0]:
+        raise NotCompiled("a compile was interrupted midway: the compiled loops are not used")
+    _refusing[0] += 1
+    try:
+        yield
+    finally:
+        _refusing[0] -= 1
+
+
+def _watch_compiles() -> None:
+    """Refuse Numba's compiles inside :func:`no_compiling`, and note a compile that an
+    interrupt stopped (Numba's ``numba:compile`` event)."""
+    from numba.core import event
+
+    class Refuser(event.Listener):
+        def on_start(self, ev) -> None:
+            if _refusing[0]:
+                raise NotCompiled(f"{ev.data['dispatcher'].py_func.__name__} is not compiled")
+
+        def on_end(self, ev) -> None:
+            # the end of a failed compile is told while its exception unwinds
+            if isinstance(sys.exc_info()[1], KeyboardInterrupt):
+                _broken[0] = True
+
+    event.register("numba:compile", Refuser())
+    _watching[0] = True
 
 
 class Kernel:
@@ -101,6 +165,8 @@ def compile_kernels() -> None:
     prune_caches(cache)
     from numba import njit  # the compiler: imported only when a compiled loop runs
 
+    if not _watching[0]:
+        _watch_compiles()
     for waiting in _waiting:
         if waiting.compiled is None:
             waiting.compiled = njit(cache=True)(waiting.py_func)

@@ -8,6 +8,7 @@ import sys
 import time
 
 import numpy as np
+import pytest
 
 from kamicp import jit
 
@@ -72,3 +73,29 @@ def test_a_cache_folder_the_user_chose_is_left_alone(tmp_path):
     os.utime(other, (old, old))
     assert jit.prune_caches(str(chosen)) == [] and other.exists()
     assert jit.prune_caches(str(tmp_path / "kamicp" / "x")) == []
+
+
+def _triple(x):
+    return 3 * x
+
+
+def test_no_compiling_refuses_a_compile_and_runs_what_is_compiled():
+    jit.compile_kernels()  # Numba imported and its compile events watched
+    triple = jit.kernel(_triple)
+    jit.compile_kernels()
+    with jit.no_compiling(), pytest.raises(jit.NotCompiled, match="_triple is not compiled"):
+        triple(np.int64(2))
+    assert triple(np.int64(2)) == 6  # compiled (or loaded) outside the block
+    with jit.no_compiling():
+        assert triple(np.int64(5)) == 15
+
+
+def test_after_a_compile_stopped_by_ctrl_c_no_compiled_loop_is_trusted(monkeypatch):
+    from numba.core import event
+
+    jit.compile_kernels()
+    monkeypatch.setattr(jit, "_broken", [False])
+    with pytest.raises(KeyboardInterrupt), event.trigger_event("numba:compile", data={}):
+        raise KeyboardInterrupt  # as a Ctrl-C midway through a compile
+    with pytest.raises(jit.NotCompiled, match="interrupted"), jit.no_compiling():
+        pass

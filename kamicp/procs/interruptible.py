@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import os
 import signal
+import sys
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -29,6 +30,7 @@ __all__ = [
     "deferred_signals",
     "held_signals",
     "noting_interrupts",
+    "redelivered_interrupts",
     "run_interruptibly",
     "sigterm_as_interrupt",
 ]
@@ -36,6 +38,7 @@ __all__ = [
 T = TypeVar("T")
 STEP = 0.05  # seconds between two looks at the signals: a Ctrl-C is obeyed within this
 SIGNALS = (signal.SIGINT, signal.SIGTERM)
+AGAIN = 0.01  # seconds before a swallowed interrupt is sent again (a callback takes microseconds)
 # The handlers each open deferred_signals block replaced, outermost first.
 _replaced: list[dict] = []
 
@@ -234,10 +237,56 @@ def noting_interrupts() -> Iterator[list]:
         except ValueError:  # not the main thread
             pass
     try:
-        yield noted
+        with redelivered_interrupts():
+            yield noted
     finally:
         for signum, action in previous.items():
             signal.signal(signum, action)
+
+
+@contextmanager
+def redelivered_interrupts() -> Iterator[None]:
+    """Within the block, a KeyboardInterrupt that a C callback swallowed is raised again.
+
+    A signal handler runs at the next bytecode of the main thread, which may be inside a
+    Python function that C code called through ctypes (LLVM calls several while Numba
+    compiles). Its KeyboardInterrupt cannot leave such a callback: Python reports it as
+    "Exception ignored" and goes on, and the Ctrl-C is lost. Here that report is replaced by
+    the signal sent again :data:`AGAIN` seconds later (from a timer thread: sent at once, its
+    handler would run inside the report), when the callback has returned (or, inside
+    another one, it is sent again the same way).
+
+    Examples
+    --------
+    >>> import ctypes, time
+    >>> def callback():
+    ...     raise KeyboardInterrupt
+    >>> call = ctypes.CFUNCTYPE(None)(callback)
+    >>> with redelivered_interrupts():
+    ...     try:
+    ...         call()  # the callback's KeyboardInterrupt is swallowed by ctypes
+    ...         time.sleep(5)  # the signal sent again ends the sleep
+    ...     except KeyboardInterrupt:
+    ...         print("interrupted")
+    interrupted
+    """
+    previous = sys.unraisablehook
+
+    def hook(unraisable) -> None:
+        if isinstance(unraisable.exc_value, KeyboardInterrupt):
+            for signum in SIGNALS:  # the first whose handler raises it (SIGTERM's in the CLI)
+                if callable(signal.getsignal(signum)):
+                    again = threading.Timer(AGAIN, os.kill, (os.getpid(), signum))
+                    again.daemon = True
+                    again.start()
+                    return
+        previous(unraisable)
+
+    sys.unraisablehook = hook
+    try:
+        yield
+    finally:
+        sys.unraisablehook = previous
 
 
 @contextmanager
@@ -276,7 +325,8 @@ def sigterm_as_interrupt() -> Iterator[None]:
     except ValueError:  # not the main thread: only the main thread can set handlers
         pass
     try:
-        yield
+        with redelivered_interrupts():
+            yield
     finally:
         if previous is not None:
             signal.signal(signal.SIGTERM, previous)

@@ -23,7 +23,7 @@ import time
 from collections.abc import Callable
 from dataclasses import replace
 
-from kamicp import bounds
+from kamicp import bounds, jit
 from kamicp.errors import InternalError, KamicpError, WorkerLost
 from kamicp.game import rules
 from kamicp.game.regions import RegionGraph, distances
@@ -329,10 +329,12 @@ def _interrupted(g: RegionGraph, final_colour, max_moves, seen: Seen) -> Result:
     if lower is None and g.n > BIG[g.rules]:
         lower = len(g.colours_present()) - 1
     try:
-        start = unknown(g, final_colour, "interrupted", time.monotonic(), lower)
-    except (ImportError, AttributeError):
+        with jit.no_compiling():  # on a first run that would take seconds
+            start = unknown(g, final_colour, "interrupted", time.monotonic(), lower)
+    except (ImportError, AttributeError, jit.NotCompiled):
         # the interrupt came inside an import (Numba's, on a first run), and the module it
-        # left half made cannot run now: the colours but one
+        # left half made cannot run now, or the bounds' loops are not compiled yet: the
+        # colours but one
         floor = max(lower or 0, len(g.colours_present()) - 1)
         start = Result("unknown", None, floor, None, "", proof="interrupted")
     lower = max(start.lower_bound, seen.lower or 0)
