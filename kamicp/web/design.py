@@ -7,7 +7,7 @@ design (:mod:`kamicp.web.drafts`) and ask the server for everything that needs k
 route                          body (JSON)                                          answer
 =============================  ===================================================  ==========
 ``POST /api/design/blank``     ``geometry, rows, columns, colours``                 a design
-``POST /api/design/shapes``    ``geometry, rows, columns``                          polygons
+``POST /api/design/shapes``    ``geometry, rows, columns, top?``                    polygons
 ``POST /api/design/from-text`` ``text, filename, index, format``                    a design
 ``POST /api/design/formats``   ``design``                                           formats
 ``POST /api/design/save``      ``design, format``                                   file text
@@ -123,7 +123,9 @@ async def blank(request: Request, body: dict) -> dict:
 
 async def shapes(request: Request, body: dict) -> dict:
     """The polygons of every entry of a design's grid."""
-    return drafts.shapes(body.get("geometry"), body.get("rows"), body.get("columns"))
+    return drafts.shapes(
+        body.get("geometry"), body.get("rows"), body.get("columns"), body.get("top")
+    )
 
 
 async def from_text(request: Request, body: dict) -> dict:

@@ -7,12 +7,17 @@ A design is a JSON object the page edits and the server checks::
      "cells": [[0, 1, null], [1, 1, 0]], "par": 2, "optimum": null}
 
 ``cells`` is ``rows`` lists of ``columns`` entries, each a palette index or ``null`` (a
-hole). Entry ``[i][j]`` is the cell ``(i, j)`` of a square, triangle or hex grid; on a
-``kami2`` board (the ``.puz`` layout) it is the triangle ``(i, j // 2, j % 2)``: row i of
-the file, rhombus pair j // 2, side j % 2, so ``columns`` is even (twice the file's width).
+hole). Entry ``[i][j]`` is the cell ``(i, j)`` of a square, triangle or hex grid. On a
+``kami2`` board (the ``.puz`` layout) row i is the file's row i, drawn as a vertical strip of
+triangles, and entry ``[i][j]`` is the strip's triangle on drawn line ``top + j``, where
+``top`` is a key of KAMI 2 designs: the triangle ``(i, t // 2, t % 2)`` with
+``t = top + j - i``, so that the rows of entries are level across the strips and the design
+is upright, as the game and the play page draw a level. An entry with ``t < 0`` lies above
+its strip's first triangle: it is not drawn and stays ``null``. A blank design has
+``top = rows - 1``, where no entry is outside.
 ``pivot`` is an entry ``[i, j]`` or ``null`` for the first cell in reading order. ``palette``
 holds the symbols the files write (one character per colour in grid text, digits for
-``flood``, ``digits`` and ``floodit99``, ``1``..``6`` for ``.puz``:
+``flood``, ``gameid``, ``digits`` and ``floodit99``, ``1``..``6`` for ``.puz``:
 :func:`kamicp.web.saving.formats_for` says which formats hold a board); ``colours`` only
 paint the page. ``optimum`` is a proved optimum (from "check par" or the file), written
 where a format has a place for it. :func:`shapes` gives the page the polygons to draw.
@@ -60,7 +65,7 @@ MOST_SIDE = 60
 MOST_COLOURS = 16  # more colours than a person can tell apart on a board
 
 
-def cell_at(geometry: str, i: int, j: int) -> tuple:
+def cell_at(geometry: str, i: int, j: int, top: int = 0) -> tuple | None:
     """The board cell of design entry ``[i][j]``.
 
     Parameters
@@ -69,21 +74,27 @@ def cell_at(geometry: str, i: int, j: int) -> tuple:
         One of :data:`DESIGN_GEOMETRIES`.
     i, j : int
         Row and column of the entry.
+    top : int
+        The design's ``top`` (KAMI 2 designs only).
 
     Returns
     -------
-    tuple
-        ``(i, j)``, or the KAMI 2 triangle ``(i, j // 2, j % 2)``.
+    tuple or None
+        ``(i, j)``, or the KAMI 2 triangle ``(i, t // 2, t % 2)`` with ``t = top + j - i``
+        (None when ``t < 0``: above the strip).
 
     Examples
     --------
-    >>> cell_at("hex", 1, 2), cell_at("kami2", 1, 3)
-    ((1, 2), (1, 1, 1))
+    >>> cell_at("hex", 1, 2), cell_at("kami2", 1, 3, top=1), cell_at("kami2", 2, 0)
+    ((1, 2), (1, 1, 1), None)
     """
-    return (i, j // 2, j % 2) if geometry == "kami2" else (i, j)
+    if geometry != "kami2":
+        return (i, j)
+    t = top + j - i
+    return None if t < 0 else (i, t // 2, t % 2)
 
 
-def position(geometry: str, cell: tuple) -> tuple[int, int]:
+def position(geometry: str, cell: tuple, top: int = 0) -> tuple[int, int]:
     """The design entry ``(i, j)`` of a board cell, the inverse of :func:`cell_at`.
 
     Parameters
@@ -92,6 +103,8 @@ def position(geometry: str, cell: tuple) -> tuple[int, int]:
         One of :data:`DESIGN_GEOMETRIES`.
     cell : tuple
         A cell of that geometry.
+    top : int
+        The design's ``top`` (KAMI 2 designs only).
 
     Returns
     -------
@@ -100,10 +113,26 @@ def position(geometry: str, cell: tuple) -> tuple[int, int]:
 
     Examples
     --------
-    >>> position("kami2", (1, 1, 1))
+    >>> position("kami2", (1, 1, 1), top=1)
     (1, 3)
     """
-    return (cell[0], 2 * cell[1] + cell[2]) if geometry == "kami2" else (cell[0], cell[1])
+    if geometry != "kami2":
+        return (cell[0], cell[1])
+    r, p, s = cell
+    return (r, 2 * p + s + r - top)
+
+
+def kami2_top(geometry: str, rows: int, top) -> int:
+    """A design's checked ``top``: 0 off KAMI 2 boards, ``rows - 1`` when not given.
+
+    Examples
+    --------
+    >>> kami2_top("kami2", 10, None), kami2_top("hex", 3, None)
+    (9, 0)
+    """
+    if geometry != "kami2":
+        return 0
+    return rows - 1 if top is None else _whole(top, "top", 0, 2 * MOST_SIDE)
 
 
 def _whole(value, what: str, least: int, most: int) -> int:
@@ -125,8 +154,6 @@ def _size(geometry: str, rows, columns) -> tuple[int, int]:
         )
     rows = _whole(rows, "rows", 1, MOST_SIDE)
     columns = _whole(columns, "columns", 1, MOST_SIDE)
-    if geometry == "kami2" and columns % 2:
-        raise InputError(f"KAMI 2 rows hold pairs of triangles: {columns} columns is odd", DESIGN)
     return rows, columns
 
 
@@ -140,7 +167,7 @@ def blank(geometry: str, rows: int, columns: int, colours: int) -> dict:
     geometry : str
         One of :data:`DESIGN_GEOMETRIES`.
     rows, columns : int
-        The size, 1 to :data:`MOST_SIDE` each (even columns on ``kami2``).
+        The size, 1 to :data:`MOST_SIDE` each.
     colours : int
         The palette's size, 1 to :data:`MOST_COLOURS`.
 
@@ -162,7 +189,7 @@ def blank(geometry: str, rows: int, columns: int, colours: int) -> dict:
     rows, columns = _size(geometry, rows, columns)
     k = _whole(colours, "colours", 1, MOST_COLOURS)
     palette = [str(n) for n in range(1, k + 1)]
-    return {
+    design = {
         "name": DESIGN,
         "geometry": geometry,
         "rows": rows,
@@ -175,6 +202,9 @@ def blank(geometry: str, rows: int, columns: int, colours: int) -> dict:
         "par": None,
         "optimum": None,
     }
+    if geometry == "kami2":
+        design["top"] = rows - 1
+    return design
 
 
 def _palette(value) -> tuple[str, ...]:
@@ -192,7 +222,7 @@ def _palette(value) -> tuple[str, ...]:
     return tuple(value)
 
 
-def _cells(design: dict, rows: int, columns: int, k: int) -> dict:
+def _cells(design: dict, rows: int, columns: int, k: int, top: int) -> dict:
     """The board cells of a design's ``cells`` grid, in reading order."""
     grid = design.get("cells")
     if not isinstance(grid, list) or len(grid) != rows:
@@ -204,9 +234,10 @@ def _cells(design: dict, rows: int, columns: int, k: int) -> dict:
         for j, colour in enumerate(row):
             if colour is None:
                 continue
-            cells[cell_at(design["geometry"], i, j)] = _whole(
-                colour, f"the colour of cell {i},{j}", 0, k - 1
-            )
+            cell = cell_at(design["geometry"], i, j, top)
+            if cell is None:
+                raise InputError(f"cell {i},{j} lies above its strip: it must be null", DESIGN)
+            cells[cell] = _whole(colour, f"the colour of cell {i},{j}", 0, k - 1)
     if not cells:
         raise InputError("every cell is a hole: paint at least one", DESIGN)
     return cells
@@ -241,8 +272,9 @@ def to_board(design: dict) -> Board:
         raise InputError("a design is a JSON object", DESIGN)
     geometry = design.get("geometry")
     rows, columns = _size(geometry, design.get("rows"), design.get("columns"))
+    top = kami2_top(geometry, rows, design.get("top"))
     palette = _palette(design.get("palette"))
-    cells = _cells(design, rows, columns, len(palette))
+    cells = _cells(design, rows, columns, len(palette), top)
     rules = design.get("rules", "free")
     if rules not in RULES:
         raise InputError(f"rules must be free or pivot, not {rules!r}", DESIGN)
@@ -252,7 +284,7 @@ def to_board(design: dict) -> Board:
             raise InputError(f"the pivot must be [row, column], not {pivot!r}", DESIGN)
         i = _whole(pivot[0], "the pivot's row", 0, rows - 1)
         j = _whole(pivot[1], "the pivot's column", 0, columns - 1)
-        pivot = cell_at(geometry, i, j)
+        pivot = cell_at(geometry, i, j, top)
         if pivot not in cells:
             raise InputError(f"the pivot {i},{j} is a hole", DESIGN)
     name = design.get("name") or DESIGN
@@ -267,7 +299,7 @@ def to_board(design: dict) -> Board:
         par=_optional(design, "par"),
         optimum=_optional(design, "optimum"),
         name=name.strip(),
-        width=columns // 2 if geometry == "kami2" else None,
+        width=(top + columns + 1) // 2 if geometry == "kami2" else None,  # t < top + columns
         source=DESIGN,
     )
 
@@ -283,8 +315,8 @@ def from_board(board: Board) -> dict:
     Returns
     -------
     dict
-        The design, just large enough for the cells (``kami2``: twice the file's width), the
-        pivot given under pivot rules, colours from
+        The design, just large enough for the cells (``kami2``: from the highest drawn line
+        to the lowest), the pivot given under pivot rules, colours from
         :func:`~kamicp.view.layout.palette_colours`.
 
     Raises
@@ -300,14 +332,14 @@ def from_board(board: Board) -> dict:
             "KAMI 2 boards can be designed)",
             where,
         )
-    places = {cell: position(board.geometry, cell) for cell in board.cells}
+    top = 0
+    if board.geometry == "kami2":
+        top = min(2 * p + s + r for r, p, s in board.cells)
+    places = {cell: position(board.geometry, cell, top) for cell in board.cells}
     if min(min(p) for p in places.values()) < 0:
         raise InputError("a design needs non-negative coordinates", where)
     rows = max(i for i, _ in places.values()) + 1
-    if board.geometry == "kami2":
-        columns = 2 * board.width
-    else:
-        columns = max(j for _, j in places.values()) + 1
+    columns = max(j for _, j in places.values()) + 1
     if rows > MOST_SIDE or columns > MOST_SIDE or len(board.palette) > MOST_COLOURS:
         raise InputError(
             f"{rows} x {columns} cells in {len(board.palette)} colours: the designer holds "
@@ -317,7 +349,7 @@ def from_board(board: Board) -> dict:
     grid: list[list[int | None]] = [[None] * columns for _ in range(rows)]
     for cell, (i, j) in places.items():
         grid[i][j] = board.cells[cell]
-    return {
+    design = {
         "name": board.name or DESIGN,
         "geometry": board.geometry,
         "rows": rows,
@@ -330,9 +362,12 @@ def from_board(board: Board) -> dict:
         "par": board.par,
         "optimum": board.optimum,
     }
+    if board.geometry == "kami2":
+        design["top"] = top
+    return design
 
 
-def shapes(geometry: str, rows: int, columns: int) -> dict:
+def shapes(geometry: str, rows: int, columns: int, top: int | None = None) -> dict:
     """Where the page draws every entry of a design of this size, holes included.
 
     Parameters
@@ -341,13 +376,16 @@ def shapes(geometry: str, rows: int, columns: int) -> dict:
         One of :data:`DESIGN_GEOMETRIES`.
     rows, columns : int
         The design's size.
+    top : int, optional
+        A KAMI 2 design's ``top`` (``rows - 1`` when not given).
 
     Returns
     -------
     dict
-        ``cells``: per entry ``at`` ([i, j]), ``points`` (the polygon from
-        :func:`~kamicp.view.layout.cell_polygon`, x right, y down) and ``next`` (the entries
-        sharing a side, for the fill tool); ``box``: [xmin, ymin, xmax, ymax].
+        ``cells``: per entry drawn (KAMI 2: not above its strip) ``at`` ([i, j]),
+        ``points`` (the polygon from :func:`~kamicp.view.layout.cell_polygon`, x right, y
+        down) and ``next`` (the entries sharing a side, for the fill tool); ``box``: [xmin,
+        ymin, xmax, ymax].
 
     Raises
     ------
@@ -361,14 +399,21 @@ def shapes(geometry: str, rows: int, columns: int) -> dict:
     ([0.0, 0.0, 2.0, 1.0], [[0, 1]])
     """
     rows, columns = _size(geometry, rows, columns)
+    top = kami2_top(geometry, rows, top)
     entries = [(i, j) for i in range(rows) for j in range(columns)]
     cells, xs, ys = [], [], []
     for i, j in entries:
-        cell = cell_at(geometry, i, j)
+        cell = cell_at(geometry, i, j, top)
+        if cell is None:
+            continue
         points = [[round(x, 6), round(y, 6)] for x, y in cell_polygon(geometry, cell)]
         xs += [p[0] for p in points]
         ys += [p[1] for p in points]
-        beside = (position(geometry, other) for other in geo.neighbours(geometry, cell))
-        near = [list(p) for p in beside if 0 <= p[0] < rows and 0 <= p[1] < columns]
+        beside = (position(geometry, other, top) for other in geo.neighbours(geometry, cell))
+        near = [
+            list(p)
+            for p in beside
+            if 0 <= p[0] < rows and 0 <= p[1] < columns and cell_at(geometry, *p, top) is not None
+        ]
         cells.append({"at": [i, j], "points": points, "next": near})
     return {"cells": cells, "box": [min(xs), min(ys), max(xs), max(ys)]}

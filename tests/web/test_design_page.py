@@ -208,11 +208,21 @@ def test_a_kami2_level_opens_and_a_bad_file_says_why(chrome, served, tmp_path):
     [board] = registry.parse(level.read_text(), str(level))
     colours = page.colours()
     painted = {at: c for at, c in colours.items() if c != "hole"}
+    top = min(2 * p + s + r for r, p, s in board.cells)  # the highest drawn line
     expected = {
-        ",".join(map(str, drafts.position("kami2", cell))): str(c)
+        ",".join(map(str, drafts.position("kami2", cell, top))): str(c)
         for cell, c in board.cells.items()
     }
     assert painted == expected
+    # upright, as the play page draws it: entry j of every strip on one drawn line
+    lines = chrome.execute_script(
+        "return [...document.querySelectorAll('polygon.cell')]"
+        ".map((c) => [c.dataset.at.split(',')[1], c.getBBox().y + c.getBBox().height / 2]);"
+    )
+    heights = {}
+    for j, y in lines:
+        heights.setdefault(j, []).append(y)
+    assert len(heights) > 1 and all(max(h) - min(h) < 0.01 for h in heights.values())
     bad = tmp_path / "bad.txt"
     bad.write_text("RG\nR\n")
     page.find("#open-file").send_keys(str(bad))
@@ -267,6 +277,22 @@ def test_fill_undo_pivot_and_resize(chrome, served):
 
     # flood text also needs a par; the other Flood-It formats hold a hole-free square
     wait_for(lambda: enabled() == ["grid", "json", "floodit99", "digits"], "the formats")
+
+
+def test_a_kami2_design_keeps_its_strips_level_as_it_grows(chrome, served):
+    page = Page(chrome, served)
+    page.set("rows", 3)
+    page.set("columns", 4)
+    page.set("geometry", "kami2")
+    wait_for(lambda: page.find("#kami2-note").is_displayed(), "the KAMI 2 note")
+    wait_for(lambda: len(page.colours()) == 12, "3 strips of 4")
+    page.set("rows", 5)  # two strips more, level with the others: their top entries are off
+    wait_for(lambda: len(page.colours()) == 17, "5 strips")
+    assert "4,0" not in page.colours() and "4,2" in page.colours()
+    page.find('.swatch[data-index="1"] .pick').click()
+    page.cell(4, 2).click()  # painted, and the design still reads: the cells off are null
+    wait_for(lambda: page.colours()["4,2"] == "1", "the paint")
+    assert page.error() == ""
 
 
 def test_a_check_can_be_cancelled(chrome, served, tmp_path):

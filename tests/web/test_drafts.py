@@ -69,7 +69,9 @@ def test_a_design_survives_the_board_and_back(design):
         board.par,
         board.optimum,
     )
-    assert again.palette == board.palette and again.width == board.width
+    assert again.palette == board.palette
+    if board.geometry == "kami2":  # the file's width holds every triangle of every strip
+        assert max(2 * p + s for _, p, s in again.cells) < 2 * again.width <= 2 * board.width
 
 
 def mutated(change) -> dict:
@@ -82,7 +84,7 @@ BAD = [
     (lambda d: d.update(geometry="graph"), "region graphs cannot be painted"),
     (lambda d: d.update(rows=0), "rows must be a whole number from 1 to 60, not 0"),
     (lambda d: d.update(columns="3"), "columns must be a whole number from 1 to 60, not '3'"),
-    (lambda d: d.update(geometry="kami2", columns=3), "3 columns is odd"),
+    (lambda d: d.update(geometry="kami2", top=0), "cell 1,0 lies above its strip"),
     (lambda d: d["cells"].pop(), "cells must be 2 rows"),
     (lambda d: d["cells"][1].append(0), "row 1 of the cells must hold 2 entries"),
     (lambda d: d["cells"][0].__setitem__(1, 2), "the colour of cell 0,1 must be a whole number"),
@@ -125,9 +127,36 @@ def test_shapes_cover_every_entry_and_list_its_neighbours():
     assert [c["at"] for c in drawn["cells"]] == [[i, j] for i in range(2) for j in range(4)]
     assert all(len(c["points"]) == 3 for c in drawn["cells"])
     first = next(c for c in drawn["cells"] if c["at"] == [0, 1])
-    assert sorted(first["next"]) == [[0, 0], [0, 2], [1, 0]]
+    assert sorted(first["next"]) == [[0, 0], [0, 2]]  # the third side faces off the board
     hexes = drafts.shapes("hex", 2, 2)
     assert all(len(c["points"]) == 6 for c in hexes["cells"])
+
+
+def centre_height(cell: dict) -> float:
+    return round(sum(y for _, y in cell["points"]) / len(cell["points"]), 6)
+
+
+@pytest.mark.parametrize("rows, columns, top", [(10, 29, None), (3, 5, 0), (4, 6, 7)])
+def test_a_kami2_design_is_drawn_upright_rows_of_entries_level(rows, columns, top):
+    drawn = drafts.shapes("kami2", rows, columns, top)
+    heights = {}
+    for cell in drawn["cells"]:
+        heights.setdefault(cell["at"][1], set()).add(centre_height(cell))
+    # each entry column j is one drawn line (the two pointings of a line differ by 1/6)
+    assert all(max(h) - min(h) < 0.34 for h in heights.values())
+    drawn_at = {tuple(c["at"]) for c in drawn["cells"]}
+    t = 0 if top is None else top
+    above = {(i, j) for i in range(rows) for j in range(columns) if (top is not None and t + j < i)}
+    assert drawn_at == {(i, j) for i in range(rows) for j in range(columns)} - above
+
+
+def test_a_kami2_level_opens_upright_with_every_triangle():
+    # a blank design of 3 strips of 4 triangles, written as a .puz level and opened again
+    text = registry.dump(drafts.to_board(drafts.blank("kami2", 3, 4, 2)), "puz")
+    [level] = registry.parse(text, "level.puz")
+    design = drafts.from_board(level)
+    assert design["top"] == 2 and (design["rows"], design["columns"]) == (3, 4)
+    assert all(x == 0 for row in design["cells"] for x in row)
 
 
 def test_to_board_leaves_the_design_alone():

@@ -57,8 +57,9 @@ def test_a_kami2_design_is_written_as_a_puz_level_of_ten_rows():
     design["cells"][1][3] = 1
     design["cells"][0][0] = None
     [level] = registry.parse(saving.save(design, "puz")["text"], "x.puz")
-    assert level.width == 2 and len(level.cells) == 7
-    assert level.cells[(1, 1, 1)] == 1 and (0, 0, 0) not in level.cells
+    # strips drawn level: entry [i][j] is triangle t = top + j - i (top 1) of strip i
+    assert level.width == 3 and len(level.cells) == 7
+    assert level.cells[(1, 1, 1)] == 1 and (0, 0, 1) not in level.cells
     assert drafts.from_board(level)["rows"] == 2  # the padding rows are holes, left out
 
 
@@ -76,7 +77,7 @@ def test_a_square_pivot_board_without_holes_fits_the_flood_it_formats():
     design = drafts.blank("square", 3, 3, 3)
     design.update(rules="pivot", par=5)
     fits = [f["format"] for f in saving.formats_for(drafts.to_board(design)) if not f["problem"]]
-    assert fits == list(registry.FORMATS[:2]) + ["json", "floodit99", "digits"]
+    assert fits == list(registry.FORMATS[:3]) + ["json", "floodit99", "digits"]
 
 
 def test_write_file_refuses_an_existing_file_unless_told(tmp_path):

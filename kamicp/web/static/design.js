@@ -13,8 +13,8 @@ const MOST_UNDO = 200;
 // -- drawing ------------------------------------------------------------------------------
 
 async function reshape() {
-  const { geometry, rows, columns } = state.design;
-  state.drawn = await post("/api/design/shapes", { geometry, rows, columns });
+  const { geometry, rows, columns, top } = state.design;
+  state.drawn = await post("/api/design/shapes", { geometry, rows, columns, top });
   draw();
 }
 
@@ -98,12 +98,10 @@ function fillControls() {
 
 function sizeLabels() {
   const kami2 = state.design.geometry === "kami2";
-  // A KAMI 2 file row is drawn as a column of triangles, two per rhombus pair.
+  // A KAMI 2 file row is drawn as an upright strip of triangles, level with the others.
   $("rows-label").textContent = kami2 ? "File rows (strips)" : "Rows";
   $("columns-label").textContent = kami2 ? "Triangles per strip" : "Columns";
   $("kami2-note").hidden = !kami2;
-  $("columns").step = kami2 ? 2 : 1;
-  $("columns").min = kami2 ? 2 : 1;
 }
 
 function fillPalette() {
@@ -181,7 +179,9 @@ async function undo() {
   if (!state.undo.length) return;
   const design = JSON.parse(state.undo.pop());
   $("undo").disabled = state.undo.length === 0;
-  const reshaped = ["geometry", "rows", "columns"].some((k) => design[k] !== state.design[k]);
+  const reshaped = ["geometry", "rows", "columns", "top"].some(
+    (k) => design[k] !== state.design[k],
+  );
   state.design = design;
   fillControls();
   if (reshaped) await reshape();
@@ -272,7 +272,7 @@ async function resize() {
   // a size half typed (empty, 0, beyond the limits) is not asked of the server: the field
   // says what it takes, and the board stays as it is until the size is one a design can have
   for (const id of ["rows", "columns"]) {
-    const v = $(id).validity; // an odd KAMI 2 width is fine: it is rounded up below
+    const v = $(id).validity;
     if (v.valueMissing || v.badInput || v.rangeUnderflow || v.rangeOverflow) {
       $(id).reportValidity();
       return;
@@ -280,24 +280,29 @@ async function resize() {
   }
   const d = state.design;
   const rows = Number($("rows").value);
-  let columns = Number($("columns").value);
+  const columns = Number($("columns").value);
   const geometry = $("geometry").value;
-  if (geometry === "kami2" && columns % 2) columns += 1;
+  // a KAMI 2 design keeps its strips' offset; a new one starts where no entry is outside
+  const top = geometry !== "kami2" ? undefined : d.geometry === "kami2" ? d.top : rows - 1;
   // The server checks the size: an answer here means it is one a design can have.
   const asked = ++state.resizes;
-  const drawn = await post("/api/design/shapes", { geometry, rows, columns });
+  const drawn = await post("/api/design/shapes", { geometry, rows, columns, top });
   if (asked !== state.resizes) return; // a later change of size answers for both
   remember();
+  const shown = new Set(drawn.cells.map((cell) => cell.at.join(",")));
   const cells = [];
   for (let i = 0; i < rows; i++) {
     const row = [];
-    for (let j = 0; j < columns; j++) row.push(i < d.rows && j < d.columns ? d.cells[i][j] : 0);
+    for (let j = 0; j < columns; j++) {
+      const kept = i < d.rows && j < d.columns ? d.cells[i][j] : 0;
+      row.push(shown.has(`${i},${j}`) ? kept : null); // above its strip: no cell
+    }
     cells.push(row);
   }
-  Object.assign(d, { geometry, rows, columns, cells });
-  if (d.pivot && (d.pivot[0] >= rows || d.pivot[1] >= columns)) d.pivot = null;
+  Object.assign(d, { geometry, rows, columns, cells, top });
+  if (top === undefined) delete d.top;
+  if (d.pivot && !shown.has(d.pivot.join(","))) d.pivot = null;
   state.drawn = drawn;
-  $("columns").value = columns;
   sizeLabels();
   draw();
   edited();
