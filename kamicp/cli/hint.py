@@ -98,8 +98,10 @@ def run_hint(args: argparse.Namespace) -> int:
         print(f"moves still needed: {r.moves} (proved optimal: {r.proof})")
     elif r.lower_bound >= UNSOLVABLE:
         print("next move: - (no sequence of moves solves this board)")
+    elif shown is not None:  # the next move of the best solution the limit allowed
+        print(f"next move: {shown} (best found, {r.moves} moves; not proved optimal)")
+        print(f"moves still needed: between {r.lower_bound} and {r.moves}")
     else:
-        upper = "?" if r.upper_bound is None else r.upper_bound
-        print(f"next move: {shown or '-'} (not proved optimal: {r.status})")
-        print(f"moves still needed: between {r.lower_bound} and {upper}")
+        print("next move: - (no solution found within the time limit)")
+        print(f"moves still needed: at least {r.lower_bound}")
     return EXIT_CODES[r.status]

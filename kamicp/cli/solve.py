@@ -342,6 +342,7 @@ def answer(where: str, board: Board, request: Request) -> Answer:
     with watch if isinstance(watch, Live) else nullcontext(), watched(watch):
         options = replace(request.options, final_colour=final, known=known, time_limit=limit)
         result = solve(g, request.solver, options)
+    result.seconds = time.monotonic() - began  # the region graph and the imports included
     data = result_record(board, g, result, where)
     max_moves = request.options.max_moves
     if max_moves is not None:

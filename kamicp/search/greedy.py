@@ -20,16 +20,17 @@ plus one final recolouring: the greedy always terminates with a solution when on
 Complexity: a flood is O(moves * width * colours * (n + m)); the free-move beam scores at
 most ``FREE_BUDGET * width / WIDTH`` children per move, each in O(n + m) (the radius comes
 from the parent's balls); the centres cost one BFS per node of a piece. Boards above
-:data:`BIG` regions take :func:`sweep` instead: plain floods played incrementally, O(moves *
-border + n + m).
+:data:`BIG` regions take :func:`~kamicp.search.sweep.sweep` instead: plain floods played
+incrementally, O(moves * border + n + m).
 """
 
 from __future__ import annotations
 
 from kamicp.bounds import Current, contract, piece_radius, pivot_layers, solvable
 from kamicp.game.regions import RegionGraph
-from kamicp.game.rules import Move, Replay
+from kamicp.game.rules import Move
 from kamicp.procs.deadline import Deadline
+from kamicp.search.sweep import sweep
 
 __all__ = [
     "BIG",
@@ -42,7 +43,6 @@ __all__ = [
     "greedy",
     "layer_score",
     "piece_options",
-    "sweep",
 ]
 
 # beam width (the exact searches also try upper_bound.UPPER_WIDTH = 32 where 4 falls short)
@@ -382,113 +382,3 @@ def piece_options(
     options = [flood(cur, v, width, final, deadline) for v in central_nodes(cur, i)]
     options.append(free_beam(cur, i, width, final, deadline))
     return options
-
-
-def sweep(
-    g: RegionGraph, final_colour: int | None = None, deadline: float | None = None
-) -> list[Move] | None:
-    """A solution by plain floods, in time near-linear in the board: for boards of any size.
-
-    Each piece is flooded from one node (the pivot; under free rules the middle of a
-    longest shortest path found by two sweeps of breadth-first search, near a centre), each
-    move taking the colour that clears a colour from the board, or else absorbs the most
-    regions. The moves are played on one :class:`~kamicp.game.rules.Replay`, so a move costs
-    O(the flood's border), not O(n + m).
-
-    Parameters
-    ----------
-    g : RegionGraph
-        The puzzle.
-    final_colour : int or None
-        The colour the board must end in, or None for any.
-    deadline : float or None
-        A ``time.monotonic()`` value, checked every move.
-
-    Returns
-    -------
-    list of (int, int) or None
-        The moves, or None if the board cannot be solved (in ``final_colour``).
-
-    Raises
-    ------
-    kamicp.procs.deadline.LimitReached
-        Once ``deadline`` has passed.
-
-    Examples
-    --------
-    >>> from kamicp.game import rules
-    >>> from kamicp.game.regions import from_edges
-    >>> g = from_edges([0, 1, 0, 2, 0], [(i, i + 1) for i in range(4)])
-    >>> moves = sweep(g)
-    >>> rules.verify_solution(g, moves); len(moves)
-    3
-    """
-    if not solvable(g, None, final_colour):
-        return None
-    state = Replay(g)
-    if g.rules == "pivot":
-        final = final_colour
-        for piece in g.islands:
-            if g.pivot not in piece:
-                final = g.colour[piece[0]]  # the other pieces never change: all this colour
-        moves = _sweep_piece(state, g.pivot, deadline)
-        if final is not None and state.colour_of(g.pivot) != final:
-            moves.append((g.pivot, final))
-        return moves
-    plans = [(_sweep_piece(state, _middle(g, piece), deadline), piece[0]) for piece in g.islands]
-    finals = range(g.k) if final_colour is None else (final_colour,)
-
-    def finished(f: int) -> list[Move]:
-        out: list[Move] = []
-        for moves, v in plans:
-            out += moves + ([(v, f)] if state.colour_of(v) != f else [])
-        return out
-
-    return min((finished(f) for f in finals), key=len)
-
-
-def _sweep_piece(state: Replay, v: int, deadline: float | None) -> list[Move]:
-    """Flood the piece of ``v`` from ``v`` on ``state`` (see :func:`sweep`); the moves."""
-    moves = []
-    clock = Deadline(deadline)
-    while True:
-        root = state.find(v)
-        gain: dict[int, int] = {}
-        for r in state.roots(root):
-            c = state.colour[r]
-            gain[c] = gain.get(c, 0) + state.size[r]
-        if not gain:
-            return moves
-        if deadline is not None:  # without one the sweep always finishes, as _in_time
-            clock.check()
-        # clearing a colour takes no other move later; else the largest step
-        best = max(gain, key=lambda c: (gain[c] == state.count[c], gain[c], -c))
-        state.play((v, best))
-        moves.append((v, best))
-
-
-def _middle(g: RegionGraph, piece: list[int]) -> int:
-    """The middle of a long shortest path of ``piece``: from its first node to the farthest,
-    then from there to the farthest again (two breadth-first sweeps). O(n + m)."""
-    far = _hops(g, piece[0])
-    a = max(piece, key=far.__getitem__)
-    from_a = _hops(g, a)
-    b = max(piece, key=from_a.__getitem__)
-    from_b = _hops(g, b)
-    half = from_a[b] // 2
-    return min(v for v in piece if from_a[v] == half and from_b[v] == from_a[b] - half)
-
-
-def _hops(g: RegionGraph, source: int) -> list[int]:
-    """Hops from ``source`` to every region (-1 outside its piece): a breadth-first search
-    over a list, for boards of a hundred thousand regions."""
-    far = [-1] * g.n
-    far[source] = 0
-    queue = [source]
-    for u in queue:  # grows while it is read
-        step = far[u] + 1
-        for w in g.adj[u]:
-            if far[w] < 0:
-                far[w] = step
-                queue.append(w)
-    return far

@@ -37,7 +37,7 @@ from kamicp.search.greedy import BIG, WIDTH
 from kamicp.solving.contained import CONTAINED, exact_run, run_contained
 from kamicp.solving.options import PIVOT_SOLVERS, REFERENCE_SOLVERS, SOLVERS, SolveOptions
 from kamicp.solving.reference import solve_reference
-from kamicp.solving.upper_bound import UPPER_WIDTH, greedy_solution, unknown
+from kamicp.solving.upper_bound import UPPER_WIDTH, better_solution, greedy_solution, unknown
 
 __all__ = [
     "DEEP_GAP",
@@ -193,7 +193,13 @@ def _dispatch(g, solver, o, clock, known, lower, deep, portfolio) -> Result:
     if solver == "pivot-astar":  # any size: it stops between slices of its compiled loop
         return solve_reference(g, solver, o, clock, known)
     if solver != "greedy" and _too_large(g, known, o.final_colour, lower, clock):
-        return unknown(g, o.final_colour, TOO_LARGE, clock.at, lower or None)
+        found = unknown(g, o.final_colour, TOO_LARGE, clock.at, lower or None)
+        if clock.at is not None and found.solution is not None:  # the rest of the limit
+            better = better_solution(g, o.final_colour, found.solution, clock.at)
+            if better is not None:
+                tell(None, better)
+                found = replace(found, solution=better, upper_bound=len(better))
+        return found
     if solver in REFERENCE_SOLVERS:
         workers = DEEP_WORKERS if deep else o.workers
         search = {

@@ -5,7 +5,9 @@ quick beam (width ``WIDTH``), and where it does not meet the proved lower bound 
 (:data:`UPPER_WIDTH`). One solve asks for it several times, so each beam is computed once
 per graph. A solve stopped before its search says anything answers with that solution and
 the start's lower bound (:func:`unknown`); a board that no moves solve has its own answer
-(:func:`never`); a solution and a proved lower bound make one (:func:`finish`).
+(:func:`never`); a solution and a proved lower bound make one (:func:`finish`). A board too
+large for an exact answer spends the rest of its time limit on a shorter solution
+(:func:`better_solution`).
 
 Example (a path of four regions in two colours: the beam needs two moves, the optimum)::
 
@@ -25,9 +27,19 @@ from kamicp.game import rules
 from kamicp.game.regions import RegionGraph
 from kamicp.procs.deadline import LimitReached
 from kamicp.result import Result
+from kamicp.search import pivot_astar
 from kamicp.search.greedy import BIG, WIDTH, greedy
+from kamicp.search.sweep import central_sweeps
 
-__all__ = ["UPPER_WIDTH", "beam", "finish", "greedy_solution", "never", "unknown"]
+__all__ = [
+    "UPPER_WIDTH",
+    "beam",
+    "better_solution",
+    "finish",
+    "greedy_solution",
+    "never",
+    "unknown",
+]
 
 # Beam width of the exact searches' first solution: a better first solution against the beam's
 # time (BENCHMARKS.md, "Wide greedy beams": par or better on 7 of the 8 hardest KAMI 2 levels,
@@ -110,6 +122,63 @@ def unknown(
         solver="",
         proof=why,
     )
+
+
+def better_solution(
+    g: RegionGraph, final_colour: int | None, moves: list, deadline: float
+) -> list | None:
+    """The shortest solution found before ``deadline`` that is shorter than ``moves``, or
+    None: for a board too large for an exact answer, with time left in its limit.
+
+    Pivot rules: the compiled A* shortens the solution's end again and again
+    (:func:`~kamicp.search.pivot_astar.shorten`), until it finds nothing shorter. Free rules:
+    floods from ever less central sources (:func:`~kamicp.search.sweep.central_sweeps`),
+    until every source is tried. Each solution is replayed.
+
+    Parameters
+    ----------
+    g : RegionGraph
+        The puzzle.
+    final_colour : int or None
+        The colour the board must end in, or None for any.
+    moves : list of (int, int)
+        A solution (in ``final_colour``).
+    deadline : float
+        A ``time.monotonic()`` value: nothing is begun after it, and a search under way
+        stops at it.
+
+    Returns
+    -------
+    list of (int, int) or None
+        The shorter solution.
+
+    Examples
+    --------
+    >>> from kamicp.game.regions import from_edges
+    >>> g = from_edges([0, 1, 0, 2, 0, 1, 0], [(i, i + 1) for i in range(6)])
+    >>> moves = [(0, 1), (0, 0), (0, 2), (0, 0), (0, 1), (0, 0)]
+    >>> len(better_solution(g, None, moves, time.monotonic() + 5))
+    3
+    """
+    best = None
+    try:
+        if g.rules == "pivot":
+            while time.monotonic() < deadline:
+                found = pivot_astar.shorten(g, best or moves, final_colour, deadline=deadline)
+                if found is None:
+                    break
+                best = found
+        else:
+            for found in central_sweeps(g, final_colour, deadline):
+                if len(found) < len(best or moves):
+                    best = found
+                if time.monotonic() >= deadline:
+                    break
+    except LimitReached:  # the deadline, inside a sweep: what was found before stands
+        pass
+    if best is not None:
+        rules.verify_solution(g, best, final_colour)
+    return best
 
 
 def never(g: RegionGraph, final_colour: int | None) -> Result:

@@ -123,3 +123,37 @@ def test_hint_and_render_count_their_time_limit_from_the_command_start(monkeypat
         args.began = time.monotonic() - 20  # the command started 20 s ago
         assert args.run(args) == 0
     assert 0 < given["hint"] <= 10 and 0 < given["render"] <= 10
+
+
+def test_an_unproved_hint_names_the_best_solutions_next_move_plainly(capsys, monkeypatch):
+    from kamicp.cli import hint as hint_command
+    from kamicp.result import Result
+    from kamicp.solving.hint import Hint
+
+    first = ROOT / "puzzles" / "square" / "first.txt"
+
+    def unproved(board, played, solver, time_limit):
+        # a solution of 5 moves and a lower bound of 3: as if the limit ran out early
+        from kamicp.search.bfs import bfs
+
+        best = bfs(region_graph(board)).moves
+        return Hint(board, Result("feasible", best + best[-1:], 3, 5, solver, proof=""))
+
+    monkeypatch.setattr(hint_command, "hint", unproved)
+    code, out, _ = run(capsys, "hint", str(first))
+    lines = out.splitlines()
+    assert lines[0].startswith("next move: ") and lines[0].endswith(
+        " (best found, 5 moves; not proved optimal)"
+    )
+    assert lines[1] == "moves still needed: between 3 and 5" and code == 0
+
+    def nothing(board, played, solver, time_limit):
+        return Hint(board, Result("unknown", None, 3, None, solver, proof=""))
+
+    monkeypatch.setattr(hint_command, "hint", nothing)
+    code, out, _ = run(capsys, "hint", str(first))
+    assert out.splitlines() == [
+        "next move: - (no solution found within the time limit)",
+        "moves still needed: at least 3",
+    ]
+    assert code == 3

@@ -109,3 +109,45 @@ def test_one_solve_runs_the_quick_beam_once(monkeypatch):
     r = solve(g, "idastar")
     assert asked and r.status == "optimal" and r.moves == 5
     assert widths(calls).count(driver.WIDTH) == 1
+
+
+@settings(max_examples=120, deadline=None, suppress_health_check=list(HealthCheck))
+@given(boards(), st.one_of(st.none(), st.integers(0, 7)))
+def test_a_better_solution_is_shorter_replays_and_is_never_below_the_optimum(board, choice):
+    from kamicp.search.sweep import sweep
+
+    g = region_graph(board)
+    final = None if choice is None else choice % g.k
+    moves = sweep(g, final)
+    if moves is None:
+        return
+    better = upper_bound.better_solution(g, final, moves, time.monotonic() + 30)
+    if better is None:
+        return
+    rules.verify_solution(g, better, final)
+    assert len(better) < len(moves)
+    assert len(better) >= len(bfs(g, final_colour=final).moves)
+
+
+def test_a_board_too_large_for_an_exact_answer_spends_its_limit_on_a_shorter_solution(
+    monkeypatch,
+):
+    # 24x24 boards, declared too large: the answer is bounds and a solution, no proof; with
+    # a time limit the solution is the quick one or shorter
+    import random
+
+    monkeypatch.setattr(driver, "MODEL_CELLS", 10)
+    rng = random.Random(5)
+    shorter = 0
+    for rules_ in ("free", "pivot"):
+        rows = ["".join(rng.choice("RGBY") for _ in range(24)) for _ in range(24)]
+        [board] = formats.parse(f"rules: {rules_}\n" + "\n".join(rows) + "\n")
+        g = region_graph(board)
+        untimed = solve(g, "portfolio")
+        assert untimed.proof == driver.TOO_LARGE and untimed.solution is not None
+        timed = solve(g, "portfolio", SolveOptions(time_limit=3))
+        assert timed.proof == driver.TOO_LARGE and timed.status == "unknown"
+        rules.verify_solution(g, timed.solution)
+        assert timed.lower_bound <= timed.moves <= untimed.moves
+        shorter += timed.moves < untimed.moves
+    assert shorter == 2  # these two boards: 20 -> 18 moves (free), 26 -> 24 (pivot)

@@ -284,8 +284,10 @@ async function hint() {
   } else if (!r.move) {
     text.textContent = "No move solves this board.";
   } else {
-    const proved = r.status === "optimal" ? "proved" : `not proved (${r.status})`;
-    text.textContent = `Next: ${r.move_text}. Moves left: ${r.moves} (${proved}).`;
+    text.textContent =
+      r.status === "optimal"
+        ? `Next: ${r.move_text}. Moves left: ${r.moves} (proved).`
+        : `Next: ${r.move_text}, of the best solution found: ${r.moves} moves, not proved optimal.`;
     game.view.mark(r.cells, r.outline);
     const swatch = $("swatches").children[r.move[1]];
     if (swatch) swatch.classList.add("suggested");
