@@ -32,6 +32,7 @@ from kamicp.search.greedy import BIG, WIDTH, greedy
 from kamicp.search.sweep import central_sweeps
 
 __all__ = [
+    "SHORTEN_REGIONS",
     "UPPER_WIDTH",
     "beam",
     "better_solution",
@@ -45,6 +46,10 @@ __all__ = [
 # time (BENCHMARKS.md, "Wide greedy beams": par or better on 7 of the 8 hardest KAMI 2 levels,
 # width 4 on 3).
 UPPER_WIDTH = 32
+# Pivot boards of at most this many regions have their solution shortened by the A* when
+# they are too large for an exact answer: the A*'s bitsets take n^2 bytes while they are
+# built, 100 MB here, where a 500x500 board's 128,821 regions would take 16 GB.
+SHORTEN_REGIONS = 10_000
 
 
 def greedy_solution(
@@ -131,7 +136,8 @@ def better_solution(
     None: for a board too large for an exact answer, with time left in its limit.
 
     Pivot rules: the compiled A* shortens the solution's end again and again
-    (:func:`~kamicp.search.pivot_astar.shorten`), until it finds nothing shorter. Free rules:
+    (:func:`~kamicp.search.pivot_astar.shorten`), until it finds nothing shorter, on boards
+    of at most :data:`SHORTEN_REGIONS` regions (None on larger ones). Free rules:
     floods from ever less central sources (:func:`~kamicp.search.sweep.central_sweeps`),
     until every source is tried. Each solution is replayed.
 
@@ -163,7 +169,7 @@ def better_solution(
     best = None
     try:
         if g.rules == "pivot":
-            while time.monotonic() < deadline:
+            while g.n <= SHORTEN_REGIONS and time.monotonic() < deadline:
                 found = pivot_astar.shorten(g, best or moves, final_colour, deadline=deadline)
                 if found is None:
                     break

@@ -151,3 +151,13 @@ def test_a_board_too_large_for_an_exact_answer_spends_its_limit_on_a_shorter_sol
         assert timed.lower_bound <= timed.moves <= untimed.moves
         shorter += timed.moves < untimed.moves
     assert shorter == 2  # these two boards: 20 -> 18 moves (free), 26 -> 24 (pivot)
+
+
+def test_the_a_star_does_not_shorten_a_pivot_board_past_its_size_cap(monkeypatch):
+    # its bitsets take n^2 bytes while built: a 500x500 board's would take 16 GB
+    path = [(i, i + 1) for i in range(6)]
+    g = from_edges([0, 1, 0, 2, 0, 1, 0], path, rules="pivot", pivot=3)
+    long = [(3, 0), (3, 1), (3, 2), (3, 1), (3, 0)]  # 3 moves do: 0, 1, 0
+    assert upper_bound.better_solution(g, None, long, time.monotonic() + 5) is not None
+    monkeypatch.setattr(upper_bound, "SHORTEN_REGIONS", g.n - 1)
+    assert upper_bound.better_solution(g, None, long, time.monotonic() + 5) is None
