@@ -9,7 +9,8 @@ per move plus the end: frame i shows the board before move i + 1 with the region
 be recoloured outlined and, ringed, a dot of its new colour on the cell the caption names
 (:mod:`kamicp.view.words`: "move 1/11: green at row 3, column 5"); the last
 frame shows the board after the last move. :func:`scene` puts the frames in a grid read row
-by row, at most ``per_row`` across.
+by row, at most ``per_row`` across. A grid board's frames carry the row and column numbers
+the words count by along their top and left edges (:func:`kamicp.view.words.grid_labels`).
 
 Cells are filled with their colour and stroked with a slightly darker tone of it, so the
 lattice stays faintly visible inside a region while adjacent polygons show no hairline
@@ -35,6 +36,7 @@ __all__ = [
     "GRAPH_PX",
     "GRID_PX",
     "INK",
+    "LABELS",
     "MARGIN",
     "Frame",
     "Scene",
@@ -50,6 +52,8 @@ MARGIN = 0.4  # layout units around a frame
 GAP = 0.5  # layout units between frames in a row
 CAPTION = 0.9  # layout units for the caption line under a frame (with moves)
 INK = "#1a1a1a"  # outlines, captions and text on light colours
+LABELS = 0.75  # layout units left of and above a grid board for its row and column numbers
+RULER_INK = "#8d939c"  # those numbers: legible beside the board, quieter than it
 FRAMES_PER_ROW = 6  # frames across by default: six moves read as one line
 
 
@@ -64,7 +68,7 @@ class Shape:
     width: float = 0.0  # stroke width
     size: float = 0.0  # circle radius or font size
     text: str = ""
-    role: str = ""  # cell, link, node, mark, tap, number, label, caption
+    role: str = ""  # cell, link, node, mark, tap, number, label, ruler, caption
     ident: str = ""  # the cell or node, for SVG readers
 
 
@@ -290,12 +294,14 @@ def frame_scenes(board: Board, moves=None, palette=None, numbers=False, px=None)
     colours = lay.palette_colours(board.palette, palette)
     xmin, ymin, xmax, ymax = drawing.bounds()
     caption = CAPTION if moves is not None else 0.0
-    width = (xmax - xmin + 2 * MARGIN) * px
-    height = (ymax - ymin + 2 * MARGIN + caption) * px
-    origin = ((MARGIN - xmin) * px, (MARGIN - ymin) * px)
+    room = 0.0 if board.geometry == "graph" else LABELS
+    width = (xmax - xmin + 2 * MARGIN + room) * px
+    height = (ymax - ymin + 2 * MARGIN + room + caption) * px
+    origin = ((MARGIN + room - xmin) * px, (MARGIN + room - ymin) * px)
+    rulers = [] if not room else ruler_shapes(board, drawing, px, origin)
     out = []
     for frame in frames_of(board, moves, palette):
-        shapes = frame_shapes(board, drawing, frame, colours, numbers, px, origin)
+        shapes = rulers + frame_shapes(board, drawing, frame, colours, numbers, px, origin)
         if frame.caption:
             centre = (width / 2, height - (MARGIN / 2 + caption / 2) * px)
             font = 0.45 * GRID_PX  # captions keep one size on every geometry
@@ -304,6 +310,27 @@ def frame_scenes(board: Board, moves=None, palette=None, numbers=False, px=None)
             )
         out.append(Scene(width, height, shapes))
     return out
+
+
+def ruler_shapes(board: Board, drawing, px: float, origin) -> list[Shape]:
+    """The row numbers left of a grid board and its column numbers above it."""
+    rows, columns = words.grid_labels(board, drawing.centres)
+    xmin, ymin, _, _ = drawing.bounds()
+    ox, oy = origin
+    font = 0.34 * px
+    spots = [((xmin - LABELS / 2, y), n) for n, y in rows]
+    spots += [((x, ymin - LABELS / 2), n) for n, x in columns]
+    return [
+        Shape(
+            "text",
+            (ox + x * px, oy + y * px),
+            fill=RULER_INK,
+            size=font,
+            text=str(n),
+            role="ruler",
+        )
+        for (x, y), n in spots
+    ]
 
 
 def moved(shape: Shape, dx: float, dy: float) -> Shape:
@@ -335,7 +362,7 @@ def scene(board: Board, moves=None, palette=None, numbers=False, px=None, per_ro
     >>> from kamicp.formats import parse
     >>> picture = scene(parse("ab\\n")[0])
     >>> (picture.width, picture.height, len(picture.shapes))
-    (84.0, 54.0, 2)
+    (106.5, 76.5, 5)
     """
     parts = frame_scenes(board, moves, palette, numbers, px)
     across = min(len(parts), per_row or FRAMES_PER_ROW)

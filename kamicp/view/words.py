@@ -37,8 +37,10 @@ from kamicp.view import layout as lay
 from kamicp.view.colour_names import colour_words, palette_words
 
 __all__ = [
+    "LABEL_ALL",
     "cell_at",
     "cell_words",
+    "grid_labels",
     "move_said",
     "move_token",
     "move_words",
@@ -51,6 +53,9 @@ __all__ = [
 
 
 PLACE = re.compile(r"\s*row\s+(\d+)\s*,\s*column\s+(\d+)\s*", re.IGNORECASE)
+# Rows and columns are all numbered on a picture of at most this many a side (a KAMI 2
+# level has 29 rows); past it every fifth, and the first, so the numbers stay legible.
+LABEL_ALL = 30
 
 
 # -- places ---------------------------------------------------------------------------------
@@ -101,6 +106,52 @@ def row_column(board: Board, cell) -> tuple[int, int]:
     top, left = origin(board)
     row, column = drawn_grid(board, cell)
     return (row - top + 1, column - left + 1)
+
+
+def grid_labels(board: Board, centres: dict) -> tuple[list, list]:
+    """The row and column numbers the words use, and where each stands on the drawing, so
+    that a picture can show them along its top and left edges.
+
+    Parameters
+    ----------
+    board : Board
+        A grid board (square, triangle, hex or KAMI 2).
+    centres : dict
+        Each cell's drawn centre (:func:`kamicp.view.layout.layout`).
+
+    Returns
+    -------
+    (list of (int, float), list of (int, float))
+        Rows as (number, y) and columns as (number, x), y and x the mean of the centres of
+        the row's or column's cells; all of them up to :data:`LABEL_ALL` a side, else the
+        first and every fifth. O(cells).
+
+    Examples
+    --------
+    >>> from kamicp.formats import parse
+    >>> from kamicp.view.layout import layout
+    >>> board = parse("ab\\nba\\n")[0]
+    >>> grid_labels(board, layout(board).centres)
+    ([(1, 0.5), (2, 1.5)], [(1, 0.5), (2, 1.5)])
+    """
+    top, left = origin(board)
+    rows: dict[int, list[float]] = {}
+    columns: dict[int, list[float]] = {}
+    for cell in board.order:
+        row, column = drawn_grid(board, cell)
+        x, y = centres[cell]
+        rows.setdefault(row - top + 1, []).append(y)
+        columns.setdefault(column - left + 1, []).append(x)
+
+    def shown(found: dict) -> list:
+        every = len(found) <= LABEL_ALL
+        return [
+            (n, round(sum(at) / len(at), 6))
+            for n, at in sorted(found.items())
+            if every or n == 1 or n % 5 == 0
+        ]
+
+    return shown(rows), shown(columns)
 
 
 def place_words(board: Board, cell) -> str:

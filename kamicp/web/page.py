@@ -58,7 +58,9 @@ def board_json(board: Board) -> dict:
         pairs of cell numbers); ``border`` (the board's edge, holes' included, as
         :func:`outline_json` segments, so that a dark colour shows against the page);
         ``pivot`` (the pivot's cell number under pivot rules, else None); ``view`` (x, y,
-        width, height in layout units) and ``radius`` of a node.
+        width, height in layout units) and ``radius`` of a node; ``labels`` (grid boards:
+        ``rows`` as [number, y] and ``columns`` as [number, x], the numbers the moves' words
+        use, from :func:`kamicp.view.words.grid_labels`; None on graph boards).
 
     Examples
     --------
@@ -104,7 +106,17 @@ def board_json(board: Board) -> dict:
         "pivot": index[board.pivot] if board.rules == "pivot" else None,
         "view": [round(xmin, 4), round(ymin, 4), round(xmax - xmin, 4), round(ymax - ymin, 4)],
         "radius": NODE_RADIUS,
+        "labels": _labels(board, lay),
     }
+
+
+def _labels(board: Board, lay) -> dict | None:
+    """The row and column numbers the moves' words use, where the page writes them (None on
+    graph boards, whose nodes are named by their ids)."""
+    if board.geometry == "graph":
+        return None
+    rows, columns = words.grid_labels(board, lay.centres)
+    return {"rows": [list(r) for r in rows], "columns": [list(c) for c in columns]}
 
 
 def move_text(

@@ -308,3 +308,35 @@ def test_captions_name_the_colour_as_drawn():
     assert frames_of(board, [move])[0].caption == "move 1/1: green at row 1, column 1"
     drawn = ["#000080", "#ff8c00", "#ffff00", "#00ff00"]  # G drawn orange (render --palette)
     assert frames_of(board, [move], drawn)[0].caption.startswith("move 1/1: orange at")
+
+
+@settings(max_examples=60, deadline=None)
+@given(grid_boards(max_cells=40))
+def test_the_labels_stand_where_the_words_count_rows_and_columns(board):
+    drawing = lay.layout(board)
+    rows, columns = words.grid_labels(board, drawing.centres)
+    row_at, column_at = dict(rows), dict(columns)
+    for cell in board.order:
+        r, c = words.row_column(board, cell)
+        x, y = drawing.centres[cell]
+        assert r in row_at and c in column_at  # at most 40 cells: every number is shown
+        assert abs(column_at[c] - x) < 0.6  # a column is one strip (hexes: one x)
+        if board.geometry != "hex":  # hex rows zigzag: half a cell up or down
+            assert abs(row_at[r] - y) < 0.6
+    assert [n for n, _ in rows] == sorted(row_at) and [n for n, _ in columns] == sorted(column_at)
+
+
+def test_past_thirty_a_side_every_fifth_number_is_shown():
+    board = formats.parse("\n".join("ab" * 20 for _ in range(3)) + "\n")[0]
+    rows, columns = words.grid_labels(board, lay.layout(board).centres)
+    assert [n for n, _ in rows] == [1, 2, 3]
+    assert [n for n, _ in columns] == [1, 5, 10, 15, 20, 25, 30, 35, 40]
+
+
+def test_a_picture_of_a_grid_carries_its_row_and_column_numbers():
+    board = formats.parse("ab\nba\nab\n")[0]
+    [frame] = frame_scenes(board)
+    numbers = sorted(s.text for s in frame.shapes if s.role == "ruler")
+    assert numbers == ["1", "1", "2", "2", "3"]  # rows 1-3, columns 1-2
+    graph = formats.parse('{"nodes": {"a": "R", "b": "G"}, "edges": [["a", "b"]]}')[0]
+    assert not [s for s in frame_scenes(graph)[0].shapes if s.role == "ruler"]

@@ -15,6 +15,8 @@ import kamicp
 from kamicp import formats
 from kamicp.game.regions import region_graph
 from kamicp.solving.hint import position_after
+from kamicp.view import words
+from kamicp.view.layout import layout
 from tests.seed import long_board
 
 from .conftest import ROOT
@@ -100,6 +102,13 @@ def test_a_kami2_level_is_played_to_the_end(browser, server):
     assert colours(browser) == [board.cells[c] for c in board.order]
     g = region_graph(board)
     assert text(browser, "count") == f"{g.n} regions, {g.k} colours left"
+    # the row and column numbers the hints' words count by, along the top and left
+    rows, columns = words.grid_labels(board, layout(board).centres)
+    shown = js(
+        browser,
+        "return [...document.querySelectorAll('#board .labels text')].map((t) => t.textContent);",
+    )
+    assert shown == [str(n) for n, _ in columns] + [str(n) for n, _ in rows]
     moves = solution(board)
     play(browser, board, moves, keys=True)
     assert text(browser, "count") == "1 region, 1 colour left"
@@ -322,6 +331,8 @@ def test_the_region_graph_option_is_hidden_on_a_board_that_is_a_graph(browser, s
     path = ROOT / "tests" / "data" / "kami2-article-graph.json"
     open_file(browser, server, path, formats.load(str(path))[0].name)
     assert not browser.find_element("id", "graph-option").is_displayed()
+    # nodes are named by their ids: no row or column numbers
+    assert js(browser, "return document.querySelectorAll('#board .labels text').length") == 0
 
 
 def test_a_game_id_pasted_on_the_page_opens_with_its_move_limit(browser, server):

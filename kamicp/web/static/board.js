@@ -3,7 +3,7 @@
 //   drawBoard(svg, board, {onCellClick}) -> view
 //     svg          an <svg> element; emptied, then filled with the board
 //     board        the board JSON: cells (points, or centre on graph boards), colours,
-//                  regions, palette, links, border, pivot, view, radius
+//                  regions, palette, links, border, pivot, view, radius, labels
 //     onCellClick  optional, called as onCellClick(cellNumber, event) on a click on a cell
 //   view.setColours(colours, regions)  recolour every cell (palette indices, region ids)
 //   view.mark(cells, outline)          outline a group of cells (segments [[x,y],[x,y]])
@@ -33,11 +33,34 @@ function centreOf(cell) {
   return [x, y];
 }
 
+// Room, in layout units, for the row and column numbers left of and above a grid board.
+const LABELS = 0.75;
+
+function drawLabels(svg, labels, x, y) {
+  const group = element("g", { class: "labels" });
+  for (const [n, at] of labels.columns) {
+    const text = element("text", { x: at, y: y - LABELS / 2 });
+    text.textContent = n;
+    group.append(text);
+  }
+  for (const [n, at] of labels.rows) {
+    const text = element("text", { x: x - LABELS / 2, y: at });
+    text.textContent = n;
+    group.append(text);
+  }
+  svg.append(group);
+}
+
 export function drawBoard(svg, board, { onCellClick } = {}) {
   svg.replaceChildren();
   const [x, y, width, height] = board.view;
   const pad = 0.25;
-  svg.setAttribute("viewBox", `${x - pad} ${y - pad} ${width + 2 * pad} ${height + 2 * pad}`);
+  const room = board.labels ? LABELS : 0; // the moves' words count rows and columns
+  svg.setAttribute(
+    "viewBox",
+    `${x - pad - room} ${y - pad - room} ${width + 2 * pad + room} ${height + 2 * pad + room}`,
+  );
+  if (board.labels) drawLabels(svg, board.labels, x, y);
   svg.setAttribute("preserveAspectRatio", "xMidYMid meet");
   svg.dataset.geometry = board.geometry;
 
