@@ -19,7 +19,7 @@ from collections.abc import Callable
 from kamicp.procs import memory
 from kamicp.procs.child import RESULT, Child, adopt_orphans, kill_group
 
-__all__ = ["PRELOAD", "Jobs", "limit_jobs", "run_isolated", "start_fork_server"]
+__all__ = ["PRELOAD", "Jobs", "job_limit", "limit_jobs", "run_isolated", "start_fork_server"]
 
 # What the forkserver imports once, so that each job forks with the solvers loaded; the
 # first ties the server to the thread that starts it.
@@ -45,6 +45,17 @@ def limit_jobs(size: int | None) -> None:
     >>> limit_jobs(None)
     """
     _job_memory[0] = size
+
+
+def job_limit() -> int | None:
+    """The memory limit in bytes each job gets (:func:`limit_jobs`; None: none).
+
+    Examples
+    --------
+    >>> limit_jobs(None); job_limit() is None
+    True
+    """
+    return _job_memory[0]
 
 
 def _child(conn, fn, args, limit: int | None) -> None:

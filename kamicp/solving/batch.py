@@ -2,8 +2,14 @@
 
 - Resumable: a rerun skips puzzles (by digest and solver) already in the output with a
   final status (``optimal`` or ``infeasible``); other lines are kept and the puzzle is retried.
-- ``jobs`` local processes, each puzzle in a child process of its own (:mod:`kamicp.procs.isolate`),
-  so one puzzle failing never loses the others.
+- ``jobs`` = 1: the puzzles one after another in this process (the solvers' own child
+  processes aside: the portfolio's backends), which costs what ``solve`` costs. A puzzle
+  that raises, or reaches the memory limit, gets its row and the run goes on; the digest of
+  the puzzle under way is kept in a file beside the output (:data:`RUNNING`), so that a
+  puzzle that takes the whole process down (a crash in a C library, the kernel's
+  out-of-memory killer) is found by the rerun and solved in a child process of its own.
+- ``jobs`` > 1: each puzzle in a child process of its own (:mod:`kamicp.procs.isolate`), that
+  many at once, so one puzzle failing never loses the others.
 - Ctrl-C or SIGTERM stops the puzzles running (their rows are not written) and starts no
   more; the rows finished are in the file, and a rerun goes on from there.
 - ``ray_address``: the same batch on a Ray cluster (``pip install kamicp[cluster]``): each
@@ -16,6 +22,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import resource
 import sys
 from collections import Counter
 from concurrent.futures import ThreadPoolExecutor, as_completed
@@ -23,16 +30,27 @@ from concurrent.futures import ThreadPoolExecutor, as_completed
 from kamicp import formats
 from kamicp.errors import InputError, KamicpError
 from kamicp.game.regions import region_graph
+from kamicp.procs import memory
 from kamicp.procs.interruptible import noting_interrupts
-from kamicp.procs.isolate import Jobs, run_isolated, start_fork_server
+from kamicp.procs.isolate import Jobs, job_limit, run_isolated, start_fork_server
 from kamicp.solving.bar import bar
 from kamicp.solving.record import FAILED, failed_record, result_record
 from kamicp.solving.solve import SolveOptions, solve
 
-__all__ = ["FINAL", "GRACE", "batch", "done_digests", "side_by_side", "solve_row"]
+__all__ = [
+    "FINAL",
+    "GRACE",
+    "RUNNING",
+    "batch",
+    "done_digests",
+    "side_by_side",
+    "solve_here",
+    "solve_row",
+]
 
 FINAL = ("optimal", "infeasible")
 GRACE = 15.0
+RUNNING = ".running"  # added to the output's name: the digest of the puzzle under way
 
 
 def solve_row(board, solver: str, time_limit: float | None) -> dict:
@@ -176,10 +194,15 @@ def batch(
     rows = []
     shown = bar(len(todo), "puzzle", progress, skipped, quiet=progress is None)
     counts: Counter = Counter()
-    run = _run_ray if ray_address else _run_local
     interrupted = False
     with _open_for_append(out_path) as out, noting_interrupts():
-        results = contextlib.closing(run(pending, solver, time_limit, jobs, ray_address))
+        if ray_address:
+            run = _run_ray(pending, solver, time_limit, jobs, ray_address)
+        elif jobs > 1:
+            run = _run_local(pending, solver, time_limit, jobs)
+        else:
+            run = _run_here(pending, solver, time_limit, out_path)
+        results = contextlib.closing(run)
         try:
             with results as finished:
                 for (path, index, board), row in finished:
@@ -198,10 +221,105 @@ def batch(
     return rows, skipped, interrupted
 
 
-def _run_local(pending, solver, time_limit, jobs, _address):
+def _run_local(pending, solver, time_limit, jobs):
     timeout = (time_limit or 1e9) + GRACE
     calls = [(task, solve_row, (task[2], solver, time_limit)) for task in pending]
     yield from side_by_side(calls, timeout, jobs, "forkserver")
+
+
+def _run_here(pending, solver, time_limit, out_path):
+    """The puzzles one after another in this process; the one a previous run died in (its
+    digest left in the :data:`RUNNING` file) in a child process of its own."""
+    marker = out_path + RUNNING
+    try:
+        with open(marker, encoding="utf-8") as f:
+            suspect = f.read().strip()
+    except OSError:
+        suspect = None
+    timeout = (time_limit or 1e9) + GRACE
+    try:
+        for task in pending:
+            board = task[2]
+            digest = board.digest()
+            if digest == suspect:
+                call = [(task, solve_row, (board, solver, time_limit))]
+                yield from side_by_side(call, timeout, 1, "forkserver")
+                continue
+            with open(marker, "w", encoding="utf-8") as f:
+                f.write(digest + "\n")
+            yield task, solve_here(board, solver, time_limit)
+    finally:  # ended, or stopped by Ctrl-C: no puzzle died
+        with contextlib.suppress(OSError):
+            os.remove(marker)
+
+
+def solve_here(board, solver: str, time_limit: float | None) -> dict:
+    """:func:`solve_row` in this process, within the jobs' memory limit: the row, with its
+    ``peak_mb`` and, where the limit was reached, its ``memory`` note; a solve that raised
+    is an ``error`` row.
+
+    Parameters
+    ----------
+    board : Board
+        The puzzle.
+    solver : str
+        The solver.
+    time_limit : float or None
+        Seconds for the solve.
+
+    Returns
+    -------
+    dict
+        The row (without its location).
+
+    Raises
+    ------
+    KeyboardInterrupt
+        When Ctrl-C or SIGTERM stopped the solve: its row is not one to keep.
+
+    Examples
+    --------
+    >>> from kamicp.game.board import Board
+    >>> board = Board(geometry="square", cells={(0, 0): 0, (0, 1): 1}, palette=("R", "G"))
+    >>> row = solve_here(board, "bfs", 10.0)
+    >>> row["status"], row["solution"], row["peak_mb"] > 0
+    ('optimal', ['0,0:G'], True)
+    """
+    _clear_peak()
+    with memory.limited(job_limit()) as watch:
+        try:
+            g = region_graph(board)
+            r = solve(g, solver, SolveOptions(time_limit=time_limit))
+        except Exception as err:  # reported as the row's status, never hidden
+            r, row = None, {"status": "error", "error": f"{type(err).__name__}: {err}"}
+        if r is not None:
+            if r.interrupted:
+                raise KeyboardInterrupt
+            row = {**result_record(board, g, r), "solver": solver}
+        if watch is not None and watch.reached_after is not None:
+            row["memory"] = memory.note()
+    row["peak_mb"] = round(max(_own_peak(), watch.peak if watch is not None else 0) / 2**20, 1)
+    return row
+
+
+def _clear_peak() -> None:
+    """Start this process's peak resident memory afresh (Linux: ``/proc/self/clear_refs``)."""
+    with contextlib.suppress(OSError):
+        with open("/proc/self/clear_refs", "w") as f:
+            f.write("5")
+
+
+def _own_peak() -> int:
+    """This process's peak resident memory in bytes since :func:`_clear_peak` (Linux), else
+    since it started."""
+    try:
+        with open("/proc/self/status", encoding="ascii") as f:
+            for line in f:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
 
 
 def side_by_side(calls: list[tuple], timeout: float, jobs: int, context: str):

@@ -13,7 +13,9 @@ from pathlib import Path
 import pytest
 
 from kamicp.formats import puzzles
-from kamicp.solving.batch import batch
+from kamicp.game.regions import region_graph
+from kamicp.solving import batch as batch_module
+from kamicp.solving.batch import RUNNING, batch, side_by_side
 
 ROOT = Path(__file__).resolve().parents[2]
 SMALL = [str(ROOT / "puzzles" / d) for d in ("square", "graph")]
@@ -65,6 +67,8 @@ def test_resume_after_a_killed_run(tmp_path):
     if proc.poll() is None:
         os.killpg(proc.pid, signal.SIGKILL)
     proc.wait()
+    marker = Path(str(out) + RUNNING)
+    assert marker.exists()  # the digest of the puzzle the killed run was in
     with out.open("a") as f:
         f.write('{"file": "torn')  # what a kill in mid-write leaves
     before = [r for r in (json.loads(x) for x in out.read_text().splitlines()[:-1])]
@@ -75,6 +79,47 @@ def test_resume_after_a_killed_run(tmp_path):
     good = [json.loads(x) for x in lines if x.startswith("{") and x.endswith("}")]
     all_tasks = puzzles(SMALL + [str(ROOT / "puzzles" / "flood")])
     assert sorted((r["file"], r["index"]) for r in good) == sorted((p, i) for p, i, _ in all_tasks)
+    assert not marker.exists()
+
+
+def test_one_job_solves_here_as_two_jobs_do_in_children(tmp_path, monkeypatch):
+    here, apart = tmp_path / "here.jsonl", tmp_path / "apart.jsonl"
+    isolated = []
+
+    def spied(calls, *args):
+        isolated.extend(tag for tag, _, _ in calls)
+        yield from side_by_side(calls, *args)
+
+    monkeypatch.setattr(batch_module, "side_by_side", spied)
+    batch(SMALL, str(apart), time_limit=60, jobs=2, progress=None)
+    assert len(isolated) == len(puzzles(SMALL))
+    isolated.clear()
+    # a run that died in the third puzzle left its digest: that one alone runs in a child
+    third = puzzles(SMALL)[2]
+    Path(str(here) + RUNNING).write_text(third[2].digest() + "\n")
+    rows, _, interrupted = batch(SMALL, str(here), time_limit=60, jobs=1, progress=None)
+    assert not interrupted and isolated == [third]
+    assert stable(rows_of(here)) == stable(rows_of(apart))
+    assert all(r["peak_mb"] > 0 for r in rows_of(here))
+    assert not Path(str(here) + RUNNING).exists()
+
+
+def test_a_puzzle_whose_solve_raises_is_one_error_row(tmp_path, monkeypatch):
+    tasks = puzzles(SMALL)
+    bad = tasks[1][2]
+    real = batch_module.solve
+
+    def sometimes(g, solver, options):
+        if g.colour == region_graph(bad).colour:  # the second puzzle only
+            raise ZeroDivisionError("a bug")
+        return real(g, solver, options)
+
+    monkeypatch.setattr(batch_module, "solve", sometimes)
+    out = tmp_path / "r.jsonl"
+    rows, _, _ = batch(SMALL, str(out), time_limit=60, jobs=1, progress=None)
+    statuses = {(r["file"], r["index"]): r["status"] for r in rows}
+    assert statuses.pop((tasks[1][0], tasks[1][1])) == "error"
+    assert set(statuses.values()) == {"optimal"} and len(statuses) == len(tasks) - 1
 
 
 def test_ray_batch_matches_local(tmp_path):
