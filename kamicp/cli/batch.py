@@ -34,7 +34,8 @@ def add_batch(p: argparse.ArgumentParser) -> None:
         "--jobs",
         type=PROCESSES,
         default=1,
-        help="local processes (default 1; a portfolio runs 2 each)",
+        help="puzzles at once (default 1: in this process; N: each in a process of its own; "
+        "a portfolio runs 2 more each)",
     )
     add_memory_limit(p, " (each of --jobs gets its share; not on Ray)")
     p.add_argument("--ray", metavar="ADDRESS", help="run on a Ray cluster ('local' starts one)")
