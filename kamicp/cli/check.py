@@ -14,7 +14,7 @@ from kamicp.game import notation, rules
 from kamicp.game.board import Board
 from kamicp.game.regions import region_graph
 from kamicp.plural import count_moves
-from kamicp.view import words
+from kamicp.view import places, words
 
 __all__ = ["add_check", "run_check", "said_moves"]
 
@@ -36,7 +36,7 @@ def said_moves(board: Board, text: str) -> tuple[list[str], int | None]:
     """Each move of ``text`` in words naming the cell it names, then its token as given, up
     to the first illegal one (included); and the number of the move after which the board is
     first solved (None: it never is). A move given by region number (``#N``) is said on the
-    cell :func:`~kamicp.view.words.region_cell` picks in the position the moves before it
+    cell :func:`~kamicp.view.places.region_cell` picks in the position the moves before it
     leave; under pivot rules a move of the pivot's region by its colour alone.
 
     Parameters
@@ -59,7 +59,7 @@ def said_moves(board: Board, text: str) -> tuple[list[str], int | None]:
     pos, out, solved = rules.start(g), [], None
     given = notation.tokens(board, text)
     for number, (move, token) in enumerate(zip(moves, given, strict=True), 1):
-        cell = words.region_cell(board, g, move[0], pos)
+        cell = places.region_cell(board, g, move[0], pos)
         own = notation.token_cell(board, token)
         if own is not None and not (board.rules == "pivot" and cell == board.pivot):
             cell = own

@@ -10,7 +10,7 @@ be recoloured outlined and, ringed, a dot of its new colour on the cell the capt
 (:mod:`kamicp.view.words`: "move 1/11: green at row 3, column 5"); the last
 frame shows the board after the last move. :func:`scene` puts the frames in a grid read row
 by row, at most ``per_row`` across. A grid board's frames carry the row and column numbers
-the words count by along their top and left edges (:func:`kamicp.view.words.grid_labels`).
+the words count by along their top and left edges (:func:`kamicp.view.places.grid_labels`).
 
 Cells are filled with their colour and stroked with a slightly darker tone of it, so the
 lattice stays faintly visible inside a region while adjacent polygons show no hairline
@@ -26,7 +26,7 @@ from kamicp.game import rules
 from kamicp.game.board import Board
 from kamicp.game.regions import region_graph
 from kamicp.plural import count_moves
-from kamicp.view import colour_names, words
+from kamicp.view import colour_names, places
 from kamicp.view import layout as lay
 
 __all__ = [
@@ -87,7 +87,7 @@ class Frame:
 
     colours: dict
     marked: tuple = ()  # cells of the current region the move recolours
-    tap: object = None  # the cell the caption names (kamicp.view.words.region_cell)
+    tap: object = None  # the cell the caption names (kamicp.view.places.region_cell)
     new_colour: int | None = None
     caption: str = ""
 
@@ -143,9 +143,9 @@ def frames_of(board: Board, moves=None, palette=None) -> list[Frame]:
         region, colour = move
         part = rules.current_region(g, pos, region)
         marked = tuple(cell for r in part for cell in g.cells[r])
-        tap = words.region_cell(board, g, region, pos)
+        tap = places.region_cell(board, g, region, pos)
         said = colour_names.colour_words(board, colour, symbol=False, palette=palette)
-        caption = f"move {number}/{len(moves)}: {said} at {words.place_words(board, tap)}"
+        caption = f"move {number}/{len(moves)}: {said} at {places.place_words(board, tap)}"
         out.append(Frame(colours_at(pos), marked, tap, colour, caption))
         pos = rules.apply(g, pos, move)
     if rules.is_solved(pos):
@@ -314,7 +314,7 @@ def frame_scenes(board: Board, moves=None, palette=None, numbers=False, px=None)
 
 def ruler_shapes(board: Board, drawing, px: float, origin) -> list[Shape]:
     """The row numbers left of a grid board and its column numbers above it."""
-    rows, columns = words.grid_labels(board, drawing.centres)
+    rows, columns = places.grid_labels(board, drawing.centres)
     xmin, ymin, _, _ = drawing.bounds()
     ox, oy = origin
     font = 0.34 * px

@@ -14,7 +14,7 @@ from kamicp.errors import KamicpError
 from kamicp.game import notation, rules
 from kamicp.game.board import Board
 from kamicp.game.regions import RegionGraph, region_graph
-from kamicp.view import colour_names, words
+from kamicp.view import colour_names, places, words
 from kamicp.view.layout import (
     NODE_RADIUS,
     Layout,
@@ -60,7 +60,7 @@ def board_json(board: Board) -> dict:
         ``pivot`` (the pivot's cell number under pivot rules, else None); ``view`` (x, y,
         width, height in layout units) and ``radius`` of a node; ``labels`` (grid boards:
         ``rows`` as [number, y] and ``columns`` as [number, x], the numbers the moves' words
-        use, from :func:`kamicp.view.words.grid_labels`; None on graph boards).
+        use, from :func:`kamicp.view.places.grid_labels`; None on graph boards).
 
     Examples
     --------
@@ -115,7 +115,7 @@ def _labels(board: Board, lay) -> dict | None:
     graph boards, whose nodes are named by their ids)."""
     if board.geometry == "graph":
         return None
-    rows, columns = words.grid_labels(board, lay.centres)
+    rows, columns = places.grid_labels(board, lay.centres)
     return {"rows": [list(r) for r in rows], "columns": [list(c) for c in columns]}
 
 

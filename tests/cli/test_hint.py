@@ -11,7 +11,7 @@ from kamicp import formats
 from kamicp.game import notation
 from kamicp.game.regions import region_graph
 from kamicp.solving.hint import position_after
-from kamicp.view import colour_names, words
+from kamicp.view import colour_names, places, words
 from tests.cli.helpers import ROOT, run
 
 
@@ -57,7 +57,7 @@ def check_hint_words(board, position, out: str) -> None:
         assert place == "" and g.region_of[board.pivot] == region
         assert token.split(":")[0] == notation.format_cell(board, board.pivot)
         return
-    cell = words.cell_at(board, place)
+    cell = places.cell_at(board, place)
     assert g.region_of[cell] == region
     assert token.split(":")[0] == notation.format_cell(board, cell)
 

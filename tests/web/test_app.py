@@ -12,7 +12,7 @@ from kamicp import formats
 from kamicp.errors import InputError
 from kamicp.game.regions import region_graph
 from kamicp.solving.hint import position_after
-from kamicp.view import colour_names, words
+from kamicp.view import colour_names, places
 from kamicp.web import children, jobs
 from kamicp.web.app import example_board, make_app
 from kamicp.web.page import outline_json
@@ -212,7 +212,7 @@ def test_hint_gives_an_optimal_next_move_and_the_proved_moves_left(client):
     # the words name the hinted colour and a cell of the hinted region
     colour, place = hint["move_text"].split(" at ")
     assert colour == colour_names.colour_words(board, hint["move"][1])
-    assert board.order.index(words.cell_at(board, place)) in hint["cells"]
+    assert board.order.index(places.cell_at(board, place)) in hint["cells"]
 
 
 def test_solve_proves_the_optimum_and_its_solution_replays(client):

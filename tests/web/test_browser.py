@@ -15,7 +15,7 @@ import kamicp
 from kamicp import formats
 from kamicp.game.regions import region_graph
 from kamicp.solving.hint import position_after
-from kamicp.view import words
+from kamicp.view import places
 from kamicp.view.layout import layout
 from tests.seed import long_board
 
@@ -103,7 +103,7 @@ def test_a_kami2_level_is_played_to_the_end(browser, server):
     g = region_graph(board)
     assert text(browser, "count") == f"{g.n} regions, {g.k} colours left"
     # the row and column numbers the hints' words count by, along the top and left
-    rows, columns = words.grid_labels(board, layout(board).centres)
+    rows, columns = places.grid_labels(board, layout(board).centres)
     shown = js(
         browser,
         "return [...document.querySelectorAll('#board .labels text')].map((t) => t.textContent);",
