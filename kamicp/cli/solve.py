@@ -38,8 +38,6 @@ from kamicp.game.regions import RegionGraph, region_graph
 from kamicp.procs.deadline import LimitReached
 from kamicp.procs.progress import PROGRESS_EVERY, Progress, Seen, watched
 from kamicp.result import Result
-from kamicp.search.ida.journal import ensure_journal
-from kamicp.solving.alloptimal import all_optimal
 from kamicp.solving.bar import Live
 from kamicp.solving.options import DEFAULT_STRATEGY, STRATEGIES, SolveOptions
 from kamicp.solving.record import move_tokens, result_record
@@ -349,6 +347,8 @@ def answer(where: str, board: Board, request: Request) -> Answer:
         data["max_moves"] = max_moves
     text = describe(board, g, result, max_moves)
     if request.all_optimal and result.status == "optimal" and not result.interrupted:
+        from kamicp.solving.alloptimal import all_optimal  # asked for: loaded now
+
         every = all_optimal(g, result.moves, cap=request.cap, final_colour=final)
         data["all_optimal"] = [move_tokens(board, g, m) for m in every]
         data["cap_reached"] = len(every) >= request.cap
@@ -449,6 +449,8 @@ def run_solve(args: argparse.Namespace) -> int:
         _refuse_for_several(args, len(puzzles))
     if args.journal:
         ensure_not_input(args.journal, [*args.files, args.known_solution or ""])
+        from kamicp.search.ida.journal import ensure_journal  # asked for: loaded now
+
         ensure_journal(args.journal)
     if args.certificate:
         # here, not at start-up: only a solve asked for a certificate needs the proof modules

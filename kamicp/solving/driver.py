@@ -34,7 +34,6 @@ from kamicp.procs.progress import Seen, tell, watched
 from kamicp.result import Result
 from kamicp.search import pivot_astar
 from kamicp.search.greedy import BIG, WIDTH
-from kamicp.solving.contained import CONTAINED, exact_run, run_contained
 from kamicp.solving.options import PIVOT_SOLVERS, REFERENCE_SOLVERS, SOLVERS, SolveOptions
 from kamicp.solving.reference import solve_reference
 from kamicp.solving.upper_bound import UPPER_WIDTH, better_solution, greedy_solution, unknown
@@ -231,9 +230,14 @@ def _dispatch(g, solver, o, clock, known, lower, deep, portfolio) -> Result:
         )
         return portfolio(g, backends, lower)
     job = replace(o, time_limit=clock.left(), known=known)  # what the start's bounds left
-    if solver in CONTAINED and o.time_limit is not None and not progress.contained_parent:
-        return run_contained(g, solver, job)
-    return exact_run(g, solver, job)
+    # the models' drivers, imported for a model's solve only (a Flood-It solve answered by
+    # the A* never loads them, nor IDA* that they import)
+    from kamicp.solving import contained
+
+    apart = solver in contained.CONTAINED and not progress.contained_parent
+    if apart and o.time_limit is not None:
+        return contained.run_contained(g, solver, job)
+    return contained.exact_run(g, solver, job)
 
 
 def _pivot_first(g, o, clock, known) -> Result:

@@ -35,7 +35,7 @@ from kamicp.plural import count
 from kamicp.procs.deadline import Deadline, LimitReached
 from kamicp.procs.progress import listening, say, tell
 from kamicp.result import SAT, UNSAT, Decision, HorizonSolver, Result
-from kamicp.search import ida, pivot_astar
+from kamicp.search import pivot_astar
 from kamicp.solving.options import DEFAULT_STRATEGY, STRATEGIES
 from kamicp.solving.upper_bound import greedy_solution, never, unknown
 
@@ -128,6 +128,8 @@ class Horizons:
         budget = seconds if left is None else min(seconds, left / 4)
         if budget <= 0 or self.upper == self.lower:
             return
+        from kamicp.search import ida  # only where a probe is asked: IDA* loads in 16 ms
+
         out = ida.idastar(
             self.g,
             final_colour=self.final_colour,

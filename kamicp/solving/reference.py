@@ -9,6 +9,8 @@ find a shortest one first).
 
 from __future__ import annotations
 
+import importlib
+
 from kamicp import bounds
 from kamicp.game import rules
 from kamicp.game.regions import RegionGraph
@@ -17,12 +19,19 @@ from kamicp.plural import count, count_moves
 from kamicp.procs.deadline import Deadline
 from kamicp.procs.progress import say, tell
 from kamicp.result import Result, SearchOutcome
-from kamicp.search import astar, bfs, ida, pivot_astar
 from kamicp.search.greedy import WIDTH
 from kamicp.solving.options import SolveOptions
 from kamicp.solving.upper_bound import finish, greedy_solution, never
 
-__all__ = ["solve_reference"]
+__all__ = ["SEARCHES", "solve_reference"]
+
+# Each search's module and function, imported when a solve asks for it.
+SEARCHES = {
+    "bfs": ("kamicp.search.bfs", "bfs"),
+    "astar": ("kamicp.search.astar", "astar"),
+    "idastar": ("kamicp.search.ida", "idastar"),
+    "pivot-astar": ("kamicp.search.pivot_astar", "pivot_astar"),
+}
 
 
 def solve_reference(
@@ -132,18 +141,17 @@ def solve_reference(
 def _search(g, solver, max_moves, final_colour, node_limit, clock, options=None) -> SearchOutcome:
     """Run a reference search; ``options`` (``workers``, ``tetrapod_depth``, ``journal``)
     go to IDA*."""
-    # looked up on the modules at each call, where a test may stand in for one
-    search = {
-        "bfs": bfs.bfs,
-        "astar": astar.astar,
-        "idastar": ida.idastar,
-        "pivot-astar": pivot_astar.pivot_astar,
-    }[solver]
+    # the solver's module imported now, not with this one: a Flood-It solve never loads
+    # IDA* (16 ms of a 0.2 s process); the function looked up at each call, where a test may
+    # stand in for one
+    module, name = SEARCHES[solver]
+    found = importlib.import_module(module)
+    search = getattr(found, name)
     extra = {}
     if solver == "pivot-astar":  # the least f left open is a proved lower bound
         extra["on_bound"] = lambda lower: tell(lower, None)
     if solver == "idastar":  # every threshold it passes is a proved lower bound
-        extra["options"] = ida.IdaOptions(
+        extra["options"] = found.IdaOptions(
             on_bound=lambda lower: tell(lower, None),
             on_status=lambda text: say(f"{solver}: {text}"),
             **(options or {}),  # processes (kamicp.search.parallel), deep checks

@@ -210,7 +210,17 @@ def test_running_out_of_memory_is_not_called_a_bug(capsys, monkeypatch):
     assert err.startswith("kamicp: idastar ran out of memory; proved before it: ")
 
 
-HEAVY = ("ortools", "pysat", "networkx", "numba", "numpy", "PIL", "kamicp.bounds")
+HEAVY = (
+    "ortools",
+    "pysat",
+    "networkx",
+    "numba",
+    "numpy",
+    "PIL",
+    "kamicp.bounds",
+    "kamicp.search.ida",
+    "kamicp.solving.horizons",
+)
 
 
 @pytest.mark.parametrize(
@@ -221,6 +231,8 @@ HEAVY = ("ortools", "pysat", "networkx", "numba", "numpy", "PIL", "kamicp.bounds
         (["show", "--help"], ()),  # networkx only where a graph board is drawn
         # the bounds, but not Numba: no compiled loop runs in a BFS of a small board
         (["solve", str(ROOT / "puzzles/square/first.txt"), "--solver", "bfs"], ("kamicp.bounds",)),
+        # a Flood-It board the compiled A* answers: neither IDA* nor the models' drivers
+        (["solve", str(ROOT / "puzzles/flood/eight.txt")], ("numpy", "kamicp.bounds")),
     ],
 )
 def test_start_up_imports_only_what_the_command_needs(argv, loaded):
@@ -243,6 +255,7 @@ def test_start_up_imports_only_what_the_command_needs(argv, loaded):
         assert "numba" not in modules and "kamicp.bounds" not in modules
     if argv[0] == "solve":
         assert "numba" not in modules
+        assert "kamicp.search.ida" not in modules and "kamicp.solving.horizons" not in modules
 
 
 def test_the_parser_of_every_command_builds(capsys):
