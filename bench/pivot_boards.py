@@ -1,5 +1,5 @@
-"""Flood-It boards made here, and timings of kamicp on them (BENCHMARKS.md, "Pivot rules: the
-compiled A*"): seeded sets written in the digit format, then solved in one process.
+"""Flood-It boards made here, and timings of kamicp on them (BENCHMARKS.md, "Pivot rules:
+the default route"): seeded sets written in the digit format, then solved in one process.
 
     python bench/pivot_boards.py write OUT
     python bench/pivot_boards.py run OUT/random-14x14-6.txt [--solver portfolio] [--limit 60]

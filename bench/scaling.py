@@ -1,5 +1,5 @@
-"""How the parallel IDA* proof grows with the workers (BENCHMARKS.md, "Parallel IDA*
-scaling"), and what a stopped and resumed proof costs.
+"""How the parallel IDA* proof grows with the workers (BENCHMARKS.md,
+"Parallel IDA*"), and what a stopped and resumed proof costs.
 
     python bench/scaling.py PUZZLE --moves M [--workers 1,2,4] [--resume 2] [--seed 0]
 

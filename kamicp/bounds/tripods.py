@@ -15,7 +15,7 @@ tree, m obeys the split recursion that Bound 5 uses on paths,
 
     m(H, d) = min( min over edges e of m(H1, d) + m(H2, d),  1 + min over d' of m(H, d') ),
 
-H1 and H2 the two subtrees left when e is removed; ``tests/test_tripods.py`` checks it
+H1 and H2 the two subtrees left when e is removed; ``tests/bounds/test_tripods.py`` checks it
 against BFS on random trees. Cutting an edge of the arm towards x leaves a walk from x to
 some u and a tripod with ends v, y, z (u-v the edge), so Y is the least solution of
 

@@ -11,7 +11,7 @@ in G, hence
 
 for every pair x, y, where m(W, d) floods the path whose colours are those along W. On a
 path, the moves needed obey an interval recursion (checked against BFS on every path of up
-to 9 nodes and 3 colours, and 7 nodes and 4 colours, in ``tests/test_walks.py``):
+to 9 nodes and 3 colours, and 7 nodes and 4 colours, in ``tests/bounds/test_walks.py``):
 
     m(path, d) = min( min over splits into two adjacent parts A, B of m(A, d) + m(B, d),
                       1 + min over d' of m(path, d') )
