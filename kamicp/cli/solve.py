@@ -245,8 +245,7 @@ class Request:
         start when one puzzle is asked, so that the limit covers the whole command); None
         for each puzzle's own start.
     text : bool
-        Describe the answer as text; False under ``--json``, which prints only the data
-        (the moves said in words cost a tenth of a Flood-It set's time).
+        Describe the answer as text; not under ``--json``, which prints only the data.
     """
 
     solver: str
