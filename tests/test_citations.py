@@ -1,5 +1,5 @@
-"""Every document section and test file the code cites exists: a citation that points
-nowhere sends a reader to look for what is gone."""
+"""Every document section and test file the code cites exists (a citation that points
+nowhere sends a reader to look for what is gone), and the documents keep their sizes."""
 
 from __future__ import annotations
 
@@ -61,3 +61,9 @@ def test_every_cited_document_and_test_file_exists():
         if not (ROOT / name).exists()
     ]
     assert missing == []
+
+
+def test_the_front_door_and_the_reference_keep_their_sizes():
+    # the README is a front door of at most 300 lines, BENCHMARKS.md a reference of 600
+    for name, most in (("README.md", 300), ("BENCHMARKS.md", 600)):
+        assert len((ROOT / name).read_text(encoding="utf-8").splitlines()) <= most, name
