@@ -75,15 +75,21 @@ def test_a_cache_folder_the_user_chose_is_left_alone(tmp_path):
     assert jit.prune_caches(str(tmp_path / "kamicp" / "x")) == []
 
 
-def _triple(x):
-    return 3 * x
+def test_no_compiling_refuses_a_compile_and_runs_what_is_compiled(tmp_path, monkeypatch):
+    import importlib.util
 
+    import numba
 
-def test_no_compiling_refuses_a_compile_and_runs_what_is_compiled():
     jit.compile_kernels()  # Numba imported and its compile events watched
-    triple = jit.kernel(_triple)
+    # a kernel whose Numba cache is empty: its source and its cache are this test's own
+    (tmp_path / "tripling.py").write_text("def tripled(x):\n    return 3 * x\n")
+    spec = importlib.util.spec_from_file_location("tripling", tmp_path / "tripling.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    monkeypatch.setattr(numba.config, "CACHE_DIR", str(tmp_path / "cache"))
+    triple = jit.kernel(module.tripled)
     jit.compile_kernels()
-    with jit.no_compiling(), pytest.raises(jit.NotCompiled, match="_triple is not compiled"):
+    with jit.no_compiling(), pytest.raises(jit.NotCompiled, match="tripled is not compiled"):
         triple(np.int64(2))
     assert triple(np.int64(2)) == 6  # compiled (or loaded) outside the block
     with jit.no_compiling():
