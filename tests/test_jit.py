@@ -22,7 +22,7 @@ def test_importing_every_module_with_kernels_does_not_import_numba():
     code = (
         "import sys\n"
         "import kamicp.bounds, kamicp.search.bitsets, kamicp.search.pivot_kernels\n"
-        "import kamicp.game.labelling\n"
+        "import kamicp.game.label_loop\n"
         "print('numba' in sys.modules)"
     )
     assert _in_a_fresh_process(code) == "False"

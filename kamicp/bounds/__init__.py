@@ -18,7 +18,7 @@ modules inside are free to change. A walk through them, cheapest first:
   (:mod:`~kamicp.bounds.bits`) built by compiled loops;
 - :mod:`~kamicp.bounds.leaves`: a piece without some of its leaves never needs more moves;
 - :mod:`~kamicp.bounds.pieces`: those values per piece, raised into bounds on a position;
-- :mod:`~kamicp.bounds.checks`: how IDA*'s capped tetrapod checks are kept cheap;
+- :mod:`~kamicp.bounds.capped`: how IDA*'s capped tetrapod checks are kept cheap;
 - :mod:`~kamicp.bounds.cache`: what the costly bounds remember, in one
   :class:`~kamicp.bounds.cache.BoundCache`;
 - :mod:`~kamicp.bounds.lower`: the best bound of a position, and whether it can be solved.

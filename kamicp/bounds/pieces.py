@@ -14,7 +14,7 @@ import time
 from collections.abc import Sequence
 
 from kamicp.bounds.cache import BOUND_CACHE, piece_key, piece_lists
-from kamicp.bounds.checks import kept_tripod_levels, piece_tetrapods
+from kamicp.bounds.capped import kept_tripod_levels, piece_tetrapods
 from kamicp.bounds.position import Current
 from kamicp.bounds.radius import piece_radius
 from kamicp.bounds.tripods import full_colours, tripod_values
@@ -148,7 +148,7 @@ def tetrapods_bound(
     cap they were computed to; ``cached_only`` computes nothing and uses the tripod values
     where nothing is cached (so :func:`~kamicp.bounds.lower.lower_bound` reuses what a solve
     computed). ``peel`` (with a cap): try a peeled piece first
-    (:func:`~kamicp.bounds.checks.piece_tetrapods`), for callers that expect most answers to
+    (:func:`~kamicp.bounds.capped.piece_tetrapods`), for callers that expect most answers to
     be "above the cap" (IDA*'s checks); a start bound, usually within its cap, would pay for
     the peeled piece and then the whole one.
     """

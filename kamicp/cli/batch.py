@@ -10,7 +10,7 @@ import sys
 from kamicp import formats, plural
 from kamicp.cli.args import PATH, PROCESSES, SECONDS, add_memory_limit, memory_limit
 from kamicp.cli.output import ensure_not_input
-from kamicp.cli.unused import refuse_unused_batch
+from kamicp.cli.refusals import refuse_unused_batch
 from kamicp.procs.isolate import limit_jobs
 from kamicp.solving.batch import batch
 from kamicp.solving.solve import DEFAULT_SOLVER, SOLVERS

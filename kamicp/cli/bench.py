@@ -19,7 +19,7 @@ from kamicp.cli.args import (
     solver_list,
 )
 from kamicp.cli.output import ensure_output_file
-from kamicp.cli.unused import refuse_unused_bench
+from kamicp.cli.refusals import refuse_unused_bench
 from kamicp.procs.isolate import limit_jobs
 from kamicp.solving.bench import BenchOptions, bench
 from kamicp.solving.options import DEFAULT_STRATEGY, STRATEGIES

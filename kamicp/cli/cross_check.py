@@ -13,7 +13,7 @@ from kamicp.cli.args import PATH, SECONDS, add_memory_limit, memory_limited, sol
 from kamicp.errors import KamicpError
 from kamicp.solving.bar import bar, say
 from kamicp.solving.claims import bounds_text, check_claims, claim_record, read_claims
-from kamicp.solving.crosscheck import cross_check
+from kamicp.solving.comparison import cross_check
 from kamicp.solving.record import result_record
 
 __all__ = ["CROSS_CHECK_SOLVERS", "CROSS_CHECK_TIME_LIMIT", "add_cross_check", "run_cross_check"]

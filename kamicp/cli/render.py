@@ -11,7 +11,7 @@ from kamicp.cli.args import PATH, SECONDS, add_puzzle_args, load_boards
 from kamicp.cli.clock import seconds_left
 from kamicp.cli.drawing import add_palette, palette_of
 from kamicp.cli.output import ensure_output_file
-from kamicp.cli.unused import refuse_unused_render
+from kamicp.cli.refusals import refuse_unused_render
 from kamicp.errors import IllegalMove, KamicpError
 from kamicp.game import notation
 from kamicp.game.regions import region_graph

@@ -30,7 +30,7 @@ from kamicp.cli.clock import command_started, out_of_time, seconds_left
 from kamicp.cli.describe import describe
 from kamicp.cli.many import solve_all
 from kamicp.cli.output import EXIT_CODES, ensure_not_input
-from kamicp.cli.unused import refuse_unused_solve
+from kamicp.cli.refusals import refuse_unused_solve
 from kamicp.errors import IllegalMove, KamicpError
 from kamicp.game import notation
 from kamicp.game.board import Board

@@ -230,7 +230,7 @@ def label_grid(board: Board, deadline: float | None = None) -> Labels | None:
     rows -= rows.min() - rows.min() % 2  # by an even step: the parities of the rules hold
     cols -= cols.min() - cols.min() % 2
     # here, not at start-up: Numba loads only where a big grid is labelled
-    from kamicp.game.labelling import grid_labels
+    from kamicp.game.label_loop import grid_labels
 
     label, count, by_group, starts, first, near = grid_labels(
         rows, cols, colour, GRID_CODES[board.geometry]

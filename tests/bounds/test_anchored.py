@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from kamicp import bounds
-from kamicp.bounds import anchored, checks, tetrapods, tripods
+from kamicp.bounds import anchored, capped, tetrapods, tripods
 from kamicp.bounds.anchored import anchored_values, least_levels, pair_values
 from kamicp.bounds.cache import BOUND_CACHE
 from kamicp.bounds.tetrapods import tetrapod_values
@@ -146,13 +146,13 @@ def test_the_tree_needs_the_anchors_of_its_hardest_triples():
 
 def test_a_check_the_anchored_bound_decides_computes_no_tetrapod_levels(monkeypatch):
     sizes = []
-    real = checks.tetrapod_values  # looked up there by the checks
+    real = capped.tetrapod_values  # looked up there by the checks
 
     def spy(colour, adj, piece, *args):
         sizes.append(len(piece))
         return real(colour, adj, piece, *args)
 
-    monkeypatch.setattr(checks, "tetrapod_values", spy)
+    monkeypatch.setattr(capped, "tetrapod_values", spy)
     cur = bounds.contract(from_edges(*TREE))
     bounds.forget_cached_bounds()
     assert bounds.tetrapods_bound(cur, None, cap=4, peel=True) == 5  # all above 4: a cut
@@ -257,7 +257,7 @@ def test_a_check_computes_the_tripod_levels_of_its_piece_once(monkeypatch):
 
     for module in (tripods, anchored, tetrapods):  # where the levels are looked up
         monkeypatch.setattr(module, "packed_tripod_levels", counted)
-    monkeypatch.setattr(checks, "NEAR_WHOLE", -1)
+    monkeypatch.setattr(capped, "NEAR_WHOLE", -1)
     bounds.forget_cached_bounds()
     cur = bounds.contract(from_edges(*TREE))
     n = len(cur.islands[0])

@@ -15,7 +15,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from kamicp import bounds
-from kamicp.bounds import checks, leaves
+from kamicp.bounds import capped, leaves
 from kamicp.game import rules
 from kamicp.game.regions import from_edges, subgraph
 from kamicp.search.bfs import bfs
@@ -180,8 +180,8 @@ def sizes(monkeypatch):
         seen.append(len(piece))
         return real(colour, adj, piece, *args)
 
-    real = checks.tetrapod_values  # looked up there by the checks and the start bounds
-    monkeypatch.setattr(checks, "tetrapod_values", spy)
+    real = capped.tetrapod_values  # looked up there by the checks and the start bounds
+    monkeypatch.setattr(capped, "tetrapod_values", spy)
     return seen
 
 
@@ -203,7 +203,7 @@ def test_a_check_the_peel_misses_ends_there(sizes, monkeypatch):
     # A check (peel) stops at its miss, though the trim would cut; a start bound (no
     # peel) computes the trim
     monkeypatch.setattr(leaves, "peeled", lambda colour, adj: ([0, 2, 0], [[1], [0, 2], [1]]))
-    monkeypatch.setattr(checks, "ANCHORED", False)  # it would cut first (test_anchored)
+    monkeypatch.setattr(capped, "ANCHORED", False)  # it would cut first (test_anchored)
     cur = bounds.contract(from_edges(*STAR))
     optimum = bfs(from_edges(*STAR)).lower_bound
     with word_of(4):
@@ -219,7 +219,7 @@ def test_a_check_the_peel_misses_ends_there(sizes, monkeypatch):
 def test_a_check_the_trim_misses_by_a_few_leaves_skips_the_whole_piece(sizes, monkeypatch):
     # IDA*'s checks (peel) stop at a trim that dropped at most NEAR_WHOLE leaves; a start
     # bound (no peel), or a trim that dropped more, goes on to the whole piece
-    monkeypatch.setattr(checks, "ANCHORED", False)  # it would be tried first (test_anchored)
+    monkeypatch.setattr(capped, "ANCHORED", False)  # it would be tried first (test_anchored)
     cur = bounds.contract(from_edges(*STAR))
     optimum = bfs(from_edges(*STAR)).lower_bound
     with word_of(4):  # the trim drops STAR's two central leaves
@@ -231,7 +231,7 @@ def test_a_check_the_trim_misses_by_a_few_leaves_skips_the_whole_piece(sizes, mo
         assert sizes == [4, 6]
         sizes.clear()
         bounds.forget_cached_bounds()
-        monkeypatch.setattr(checks, "NEAR_WHOLE", 1)
+        monkeypatch.setattr(capped, "NEAR_WHOLE", 1)
         assert bounds.tetrapods_bound(cur, None, cap=optimum, peel=True) <= optimum
         assert sizes == [4, 6]
 
