@@ -22,6 +22,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import re
 import resource
 import sys
 from collections import Counter
@@ -232,10 +233,13 @@ def _run_here(pending, solver, time_limit, out_path):
     digest left in the :data:`RUNNING` file) in a child process of its own."""
     marker = out_path + RUNNING
     try:
-        with open(marker, encoding="utf-8") as f:
+        with open(marker, encoding="utf-8", errors="replace") as f:
             suspect = f.read().strip()
     except OSError:
         suspect = None
+    if suspect is not None and not re.fullmatch(r"[0-9a-f]{64}", suspect):
+        # a file of the user's that merely has the name: never written over
+        raise InputError("not a batch's marker of the puzzle under way: left alone", marker)
     timeout = (time_limit or 1e9) + GRACE
     try:
         for task in pending:

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from kamicp.errors import InputError
 from kamicp.formats import puzzles
 from kamicp.game.regions import region_graph
 from kamicp.solving import batch as batch_module
@@ -197,3 +198,12 @@ def test_rows_with_odd_fields_are_not_taken_as_done(tmp_path):
     out.write_text('{"status": "optimal", "solver": "greedy", "hash": [1]}\n{"file": "to')
     rows, skipped, _ = batch([SMALL[1]], str(out), solver="greedy", progress=None)
     assert skipped == 0 and len(rows) == len(puzzles([SMALL[1]]))
+
+
+def test_a_file_of_the_users_named_as_the_marker_is_left_alone(tmp_path):
+    out = tmp_path / "r.jsonl"
+    marker = Path(str(out) + RUNNING)
+    marker.write_text("my notes\n")
+    with pytest.raises(InputError, match="left alone"):
+        batch(SMALL, str(out), time_limit=60, jobs=1, progress=None)
+    assert marker.read_text() == "my notes\n"
