@@ -66,6 +66,33 @@ def graph_boards(draw, max_nodes=8, max_colours=4, rules=("free", "pivot")) -> B
     )
 
 
+@st.composite
+def kami2_boards(
+    draw, max_rows=4, max_width=3, max_colours=3, rules=("free",), shuffled=False
+) -> Board:
+    """A board of KAMI 2 triangles (r, p, s): a few rows of 2w triangles, maybe with holes,
+    its cells in reading order or (``shuffled``) in any order."""
+    width = draw(st.integers(1, max_width))
+    rows = draw(st.integers(1, max_rows))
+    k = draw(st.integers(1, max_colours))
+    cells = {
+        (r, p, s): draw(st.integers(0, k - 1))
+        for r in range(rows)
+        for p in range(width)
+        for s in (0, 1)
+        if draw(st.integers(0, 5))
+    } or {(0, 0, 0): 0}
+    order = tuple(draw(st.permutations(list(cells)))) if shuffled else ()
+    return Board(
+        geometry="kami2",
+        cells=cells,
+        palette=tuple("1234"[:k]),
+        rules=draw(st.sampled_from(rules)),
+        width=width,
+        order=order,
+    )
+
+
 def boards(**kwargs) -> st.SearchStrategy[Board]:
     """Boards of every geometry (grids and graphs), both rule sets unless restricted."""
     rules = kwargs.pop("rules", ("free", "pivot"))

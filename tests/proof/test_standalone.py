@@ -25,7 +25,7 @@ from kamicp.game.board import Board
 from kamicp.game.regions import region_graph
 from kamicp.proof import standalone as sa
 from kamicp.search.bfs import bfs
-from tests.strategies import boards, graph_boards
+from tests.strategies import boards, graph_boards, kami2_boards
 
 ROOT = Path(__file__).resolve().parents[2]
 STANDALONE = ROOT / "kamicp" / "proof" / "standalone.py"
@@ -635,21 +635,6 @@ def test_imports_the_standard_library_only():
 # ---- agreement with kamicp on random boards -----------------------------------------------------
 
 
-@st.composite
-def kami2_boards(draw) -> Board:
-    """A small KAMI 2 board with holes."""
-    rows, pairs, k = draw(st.integers(1, 3)), draw(st.integers(1, 3)), draw(st.integers(1, 4))
-    cells = {
-        (r, p, s): draw(st.integers(0, k - 1))
-        for r in range(rows)
-        for p in range(pairs)
-        for s in (0, 1)
-        if draw(st.integers(0, 5))
-    } or {(0, 0, 0): 0}
-    rule = draw(st.sampled_from(["free", "pivot"]))
-    return Board(geometry="kami2", cells=cells, palette=tuple("RGBY"[:k]), rules=rule)
-
-
 def named(board: Board) -> Board:
     """A graph board with its nodes renamed to strings and tuples."""
     name = {v: (f"n{v}" if v % 2 else (v, "x")) for v in board.cells}
@@ -666,7 +651,11 @@ def named(board: Board) -> Board:
 
 def all_boards():
     """Every geometry, both rules, graph nodes of every JSON kind."""
-    return st.one_of(boards(), kami2_boards(), graph_boards().map(named))
+    return st.one_of(
+        boards(),
+        kami2_boards(max_rows=3, max_colours=4, rules=("free", "pivot")),
+        graph_boards().map(named),
+    )
 
 
 def assert_same_position(g, game, board: Board, pos: tuple, final) -> None:

@@ -27,28 +27,11 @@ from kamicp.view.render import render
 from kamicp.view.scene import frames_of
 from kamicp.view.show import show, terminal_centres
 from tests.seed import SHARED
-from tests.strategies import graph_boards, grid_boards
+from tests.strategies import graph_boards, grid_boards, kami2_boards
 
 SVG = "{http://www.w3.org/2000/svg}"
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
 BUD1 = str(SHARED / "kami2-story" / "Bud1.puz")  # beside the checkout, not at a fixed path
-
-
-@st.composite
-def kami2_boards(draw, max_rows=4, max_width=3) -> Board:
-    """A KAMI 2 board of a few rows of 2w triangles, maybe with holes."""
-    width = draw(st.integers(1, max_width))
-    rows = draw(st.integers(1, max_rows))
-    k = draw(st.integers(1, 3))
-    cells = {}
-    for r in range(rows):
-        for p in range(width):
-            for s in (0, 1):
-                if draw(st.integers(0, 5)):
-                    cells[(r, p, s)] = draw(st.integers(0, k - 1))
-    if not cells:
-        cells[(0, 0, 0)] = 0
-    return Board(geometry="kami2", cells=cells, palette=tuple("123"[:k]), width=width)
 
 
 def cell_boards() -> st.SearchStrategy[Board]:
