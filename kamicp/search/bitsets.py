@@ -198,18 +198,35 @@ def sweep_bound(flooded, edge, neighbours, colour_masks, final, scratch) -> int:
     steps = 0
     best = 0
     wanted = _ZERO if final < 0 else _ONE << np.uint64(final)
+    alive = (_ONE << np.uint64(k)) - _ONE  # colours that may have regions left: they only go
     while not empty:
-        # the colours left each need a move, and so does the final colour
+        # one pass over the colours still alive: which have regions left (each needs a move,
+        # and so does the final colour), and the first (not the final) whose every region left
+        # is on the border: a colour-eliminating move (R7), as eliminated() finds it
         left = wanted
+        colour = -1
         for c in range(k):
+            bit = _ONE << np.uint64(c)
+            if not alive & bit:
+                continue
+            present = False
+            inside = True
             for w in range(words):
-                if colour_masks[c, w] & ~done[w]:
-                    left |= _ONE << np.uint64(c)
-                    break
+                rest = colour_masks[c, w] & ~done[w]
+                if rest:
+                    present = True
+                    if rest & ~edge_now[w]:
+                        inside = False
+                        break
+            if not present:
+                alive &= ~bit
+                continue
+            left |= bit
+            if inside and colour < 0 and c != final:
+                colour = c
         best = max(best, steps + popcount(left))
         steps += 1
-        colour = eliminated(done, edge_now, colour_masks, final)  # -1: flood the whole border
-        for w in range(words):
+        for w in range(words):  # -1: flood the whole border
             grab[w] = edge_now[w] if colour < 0 else edge_now[w] & colour_masks[colour, w]
         absorb(done, edge_now, grab, neighbours)
         empty = True
