@@ -35,7 +35,7 @@ from kamicp.bounds.pieces import (
     walks_bound,
     walks_bound_capped,
 )
-from kamicp.bounds.pivot import pivot_final, pivot_layer_bound, pivot_layers
+from kamicp.bounds.pivot import pivot_final, pivot_final_colour, pivot_layer_bound, pivot_layers
 from kamicp.bounds.position import Current, contract
 from kamicp.bounds.radius import piece_radius, radius_after, radius_movers
 from kamicp.bounds.tetrapods import keep_levels_memory
@@ -57,6 +57,7 @@ __all__ = [
     "lower_bound",
     "piece_radius",
     "pivot_final",
+    "pivot_final_colour",
     "pivot_layer_bound",
     "pivot_layers",
     "radius_after",

@@ -9,13 +9,59 @@ the game).
 from __future__ import annotations
 
 from kamicp.bounds.position import Current
+from kamicp.game.regions import RegionGraph, distances
 
-__all__ = ["pivot_eccentricity_bound", "pivot_final", "pivot_layer_bound", "pivot_layers"]
+__all__ = [
+    "pivot_eccentricity_bound",
+    "pivot_final",
+    "pivot_final_colour",
+    "pivot_layer_bound",
+    "pivot_layers",
+]
+
+
+def pivot_final_colour(g: RegionGraph, final_colour: int | None) -> tuple[bool, int | None]:
+    """Under pivot rules, whether the board can be solved at all, and the colour the pivot's
+    piece must end in: the pieces without the pivot never change, so each must be one region
+    and all of one colour, which then is the final colour (and must be ``final_colour`` if
+    that is given).
+
+    Parameters
+    ----------
+    g : RegionGraph
+        A pivot-rule board.
+    final_colour : int or None
+        The colour asked for, or None for any.
+
+    Returns
+    -------
+    (bool, int or None)
+        Solvable, and the final colour (None: free to choose). O(n + m).
+
+    Examples
+    --------
+    >>> from kamicp.game.regions import from_edges
+    >>> g = from_edges([0, 1, 2], [(0, 1)], rules="pivot")  # region 2 apart, colour 2
+    >>> pivot_final_colour(g, None), pivot_final_colour(g, 1)
+    ((True, 2), (False, None))
+    """
+    piece = set(distances(g, g.pivot))
+    rest = [r for r in range(g.n) if r not in piece]
+    others = {g.colour[r] for r in rest}
+    if len(others) > 1 or len(rest) > len(g.islands) - 1:
+        return False, None
+    if others:
+        (c,) = others
+        if final_colour is not None and final_colour != c:
+            return False, None
+        return True, c
+    return True, final_colour
 
 
 def pivot_final(cur: Current, final_colour: int | None) -> int | None:
-    """The colour the pivot's piece must end in: the one asked for, or that of the other
-    pieces (they cannot change under pivot rules), or None when free to choose."""
+    """:func:`pivot_final_colour` of a position under search: the colour the pivot's piece
+    must end in, the one asked for or that of the other pieces, or None when free to choose
+    (the position is solvable)."""
     if final_colour is not None:
         return final_colour
     home = cur.island_of[cur.pivot]

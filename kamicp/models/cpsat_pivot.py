@@ -28,11 +28,12 @@ from dataclasses import dataclass, field
 
 from ortools.sat.python import cp_model
 
+from kamicp.bounds import pivot_final_colour
 from kamicp.game import rules
 from kamicp.game.regions import RegionGraph, distances
 from kamicp.models.clauses import CpsatClauses, neg_cpsat
 
-__all__ = ["PivotOptions", "PivotVars", "required_colour", "build_pivot"]
+__all__ = ["PivotOptions", "PivotVars", "build_pivot"]
 
 
 @dataclass(frozen=True)
@@ -68,25 +69,6 @@ class PivotVars:
         return out
 
 
-def required_colour(g: RegionGraph, final_colour: int | None) -> tuple[bool, int | None]:
-    """(solvable at all, colour the flood must end in) given the pieces the pivot misses.
-
-    Pieces without the pivot never change, so each must be one region and all of them one
-    colour, which the flood must end in.
-    """
-    piece = set(distances(g, g.pivot))
-    others = {g.colour[r] for r in range(g.n) if r not in piece}
-    rest = [r for r in range(g.n) if r not in piece]
-    if len(others) > 1 or len(rest) > len(g.islands) - 1:
-        return False, None
-    if others:
-        (c,) = others
-        if final_colour is not None and final_colour != c:
-            return False, None
-        return True, c
-    return True, final_colour
-
-
 def build_pivot(
     g: RegionGraph,
     horizon: int,
@@ -119,7 +101,7 @@ def build_pivot(
     cl = CpsatClauses(model)
     k, T, p = g.k, horizon, g.pivot
     v = PivotVars(horizon=T, pivot=p)
-    ok, fc = required_colour(g, final_colour)
+    ok, fc = pivot_final_colour(g, final_colour)
     if not ok:
         v.never = True
         cl.add()  # infeasible at every horizon

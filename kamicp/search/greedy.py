@@ -26,7 +26,7 @@ incrementally, O(moves * border + n + m).
 
 from __future__ import annotations
 
-from kamicp.bounds import Current, contract, piece_radius, pivot_layers, solvable
+from kamicp.bounds import Current, contract, piece_radius, pivot_final, pivot_layers, solvable
 from kamicp.game.regions import RegionGraph
 from kamicp.game.rules import Move
 from kamicp.procs.deadline import Deadline
@@ -114,11 +114,7 @@ def greedy(
         return sweep(g, final_colour, deadline)
     cur = contract(g)
     if g.rules == "pivot":
-        home = cur.island_of[cur.pivot]
-        final = final_colour
-        for i, piece in enumerate(cur.islands):
-            if i != home:
-                final = cur.pos[piece[0]]  # the other pieces never change: all this colour
+        final = pivot_final(cur, final_colour)  # the other pieces never change
         moves, end = flood(cur, cur.pivot, width, final, deadline)
         if final is not None and end != final:
             moves.append((cur.pivot, final))

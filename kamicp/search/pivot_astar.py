@@ -106,7 +106,7 @@ def quick_length(g: RegionGraph, final_colour: int | None = None) -> int | None:
     if not bounds.solvable(g, None, final_colour):
         return None
     board = bit_board(g)
-    final = _final(g, board, final_colour)
+    final = _final(g, final_colour)
     if board.n == 1:
         return int(final >= 0 and final != board.colours[0])
     colours = np.empty(board.n + 1, dtype=np.int64)
@@ -170,7 +170,7 @@ def pivot_astar(
     if not bounds.solvable(g, None, final_colour):
         return SearchOutcome(None, bounds.UNSOLVABLE, True, 0)
     board = bit_board(g)
-    final = _final(g, board, final_colour)
+    final = _final(g, final_colour)
     best = (board.n + 1) if max_moves is None else max_moves + 1
     if board.n == 1:
         moves = [] if final < 0 or final == board.colours[0] else [(g.pivot, final)]
@@ -225,7 +225,7 @@ def shorten(
     At most ``len(moves)`` searches; each is :func:`pivot_astar`'s loop from a flooded set.
     """
     board = bit_board(g)
-    final = _final(g, board, final_colour)
+    final = _final(g, final_colour)
     index = {v: i for i, v in enumerate(board.regions)}
     flooded = [rules.start(g)]
     for move in moves[:-1]:
@@ -289,14 +289,11 @@ def _search(g, board, root, final, best, node_limit, deadline, memory, on_bound)
             slice_size = max(1, int(slice_size * min(4.0, SLICE_SECONDS / took)))
 
 
-def _final(g: RegionGraph, board: BitBoard, final_colour: int | None) -> int:
-    """The colour the piece must end in: the one asked for, or that of the other pieces
-    (they never change under pivot rules); -1 for any."""
-    if final_colour is not None:
-        return final_colour
-    inside = set(board.regions)
-    others = {g.colour[v] for v in range(g.n) if v not in inside}
-    return others.pop() if others else -1
+def _final(g: RegionGraph, final_colour: int | None) -> int:
+    """The colour the piece must end in (:func:`kamicp.bounds.pivot.pivot_final_colour`); -1
+    for any. The board is solvable (checked by the callers)."""
+    _, final = bounds.pivot_final_colour(g, final_colour)
+    return -1 if final is None else final
 
 
 class _Run:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from kamicp.bounds import solvable
+from kamicp.bounds import pivot_final_colour, solvable
 from kamicp.game.regions import RegionGraph
 from kamicp.game.rules import Move, Replay
 from kamicp.procs.deadline import Deadline
@@ -62,10 +62,7 @@ def sweep(
         return None
     state = Replay(g)
     if g.rules == "pivot":
-        final = final_colour
-        for piece in g.islands:
-            if g.pivot not in piece:
-                final = g.colour[piece[0]]  # the other pieces never change: all this colour
+        _, final = pivot_final_colour(g, final_colour)  # solvable: checked above
         moves = _sweep_piece(state, g.pivot, deadline)
         if final is not None and state.colour_of(g.pivot) != final:
             moves.append((g.pivot, final))
