@@ -54,8 +54,9 @@ GRACE = 15.0
 RUNNING = ".running"  # added to the output's name: the digest of the puzzle under way
 
 
-def solve_row(board, solver: str, time_limit: float | None) -> dict:
-    """Solve one puzzle; the JSON line of the batch output (everything but the location).
+def solve_row(board, solver: str, time_limit: float | None, options: dict | None = None) -> dict:
+    """Solve one puzzle; the JSON line of a batch's output or the fields of a bench row
+    (everything but the location).
 
     Parameters
     ----------
@@ -65,6 +66,9 @@ def solve_row(board, solver: str, time_limit: float | None) -> dict:
         The solver.
     time_limit : float or None
         Seconds for the solve.
+    options : dict or None
+        Other fields of :class:`kamicp.solving.options.SolveOptions` (``bench`` passes
+        every option its command takes).
 
     Returns
     -------
@@ -80,9 +84,14 @@ def solve_row(board, solver: str, time_limit: float | None) -> dict:
     >>> row["status"], row["solution"]
     ('optimal', ['0,0:G'])
     """
+    return _solved(board, solver, time_limit, options)[0]
+
+
+def _solved(board, solver: str, time_limit: float | None, options: dict | None = None):
+    """:func:`solve_row`'s row, and the result it records."""
     g = region_graph(board)
-    r = solve(g, solver, SolveOptions(time_limit=time_limit))
-    return {**result_record(board, g, r), "solver": solver}
+    r = solve(g, solver, SolveOptions(time_limit=time_limit, **(options or {})))
+    return {**result_record(board, g, r), "solver": solver}, r
 
 
 def done_digests(out_path: str, solver: str) -> set[str]:
@@ -292,14 +301,11 @@ def solve_here(board, solver: str, time_limit: float | None) -> dict:
     _clear_peak()
     with memory.limited(job_limit()) as watch:
         try:
-            g = region_graph(board)
-            r = solve(g, solver, SolveOptions(time_limit=time_limit))
+            row, r = _solved(board, solver, time_limit)
         except Exception as err:  # reported as the row's status, never hidden
             r, row = None, {"status": "error", "error": f"{type(err).__name__}: {err}"}
-        if r is not None:
-            if r.interrupted:
-                raise KeyboardInterrupt
-            row = {**result_record(board, g, r), "solver": solver}
+        if r is not None and r.interrupted:
+            raise KeyboardInterrupt
         if watch is not None and watch.reached_after is not None:
             row["memory"] = memory.note()
     row["peak_mb"] = round(max(_own_peak(), watch.peak if watch is not None else 0) / 2**20, 1)

@@ -25,10 +25,10 @@ from kamicp.game.regions import region_graph
 from kamicp.procs.interruptible import noting_interrupts
 from kamicp.procs.isolate import run_isolated
 from kamicp.solving.bar import bar, say
-from kamicp.solving.batch import side_by_side
+from kamicp.solving.batch import side_by_side, solve_row
 from kamicp.solving.options import DEFAULT_STRATEGY
-from kamicp.solving.record import FAILED, failed_record, result_record
-from kamicp.solving.solve import TETRAPOD_DEPTH_SOLVERS, SolveOptions, solve
+from kamicp.solving.record import FAILED, failed_record
+from kamicp.solving.solve import TETRAPOD_DEPTH_SOLVERS
 
 __all__ = [
     "BACKEND_MODULES",
@@ -37,45 +37,9 @@ __all__ = [
     "bench",
     "describe_board",
     "run_one",
-    "solve_row",
 ]
 
 GRACE = 15.0  # seconds past the time limit before a child is killed
-
-
-def solve_row(board, solver: str, time_limit: float, options: dict | None = None) -> dict:
-    """Solve one puzzle; the fields of a bench row (run in a child process).
-
-    Parameters
-    ----------
-    board : Board
-        The puzzle.
-    solver : str
-        The solver.
-    time_limit : float
-        Seconds for the solve.
-    options : dict or None
-        Fields of :class:`kamicp.solving.options.SolveOptions` (``probe``, ``strategy``,
-        ``workers``, ``known``, ``tetrapod_depth``, ``beam_width``), so every option the
-        bench command takes reaches the solver.
-
-    Returns
-    -------
-    dict
-        The result's object (:func:`kamicp.solving.record.result_record`), which the
-        parent gives the puzzle's file and index.
-
-    Examples
-    --------
-    >>> from kamicp.game.board import Board
-    >>> board = Board(geometry="square", cells={(0, 0): 0, (0, 1): 1}, palette=("R", "G"))
-    >>> row = solve_row(board, "bfs", 10.0)
-    >>> row["status"], row["moves"]
-    ('optimal', 1)
-    """
-    asked = SolveOptions(time_limit=time_limit, **(options or {}))
-    g = region_graph(board)
-    return {**result_record(board, g, solve(g, solver, asked)), "solver": solver}
 
 
 def _stored_solution(board) -> list | None:
@@ -101,12 +65,12 @@ def run_one(board, solver: str, time_limit: float, options: dict | None = None) 
     time_limit : float
         Seconds for the solve.
     options : dict or None
-        As for :func:`solve_row`.
+        As for :func:`~kamicp.solving.batch.solve_row`.
 
     Returns
     -------
     dict
-        The row of :func:`solve_row`, as the child returned it (see
+        The row of :func:`~kamicp.solving.batch.solve_row`, as the child returned it (see
         :func:`kamicp.procs.isolate.run_isolated` for a child that fails or is killed).
     """
     args = (board, solver, time_limit, options)

@@ -10,7 +10,7 @@ import pytest
 
 from kamicp import formats
 from kamicp.errors import InputError
-from kamicp.solving import bench
+from kamicp.solving import batch, bench
 from kamicp.solving.bench import BenchOptions
 from kamicp.solving.options import SolveOptions
 from tests.formats.helpers import ROOT
@@ -20,13 +20,13 @@ ROOT_PUZZLES = ROOT / "puzzles"
 
 def test_every_bench_option_reaches_solve(monkeypatch):
     seen = {}
-    real = bench.solve
+    real = batch.solve
 
     def spy(g, solver, options):
         seen["options"] = options
         return real(g, solver, SolveOptions(time_limit=options.time_limit))
 
-    monkeypatch.setattr(bench, "solve", spy)
+    monkeypatch.setattr(batch, "solve", spy)  # bench's rows are solved by batch.solve_row
     board = formats.load(str(ROOT_PUZZLES / "square" / "first.txt"))[0]
     options = {"probe": 0.5, "strategy": "down", "workers": 2}
     row = bench.solve_row(board, "cpsat", 30.0, options)
