@@ -24,6 +24,7 @@ cells (where a person looks at a blob), ties to the first in reading order
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from kamicp.errors import KamicpError
 from kamicp.game import rules
@@ -37,6 +38,7 @@ __all__ = [
     "centres_of",
     "grid_labels",
     "middle_cell",
+    "naming_cell",
     "place_words",
     "region_cell",
     "region_cells",
@@ -245,6 +247,18 @@ def region_cells(g: RegionGraph, region: int, pos: rules.Position | None) -> lis
     return [cell for r in rules.current_region(g, pos, region) for cell in g.cells[r]]
 
 
+def naming_cell(board: Board, cells: list, centres: Callable[[], dict] | None = None):
+    """The cell that names the region of ``cells``: the pivot under pivot rules when it is
+    one of them, the only cell, else the cell nearest the middle of their drawing
+    (:func:`middle_cell`). ``centres`` gives drawn centres of at least ``cells`` when asked
+    (a caller naming many regions draws the board once); None draws ``cells`` alone."""
+    if board.rules == "pivot" and board.pivot in cells:
+        return board.pivot
+    if len(cells) == 1:  # no drawing needed (graph boards: no spring layout)
+        return cells[0]
+    return middle_cell(board, cells, centres() if centres else centres_of(board, cells))
+
+
 def region_cell(board: Board, g: RegionGraph, region: int, pos: rules.Position | None = None):
     """The cell that names ``region``: the region's cell nearest the centre of its drawing.
 
@@ -275,9 +289,4 @@ def region_cell(board: Board, g: RegionGraph, region: int, pos: rules.Position |
     >>> region_cell(board, region_graph(board), 0)
     (0, 1)
     """
-    cells = region_cells(g, region, pos)
-    if board.rules == "pivot" and board.pivot in cells:
-        return board.pivot
-    if len(cells) == 1:  # no drawing needed (graph boards: no spring layout)
-        return cells[0]
-    return middle_cell(board, cells, centres_of(board, cells))
+    return naming_cell(board, region_cells(g, region, pos))

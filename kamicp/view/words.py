@@ -10,18 +10,14 @@ every move recolours the pivot's region, so a move is said by its colour alone (
 
 from __future__ import annotations
 
+import functools
+
 from kamicp.game import rules
 from kamicp.game.board import Board
 from kamicp.game.notation import format_cell, format_colour
 from kamicp.game.regions import RegionGraph
 from kamicp.view.colour_names import colour_words, palette_words
-from kamicp.view.places import (
-    centres_of,
-    middle_cell,
-    place_words,
-    region_cell,
-    region_cells,
-)
+from kamicp.view.places import centres_of, naming_cell, place_words, region_cell, region_cells
 
 __all__ = [
     "cell_words",
@@ -237,18 +233,13 @@ def moves_said(
     (['1. green (G) at row 1, column 2', '2. blue (B) at row 1, column 1'], ['0,1:G', '0,0:B'])
     """
     words = palette_words(board, symbol=symbol)
-    centres = {}  # drawn once, when a region of more than one cell is first named
+    # the board drawn once, when a region of more than one cell is first named
+    centres = functools.cache(lambda: centres_of(board, board.order))
     pos = rules.start(g)
     lines, tokens = [], []
     for number, move in enumerate(moves, 1):
         region, colour = move
-        cells = region_cells(g, region, pos)
-        if board.rules == "pivot" and board.pivot in cells:
-            cell = board.pivot
-        else:
-            if len(cells) > 1 and not centres:
-                centres = centres_of(board, board.order)
-            cell = cells[0] if len(cells) == 1 else middle_cell(board, cells, centres)
+        cell = naming_cell(board, region_cells(g, region, pos), centres)
         head = f"{number}. " if numbered else ""
         lines.append(head + _said(board, words[colour], cell))
         tokens.append(_token_at(board, colour, cell))
