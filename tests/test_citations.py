@@ -10,7 +10,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 SOURCES = sorted((ROOT / "kamicp").rglob("*.py")) + sorted((ROOT / "bench").rglob("*.py"))
-# BENCHMARKS.md, "Section" / encodings/x.md, "Section" / encodings/x.md (Bound 9...
+# BENCHMARKS.md, "Section" / encodings/x.md, "Section" / encodings/x.md (Bound 5...
 SECTION = re.compile(r'((?:BENCHMARKS|encodings/[a-z_]+)\.md)`*,?\s+"([^"]+)"')
 BOUND = re.compile(r"(encodings/[a-z_]+\.md)`*,?\s+\(?(Bound \d+|Lemma \d+|R\d+)\b")
 DOCUMENT = re.compile(r"\b((?:encodings/[a-z_]+|BENCHMARKS|README)\.md)\b")

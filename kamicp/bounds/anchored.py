@@ -1,6 +1,6 @@
 """The anchored tetrapod bound: tetrapods with two of their four ends fixed.
 
-The tetrapod bound (:mod:`kamicp.bounds.tetrapods`, Bound 7 of ``encodings/bounds.md``) takes
+The tetrapod bound (:mod:`kamicp.bounds.tetrapods`, Bound 8 of ``encodings/bounds.md``) takes
 the maximum over every quadruple of ends of Q(x, y, z, w, d), the least moves that bring
 some tetrapod of G with those ends to colour d (Meeks and Scott, "Spanning trees and the
 complexity of flood-filling games", Theory of Computing Systems 54, 2014; arXiv:1203.2538:
@@ -10,7 +10,7 @@ final colour, and those quadruples keep returning to a handful of nodes: the end
 triples that the tripod bound (:mod:`kamicp.bounds.tripods`) finds hardest.
 
 So here two ends z, w are fixed ("anchors") and x, y range over the piece. The split
-recursion of Bound 7 cuts the tetrapod at one edge u-v. Cutting the arm of x (or y) leaves
+recursion of Bound 8 cuts the tetrapod at one edge u-v. Cutting the arm of x (or y) leaves
 a walk and a tetrapod whose ends are again of the form (., ., z, w); cutting between the
 pairs leaves two tripods (the tripod values Y of every triple are known); only a cut on
 the arm of z (or w) leaves a tetrapod (x, y, v, w) outside the table, and there any of its
@@ -27,7 +27,7 @@ four sub-tripods is a lower bound (a subtree never needs more moves). So
 
 (all in colour d) has R(x, y, d) <= Q(x, y, z, w, d) <= m(G, d): by induction over the
 tree H and the moves m(H, d) of a best tetrapod, each case of the split recursion on H is
-one of these terms at values no larger (full argument: ``encodings/bounds.md``, Bound 8).
+one of these terms at values no larger (full argument: ``encodings/bounds.md``, Bound 9).
 Every added term only lowers R, so the relaxation of the z and w arms costs strength,
 never soundness. With every node an anchor, R's maximum met the tetrapod bound on 362 of
 362 random graphs of 1-12 nodes (never above it).
@@ -36,11 +36,11 @@ R is computed like a shortest path (Dijkstra with a bucket per level, costs 0 ..
 anchor pair O(k n^3) steps, tables of O(k n^3) small integers for Y. The anchor pairs of a
 colour are the pairs of ends of its triples of the highest tripod value, the most frequent
 first; each pair is tried for the colour lowest so far (at most :data:`PAIRS`), and the
-computation stops once every colour is above the cap. A check costs a fraction of Bound 7's
-and cuts most of what Bound 7 cuts, so it is tried first (BENCHMARKS.md, "Anchored tetrapod
-checks": 79% of the cuts at 0.153 s a check, where Bound 7 takes about 0.5 s).
+computation stops once every colour is above the cap. A check costs a fraction of Bound 8's
+and cuts most of what Bound 8 cuts, so it is tried first (BENCHMARKS.md, "Anchored tetrapod
+checks": 79% of the cuts at 0.153 s a check, where Bound 8 takes about 0.5 s).
 
-Example (the tree of ``kamicp.bounds.tetrapods``; with every node an anchor it meets Bound 7)::
+Example (the tree of ``kamicp.bounds.tetrapods``; with every node an anchor it meets Bound 8)::
 
     >>> from kamicp.game.regions import from_edges
     >>> edges = [(0, 1), (0, 2), (1, 3), (3, 4), (4, 5), (3, 6), (0, 7), (7, 8)]

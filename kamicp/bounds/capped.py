@@ -2,7 +2,7 @@
 
 IDA*'s checks ask whether a piece's tetrapod values are all above a cap, and most answers
 are "yes". So a check tries the cheaper bounds that may already say so, in order: the
-anchored bound (:mod:`kamicp.bounds.anchored`, Bound 8), then the tetrapod values of a
+anchored bound (:mod:`kamicp.bounds.anchored`, Bound 9), then the tetrapod values of a
 smaller piece left by removing leaves (:mod:`kamicp.bounds.leaves`, Lemma 4), and only then
 the piece itself. All of them are built on the piece's tripod levels, computed once per
 check (:func:`kept_tripod_levels`). The values are cached with the cap they were computed
@@ -75,7 +75,7 @@ def piece_tetrapods(
     k, colours, adj = piece_lists(key)
     values = None
     if peel and cap is not None and ANCHORED:
-        # the anchored bound first (Bound 8): about a fifth of the cost, most of the cuts;
+        # the anchored bound first (Bound 9): about a fifth of the cost, most of the cuts;
         # all above the cap, its values are the capped tetrapod values
         values = _anchored_first(
             colours, adj, k, cap, piece, kept_tripod_levels(key, cap, deadline)
@@ -102,7 +102,7 @@ def _anchored_first(
     piece: Sequence[int] | None,
     tripod_levels=None,
 ) -> tuple[int, ...]:
-    """The anchored tetrapod values (Bound 8) of a piece, capped at ``cap``. The anchor
+    """The anchored tetrapod values (Bound 9) of a piece, capped at ``cap``. The anchor
     pairs that helped earlier cuts are tried first where both regions are still the names
     of current regions (``piece``: the piece's current region ids, which name the same
     start regions from state to state): the states of one search share their hard ends,

@@ -68,7 +68,7 @@ def walks_bound(
     deadline: float | None = None,
 ) -> int:
     """Free rules: the islands bound with each piece's term raised to its walk value
-    (:mod:`kamicp.bounds.walks`, Bound 5 of ``encodings/bounds.md``); at least the islands bound.
+    (:mod:`kamicp.bounds.walks`, Bound 6 of ``encodings/bounds.md``); at least the islands bound.
 
     O(t k n^2) compiled work for bound t: meant for a puzzle's start, not every search node.
     Without ``cap`` the values are cached per piece, and pieces above :data:`WALK_NODES`
@@ -111,7 +111,7 @@ def tripods_bound(
     cur: Current, final_colour: int | None = None, deadline: float | None = None
 ) -> int:
     """Free rules: the islands bound with each piece's term raised to its tripod value
-    (:mod:`kamicp.bounds.tripods`, Bound 6 of ``encodings/bounds.md``), or to its walk value on
+    (:mod:`kamicp.bounds.tripods`, Bound 7 of ``encodings/bounds.md``), or to its walk value on
     pieces above :data:`TRIPOD_NODES` regions.
 
     O(t k n^4 / 64) word operations for bound t (:mod:`kamicp.bounds.tripods`): for a puzzle's
@@ -137,7 +137,7 @@ def tetrapods_bound(
     peel: bool = False,
 ) -> int:
     """Free rules: :func:`tripods_bound` with each piece of at most :data:`TETRAPOD_NODES`
-    regions raised to its tetrapod value (:mod:`kamicp.bounds.tetrapods`, Bound 7 of
+    regions raised to its tetrapod value (:mod:`kamicp.bounds.tetrapods`, Bound 8 of
     ``encodings/bounds.md``).
 
     O(t k n^5 / 64) word operations and O(t k n^4) bits for bound t: asked once, at a

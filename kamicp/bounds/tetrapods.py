@@ -23,7 +23,7 @@ the least solution of
     Q(x, y, z, z, d) <= Y(x, y, z, d)   (a tetrapod with two ends in one node is a tripod),
 
 over every order of the ends (a tetrapod has no first end; M the walk values, Y the tripod
-values). Full argument in ``encodings/bounds.md`` (Bound 7); ``tests/bounds/test_tetrapods.py``
+values). Full argument in ``encodings/bounds.md`` (Bound 8); ``tests/bounds/test_tetrapods.py``
 checks it against BFS (exact on trees with at most four leaves, at most the optimum on
 other graphs, at least the tripod bound).
 

@@ -11,7 +11,7 @@ possibly empty). Every tripod of T is a tripod of G, so
     m(G, d) >= Y(x, y, z, d) = min over tripods H of G with ends x, y, z of m(H, d),
 
 where, as for walks, the arms may be walks of G (a larger set, a smaller minimum). On a
-tree, m obeys the split recursion that Bound 5 uses on paths,
+tree, m obeys the split recursion that Bound 6 uses on paths,
 
     m(H, d) = min( min over edges e of m(H1, d) + m(H2, d),  1 + min over d' of m(H, d') ),
 
@@ -26,7 +26,7 @@ some u and a tripod with ends v, y, z (u-v the edge), so Y is the least solution
 It is computed level by level as for walks: ``Y[t][d]`` is the boolean cube of triples
 with Y <= t, closed under (M[a][d] . A) . Y[t-a][d] for a = 0..t, then under the six
 permutations of the ends (a tripod has no first end). Full argument in
-``encodings/bounds.md`` (Bound 6).
+``encodings/bounds.md`` (Bound 7).
 
 Cost: O(t k n^4 / 64) word operations (each pair x, v joins once per level, as bits) and
 O(t k n^3) bits of memory for bound t, k colours and n nodes. The levels are kept as 64-bit

@@ -20,7 +20,7 @@ with m(one node, d) = 0 if the node has colour d, else 1. Taking the minimum ove
 turns the splits into "a walk from x to u, an edge u-v, a walk from v to y", a least fixed
 point computed level by level: ``S[t][d]`` is the boolean matrix of pairs with
 M(x, y, d) <= t, and level t is closed under S[a][d] . A . S[t-a][d] (A the adjacency).
-Full proof in ``encodings/bounds.md`` (Bound 5). Only the joins with a = 0 or a = t involve
+Full proof in ``encodings/bounds.md`` (Bound 6). Only the joins with a = 0 or a = t involve
 level t itself; the others use finished levels and are done once per level (semi-naive
 evaluation), pair by pair: ``cost[d, x, v]``, the least a with M(x, u, d) <= a for a
 neighbour u of v, says that row v of level t - a joins row x; a larger a would bring an

@@ -5,7 +5,7 @@ with nothing but the rules and cheap bounds: every position it names is either e
 into all its moves or cut by a bound (``colours``, ``islands`` under free rules, ``layers``
 and ``sweep`` under pivot rules), and each claim rests only on the lines before it. The
 format, and why an accepted log proves the claim, are in ``encodings/certificates.md``; the
-bounds in ``encodings/bounds.md`` (Bounds 1-4 and 9).
+bounds in ``encodings/bounds.md`` (Bounds 1-5).
 
 :func:`write_log` finds the refutation by a depth-first search with a table of the positions
 already refuted (a transposition table: the log is a DAG of colourings) and no move pruning,
@@ -89,7 +89,7 @@ def default_bound(cur: Current, rules: str, final_colour: int | None) -> tuple[i
 
 
 def sweep_bound(cur: Current, final_colour: int | None = None) -> int:
-    """Bound 9 (sweep, pivot rules) of a position that can be solved.
+    """Bound 5 (sweep, pivot rules) of a position that can be solved.
 
     The pivot's region floods its piece step by step: by the lowest colour other than F*
     all of whose regions left lie on its border (a colour-eliminating move), else by the

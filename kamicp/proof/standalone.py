@@ -395,7 +395,7 @@ def layers_bound(game: Game, pos: bytes) -> float:
 
 
 def sweep_bound(game: Game, pos: bytes) -> float:
-    """Bound 9 (sweep, pivot rules): flood step by step with the lowest colour other than F*
+    """Bound 5 (sweep, pivot rules): flood step by step with the lowest colour other than F*
     all of whose regions left lie on the border, else with the whole border; the bound is
     the steps, or t + |the colours left at step t with F*| if larger; INFINITE as layers."""
     solvable, target = _target(game, pos)

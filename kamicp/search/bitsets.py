@@ -3,7 +3,7 @@
 Sets of regions are rows of 64-bit words, bit ``i`` of word ``i // 64`` for region ``i``
 (:class:`kamicp.search.bitboard.BitBoard`). The steps here are the border of a flooded set,
 a flood of part of it, the layered bound of :func:`kamicp.bounds.pivot_layer_bound`
-(``encodings/bounds.md``, Bound 4), the sweep bound (Bound 9), the colour-eliminating move
+(``encodings/bounds.md``, Bound 4), the sweep bound (Bound 5), the colour-eliminating move
 (R7) and a greedy solution; :mod:`kamicp.search.pivot_kernels` searches with them. They
 depend on NumPy and :mod:`kamicp.jit` alone, so that the ahead-of-time build of the search
 can be made where nothing else of kamicp's is installed.
@@ -183,7 +183,7 @@ def sweep_bound(flooded, edge, neighbours, colour_masks, final, scratch) -> int:
     """The moves of a relaxed flood from a position: each step plays a colour-eliminating
     move where there is one, and floods the whole border otherwise; a lower bound on the
     moves that flood the piece, raised by the colours left at each step (``encodings/bounds.md``,
-    "Bound 9: pivot sweep"; the sweep is ColorFill's and aaronpuchert/floodit's heuristic).
+    "Bound 5: pivot sweep"; the sweep is ColorFill's and aaronpuchert/floodit's heuristic).
     ``scratch``: shape (3, words).
     O(steps x (k + n) x words)."""
     words = flooded.shape[0]

@@ -1,6 +1,6 @@
 """Isomorphic states: a bound of a state is a bound of its coloured graph, whatever its names.
 
-The walk, tripod and tetrapod bounds (``encodings/bounds.md``, Bounds 5-7) are defined from
+The walk, tripod and tetrapod bounds (``encodings/bounds.md``, Bounds 6-8) are defined from
 the coloured graph of the current regions alone: two states whose graphs are isomorphic by
 a map that keeps every node's colour (colours are not permuted, so a required final colour
 means the same in both) have the same values. So one tetrapod check per class serves the

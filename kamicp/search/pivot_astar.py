@@ -9,7 +9,7 @@ aaronpuchert/floodit): A* with an admissible bound, colour-eliminating moves pla
 bitsets. Here:
 
 - a child's bound is the sweep bound (:func:`~kamicp.search.bitsets.sweep_bound`,
-  ``encodings/bounds.md`` Bound 9), the start's also the layered bound (Bound 4); a child's
+  ``encodings/bounds.md`` Bound 5), the start's also the layered bound (Bound 4); a child's
   f is at least its parent's (pathmax), and a flooded set reached again with fewer moves is
   opened again, so the search is exact with a bound that is admissible but not consistent
   (``encodings/bounds.md``, "Search correctness");

@@ -313,7 +313,7 @@ def _start_beam(g, final_colour, width, known, lower, deadline) -> list | None:
 
 
 def _tetrapods(g, final_colour, lower, known, max_moves, deadline) -> None:
-    """The tetrapod bound (Bound 7) of the start, where it can matter: below a solution at
+    """The tetrapod bound (Bound 8) of the start, where it can matter: below a solution at
     hand (the quick beam's or ``known``) and up to ``max_moves``. It costs seconds
     (BENCHMARKS.md, "Start bounds: tripods and tetrapods"), so it is not asked where the
     tripods already meet that solution;

@@ -158,7 +158,7 @@ def test_a_check_the_anchored_bound_decides_computes_no_tetrapod_levels(monkeypa
     assert bounds.tetrapods_bound(cur, None, cap=4, peel=True) == 5  # all above 4: a cut
     assert sizes == []
     bounds.forget_cached_bounds()
-    # within: Bound 7 on the peeled piece, which misses, and the check ends there
+    # within: Bound 8 on the peeled piece, which misses, and the check ends there
     assert bounds.tetrapods_bound(cur, None, cap=5, peel=True) <= 5
     assert sizes and max(sizes) < 11
     sizes.clear()
@@ -246,7 +246,7 @@ def test_bounds_on_given_tripod_levels_are_the_same(g, cap):
 
 
 def test_a_check_computes_the_tripod_levels_of_its_piece_once(monkeypatch):
-    # the tripod value, Bound 8, the trim and the whole piece's Bound 7, at a cap every
+    # the tripod value, Bound 9, the trim and the whole piece's Bound 8, at a cap every
     # value is within: the whole piece's tripod levels are computed once, the trim's once
     computed = []
     real = tripods.packed_tripod_levels

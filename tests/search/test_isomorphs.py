@@ -148,7 +148,7 @@ def clovers(draw):
     return from_edges(colour, edges, k=k)
 
 
-# a clover on which a check's tetrapod value is below the state's Bound 7
+# a clover on which a check's tetrapod value is below the state's Bound 8
 WEAKER = (
     [3, 2, 0, 3, 1, 2, 2, 0, 3, 1, 2],
     [(0, 1), (0, 6), (1, 2), (1, 3), (3, 4), (3, 5), (6, 7), (6, 8), (8, 9), (8, 10)],

@@ -57,7 +57,7 @@ def idastar_tripods_everywhere(g, **options):
 
 
 def idastar_tetrapods(g, **options):
-    """IDA* with the tetrapod check (Bound 7) at the states at most two moves deep that the
+    """IDA* with the tetrapod check (Bound 8) at the states at most two moves deep that the
     tripod check does not cut."""
     return idastar(g, **options, options=IdaOptions(tripod_after=0.0, tetrapod_depth=2))
 

@@ -1,7 +1,7 @@
 """IDA*'s check policy: where the costly bounds (walks, tripods, tetrapods) are asked.
 
 The cheap bounds prune every node; the walk, tripod and tetrapod bounds (``encodings/bounds.md``,
-Bounds 5-7) cost milliseconds to seconds, so IDA* asks them only where a check is expected to
+Bounds 6-8) cost milliseconds to seconds, so IDA* asks them only where a check is expected to
 save more than it costs (``encodings/bounds.md``, "Where IDA* asks the costly bounds"). This
 module holds the tuning constants of that policy, the functions that decide which states a
 check applies to, and :class:`Checks`, which makes a search's checks and keeps their values.
@@ -334,7 +334,7 @@ class Checks:
         return answers(*self.tetrapod_values.get(key, (0, -1)), budget)
 
     def tetrapod_check(self, cur: Current, key: bytes, budget: int) -> int:
-        """The tetrapod bound (Bound 7) of a one-piece state, exact up to ``budget``.
+        """The tetrapod bound (Bound 8) of a one-piece state, exact up to ``budget``.
 
         Kept per state, as the tripod checks, and per class of isomorphic states
         (:mod:`kamicp.search.isomorphs`: the bound is a function of the coloured graph, and

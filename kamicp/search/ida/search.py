@@ -87,18 +87,18 @@ class IdaOptions:
     ----------
     walk_depth : int or None
         Free rules: states at most this many moves from the start are also cut by the walk
-        bound (Bound 5). None: :data:`~kamicp.search.ida.checks.WALK_DEPTH` where the walk bound
+        bound (Bound 6). None: :data:`~kamicp.search.ida.checks.WALK_DEPTH` where the walk bound
         beats the cheap bound at the start, else none; -1: none.
     tripod_after : float or None
         Free rules, one piece of at most :data:`~kamicp.search.ida.checks.CHECK_NODES` regions:
-        once an iteration has run that many seconds, states get the tripod check (Bound 6)
+        once an iteration has run that many seconds, states get the tripod check (Bound 7)
         at the depths where it is expected to save ``check_ratio`` times its cost. None:
         never; 0: from the start of every iteration.
     check_ratio : float
         See ``tripod_after`` (0: check at every depth once one state of it was searched).
     tetrapod_depth : int or None
         Free rules: a state at most this many moves deep that its tripod check leaves also
-        gets the tetrapod check (Bound 7). 0: none. :data:`~kamicp.search.ida.checks.AUTO`
+        gets the tetrapod check (Bound 8). 0: none. :data:`~kamicp.search.ida.checks.AUTO`
         (None, the default): rented where a subtree runs long (:mod:`kamicp.search.ida.rental`).
     workers : int
         Worker processes; above 1, iterations that run over ``split_after`` seconds go to
@@ -279,9 +279,9 @@ class Ida(Search):
                 self.walk_depth = WALK_DEPTH if walks > cheap else -1
             threshold = max(threshold, walks)
         if self.g.rules == "free":
-            # the tripod bound (Bound 6) only at the root: it costs seconds on big pieces; it
+            # the tripod bound (Bound 7) only at the root: it costs seconds on big pieces; it
             # is cached, so a driver that computed it already pays nothing here; so is the
-            # tetrapod bound (Bound 7), which only a driver asks (kamicp.solving.solve)
+            # tetrapod bound (Bound 8), which only a driver asks (kamicp.solving.solve)
             threshold = max(threshold, tetrapods_bound(root, self.final_colour, cached_only=True))
         return threshold
 
@@ -341,7 +341,7 @@ class Ida(Search):
 
     def walk_check(self, cur: Current, first: int, budget: int) -> int:
         """The walk bound of a state, exact up to ``budget`` (above it, some bound that
-        exceeds ``budget``): Bound 5, too costly for every node, so it is asked only within
+        exceeds ``budget``): Bound 6, too costly for every node, so it is asked only within
         ``walk_depth`` moves of the root."""
         alive, final = frame(cur, first, self.final_colour)
         if not alive:
