@@ -17,7 +17,7 @@ MOST_LINES = 500
 MOST_PARAMETERS = 8
 # Each package may import only from packages on its own floor or below: the top-level
 # modules (errors, result, api, __init__) and procs at the bottom, then game, formats,
-# bounds, search, models, then solving and proof, then view, then the web page, then cli.
+# bounds, search, models, then solving, then runs, proof and view, then the web page, then cli.
 FLOORS = {
     "procs": 0,
     "game": 1,
@@ -26,6 +26,7 @@ FLOORS = {
     "search": 3,
     "models": 4,
     "solving": 5,
+    "runs": 6,
     "proof": 6,
     "view": 6,
     "web": 7,

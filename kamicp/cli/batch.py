@@ -12,7 +12,7 @@ from kamicp.cli.args import PATH, PROCESSES, SECONDS, add_memory_limit, memory_l
 from kamicp.cli.output import ensure_not_input
 from kamicp.cli.refusals import refuse_unused_batch
 from kamicp.procs.isolate import limit_jobs
-from kamicp.solving.batch import batch
+from kamicp.runs.batch import batch
 from kamicp.solving.solve import DEFAULT_SOLVER, SOLVERS
 
 __all__ = ["add_batch", "run_batch"]

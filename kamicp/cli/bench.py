@@ -21,7 +21,7 @@ from kamicp.cli.args import (
 from kamicp.cli.output import ensure_output_file
 from kamicp.cli.refusals import refuse_unused_bench
 from kamicp.procs.isolate import limit_jobs
-from kamicp.solving.bench import BenchOptions, bench
+from kamicp.runs.bench import BenchOptions, bench
 from kamicp.solving.options import DEFAULT_STRATEGY, STRATEGIES
 from kamicp.solving.solve import DEFAULT_SOLVER
 
@@ -89,7 +89,7 @@ def run_bench(args: argparse.Namespace) -> int:
     Returns
     -------
     int
-        The exit code :func:`kamicp.solving.bench.bench` gives.
+        The exit code :func:`kamicp.runs.bench.bench` gives.
 
     Raises
     ------

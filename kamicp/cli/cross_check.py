@@ -1,6 +1,6 @@
 """``kamicp cross-check``: run several solvers on the same puzzles, replay every solution and
 report each disagreement; with ``--claims FILE``, judge another solver's answers instead
-(:mod:`kamicp.solving.claims`): each claim right, wrong or undecided."""
+(:mod:`kamicp.runs.claims`): each claim right, wrong or undecided."""
 
 from __future__ import annotations
 
@@ -11,10 +11,10 @@ import json
 from kamicp import plural
 from kamicp.cli.args import PATH, SECONDS, add_memory_limit, memory_limited, solver_list
 from kamicp.errors import KamicpError
-from kamicp.solving.bar import bar, say
-from kamicp.solving.claims import bounds_text, check_claims, claim_record, read_claims
-from kamicp.solving.comparison import cross_check
-from kamicp.solving.record import result_record
+from kamicp.runs.bar import bar, say
+from kamicp.runs.claims import bounds_text, check_claims, claim_record, read_claims
+from kamicp.runs.comparison import cross_check
+from kamicp.runs.record import result_record
 
 __all__ = ["CROSS_CHECK_SOLVERS", "CROSS_CHECK_TIME_LIMIT", "add_cross_check", "run_cross_check"]
 

@@ -1,5 +1,5 @@
 """A solve's answer as ``solve`` prints it for a person: lines of text (the JSON object is
-:func:`kamicp.solving.record.result_record`)."""
+:func:`kamicp.runs.record.result_record`)."""
 
 from __future__ import annotations
 

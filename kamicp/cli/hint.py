@@ -16,9 +16,9 @@ from kamicp.errors import IllegalMove, KamicpError
 from kamicp.game import notation
 from kamicp.game.regions import region_graph
 from kamicp.procs.progress import watched
-from kamicp.solving.bar import Live
+from kamicp.runs.bar import Live
+from kamicp.runs.record import result_record
 from kamicp.solving.hint import hint
-from kamicp.solving.record import result_record
 from kamicp.solving.solve import DEFAULT_SOLVER, SOLVERS
 from kamicp.view import words
 

@@ -18,8 +18,8 @@ from kamicp.game import notation, rules
 from kamicp.game.board import Board
 from kamicp.game.regions import measures, region_graph
 from kamicp.procs.deadline import LimitReached
+from kamicp.runs.bar import bar
 from kamicp.solving.alloptimal import optimal_first_moves
-from kamicp.solving.bar import bar
 from kamicp.solving.options import SolveOptions
 from kamicp.solving.solve import solve
 from kamicp.view import words

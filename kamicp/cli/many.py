@@ -19,7 +19,7 @@ from kamicp import plural
 from kamicp.game.board import Board
 from kamicp.procs import memory
 from kamicp.procs.interruptible import noting_interrupts
-from kamicp.solving.bar import bar, say
+from kamicp.runs.bar import bar, say
 
 __all__ = ["AHEAD", "show", "solve_all"]
 

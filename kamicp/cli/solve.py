@@ -38,9 +38,9 @@ from kamicp.game.regions import RegionGraph, region_graph
 from kamicp.procs.deadline import LimitReached
 from kamicp.procs.progress import PROGRESS_EVERY, Progress, Seen, watched
 from kamicp.result import Result
-from kamicp.solving.bar import Live
+from kamicp.runs.bar import Live
+from kamicp.runs.record import move_tokens, result_record
 from kamicp.solving.options import DEFAULT_STRATEGY, STRATEGIES, SolveOptions
-from kamicp.solving.record import move_tokens, result_record
 from kamicp.solving.solve import DEFAULT_SOLVER, SOLVERS, solve
 
 __all__ = [
@@ -267,7 +267,7 @@ class Answer:
     Parameters
     ----------
     data : dict
-        What ``--json`` prints (:func:`~kamicp.solving.record.result_record`, and the
+        What ``--json`` prints (:func:`~kamicp.runs.record.result_record`, and the
         optimal solutions if asked).
     text : str
         What ``solve`` prints otherwise (:func:`describe`, and the optimal solutions); ""

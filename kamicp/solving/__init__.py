@@ -1,1 +1,1 @@
-"""Solving a puzzle end to end: the driver, the portfolio, horizons, hints, many puzzles."""
+"""Solving one puzzle end to end: the driver, the portfolio, horizons, hints."""

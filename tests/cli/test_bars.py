@@ -86,7 +86,7 @@ def test_one_puzzle_keeps_a_line_of_its_time_and_bounds_on_a_terminal(argv):
 
 def test_the_line_of_one_puzzle_is_redrawn_as_its_clock_runs():
     from kamicp.procs.progress import tell, watched
-    from kamicp.solving.bar import REDRAW, Live
+    from kamicp.runs.bar import REDRAW, Live
 
     class Terminal(io.StringIO):
         def isatty(self):
@@ -105,7 +105,7 @@ def test_the_line_says_when_the_loops_compile_on_a_first_run(monkeypatch, tmp_pa
     # a first run compiles for seconds to a minute before any bound: the line says so
     from kamicp import jit
     from kamicp.procs.progress import watched
-    from kamicp.solving.bar import Live
+    from kamicp.runs.bar import Live
 
     class Terminal(io.StringIO):
         def isatty(self):

@@ -10,7 +10,7 @@ import os
 import pytest
 from jsonschema import Draft202012Validator
 
-from kamicp.solving.record import SCHEMA, result_schema
+from kamicp.runs.record import SCHEMA, result_schema
 from tests.cli.helpers import ROOT, run
 from tests.seed import long_board
 

@@ -20,7 +20,7 @@ def test_an_output_that_cannot_be_made_is_refused_before_the_work(capsys, monkey
     # bench writes its --csv/--json after every puzzle has run, render --solve after the
     # solve: an output that cannot be made must be one line before anything is solved
     from kamicp.cli import render as cli_render  # where run_render looks solve up
-    from kamicp.solving import bench
+    from kamicp.runs import bench
 
     monkeypatch.setattr(bench, "run_one", lambda *args: pytest.fail("solved first"))
     monkeypatch.setattr(cli_render, "solve", lambda *args, **kwargs: pytest.fail("solved first"))

@@ -9,7 +9,7 @@ import json
 import pytest
 from jsonschema import Draft202012Validator
 
-from kamicp.solving.record import SCHEMA, result_schema
+from kamicp.runs.record import SCHEMA, result_schema
 from tests.cli.helpers import ROOT, run
 
 FIRST = str(ROOT / "puzzles" / "square" / "first.txt")
@@ -104,7 +104,7 @@ def test_batch_lines_are_results(capsys, tmp_path):
 
 def test_a_run_that_gave_no_answer_follows_the_schema_too():
     from kamicp.formats import load
-    from kamicp.solving.record import failed_record
+    from kamicp.runs.record import failed_record
 
     board = load(FIRST)[0]
     failed = failed_record(board, "sat", {"status": "killed", "error": "exit code -9"})

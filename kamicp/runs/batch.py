@@ -34,8 +34,8 @@ from kamicp.game.regions import region_graph
 from kamicp.procs import memory
 from kamicp.procs.interruptible import noting_interrupts
 from kamicp.procs.isolate import Jobs, job_limit, run_isolated, start_fork_server
-from kamicp.solving.bar import bar
-from kamicp.solving.record import FAILED, failed_record, result_record
+from kamicp.runs.bar import bar
+from kamicp.runs.record import FAILED, failed_record, result_record
 from kamicp.solving.solve import SolveOptions, solve
 
 __all__ = [
@@ -73,7 +73,7 @@ def solve_row(board, solver: str, time_limit: float | None, options: dict | None
     Returns
     -------
     dict
-        The result's object (:func:`kamicp.solving.record.result_record`), ``solver`` the
+        The result's object (:func:`kamicp.runs.record.result_record`), ``solver`` the
         one asked (a resumed run skips by it).
 
     Examples
@@ -183,7 +183,7 @@ def batch(
     ray_address : str or None
         Run on this Ray cluster instead of locally.
     progress : file or None
-        Where the progress bar goes (:func:`kamicp.solving.bar.bar`: a terminal only);
+        Where the progress bar goes (:func:`kamicp.runs.bar.bar`: a terminal only);
         None for none.
 
     Returns

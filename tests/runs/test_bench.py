@@ -10,8 +10,8 @@ import pytest
 
 from kamicp import formats
 from kamicp.errors import InputError
-from kamicp.solving import batch, bench
-from kamicp.solving.bench import BenchOptions
+from kamicp.runs import batch, bench
+from kamicp.runs.bench import BenchOptions
 from kamicp.solving.options import SolveOptions
 from tests.formats.helpers import ROOT
 

@@ -40,8 +40,8 @@ from kamicp.game.board import Board
 from kamicp.game.regions import RegionGraph, region_graph
 from kamicp.plural import count, count_moves
 from kamicp.result import Result
+from kamicp.runs.record import result_record
 from kamicp.solving.options import DEFAULT_SOLVER
-from kamicp.solving.record import result_record
 from kamicp.solving.solve import SolveOptions, solve
 
 __all__ = [
@@ -443,7 +443,7 @@ def claim_record(check: ClaimCheck) -> dict:
     Returns
     -------
     dict
-        An object of :data:`kamicp.solving.record.SCHEMA`, with ``max_moves`` where kamicp
+        An object of :data:`kamicp.runs.record.SCHEMA`, with ``max_moves`` where kamicp
         was asked "solvable in at most that many moves?".
     """
     c = check.claim

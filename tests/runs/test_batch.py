@@ -15,8 +15,8 @@ import pytest
 from kamicp.errors import InputError
 from kamicp.formats import puzzles
 from kamicp.game.regions import region_graph
-from kamicp.solving import batch as batch_module
-from kamicp.solving.batch import RUNNING, batch, side_by_side
+from kamicp.runs import batch as batch_module
+from kamicp.runs.batch import RUNNING, batch, side_by_side
 
 ROOT = Path(__file__).resolve().parents[2]
 SMALL = [str(ROOT / "puzzles" / d) for d in ("square", "graph")]

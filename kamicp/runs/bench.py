@@ -24,10 +24,10 @@ from kamicp.game import notation
 from kamicp.game.regions import region_graph
 from kamicp.procs.interruptible import noting_interrupts
 from kamicp.procs.isolate import run_isolated
-from kamicp.solving.bar import bar, say
-from kamicp.solving.batch import side_by_side, solve_row
+from kamicp.runs.bar import bar, say
+from kamicp.runs.batch import side_by_side, solve_row
+from kamicp.runs.record import FAILED, failed_record
 from kamicp.solving.options import DEFAULT_STRATEGY
-from kamicp.solving.record import FAILED, failed_record
 from kamicp.solving.solve import TETRAPOD_DEPTH_SOLVERS
 
 __all__ = [
@@ -65,12 +65,12 @@ def run_one(board, solver: str, time_limit: float, options: dict | None = None) 
     time_limit : float
         Seconds for the solve.
     options : dict or None
-        As for :func:`~kamicp.solving.batch.solve_row`.
+        As for :func:`~kamicp.runs.batch.solve_row`.
 
     Returns
     -------
     dict
-        The row of :func:`~kamicp.solving.batch.solve_row`, as the child returned it (see
+        The row of :func:`~kamicp.runs.batch.solve_row`, as the child returned it (see
         :func:`kamicp.procs.isolate.run_isolated` for a child that fails or is killed).
     """
     args = (board, solver, time_limit, options)
@@ -171,7 +171,7 @@ class BenchOptions:
         there is one (``--known-solution``).
     csv_path, json_path : str or None
         Write the rows there too: CSV one line per run; JSON a list of the runs' objects
-        (:func:`kamicp.solving.record.result_record`, with ``peak_mb`` and, where solvers
+        (:func:`kamicp.runs.record.result_record`, with ``peak_mb`` and, where solvers
         disagree, ``disagreement``).
     markdown : bool
         Print the table as Markdown.

@@ -179,5 +179,5 @@ def result_schema() -> dict:
     >>> result_schema()["properties"]["schema"]["const"]
     'kamicp-result/1'
     """
-    text = resources.files("kamicp.solving").joinpath("result.schema.json").read_text()
+    text = resources.files("kamicp.runs").joinpath("result.schema.json").read_text()
     return json.loads(text)

@@ -25,7 +25,7 @@ class CrossCheck:
 
     ``board`` and ``graph`` (the region graph the solutions' moves refer to), ``file`` and
     ``index`` (where the puzzle was read) let each result be written as an object of
-    :mod:`kamicp.solving.record`.
+    :mod:`kamicp.runs.record`.
     """
 
     puzzle: str
@@ -123,7 +123,7 @@ def cross_check(paths: list[str], solvers: list[str], time_limit: float | None =
     time_limit : float or None
         Seconds for each solver.
     bar : callable or None
-        ``bar(total)``: a progress bar (:func:`kamicp.solving.bar.bar`) of the runs, one a
+        ``bar(total)``: a progress bar (:func:`kamicp.runs.bar.bar`) of the runs, one a
         puzzle and solver, given its ``update``; None for none.
 
     Returns

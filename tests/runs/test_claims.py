@@ -1,4 +1,4 @@
-"""Another solver's claims judged (kamicp.solving.claims): a solution replayed, an optimum
+"""Another solver's claims judged (kamicp.runs.claims): a solution replayed, an optimum
 proved, a count decided; right, wrong or undecided; CSV and JSON lines read alike, and a bad
 row named by file and line before anything is solved."""
 
@@ -11,8 +11,8 @@ import pytest
 
 from kamicp import api
 from kamicp.errors import InputError
-from kamicp.solving import claims as claims_module
-from kamicp.solving.claims import check_claims, read_claims
+from kamicp.runs import claims as claims_module
+from kamicp.runs.claims import check_claims, read_claims
 from tests.seed import long_board
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
