@@ -21,8 +21,8 @@ from kamicp.cli.args import (
 from kamicp.cli.output import ensure_output_file
 from kamicp.cli.refusals import refuse_unused_bench
 from kamicp.procs.isolate import limit_jobs
-from kamicp.runs.bench import BenchOptions, bench
-from kamicp.solving.options import DEFAULT_STRATEGY, STRATEGIES
+from kamicp.runs.bench import TIME_LIMIT, BenchOptions, bench
+from kamicp.solving.options import STRATEGIES, SolveOptions
 from kamicp.solving.solve import DEFAULT_SOLVER
 
 __all__ = ["add_bench", "run_bench"]
@@ -42,7 +42,9 @@ def add_bench(p: argparse.ArgumentParser) -> None:
         default=DEFAULT_SOLVER,
         help=f"comma-separated solvers (default {DEFAULT_SOLVER}, as for solve)",
     )
-    p.add_argument("--time-limit", type=SECONDS, default=60.0, help="seconds per puzzle and solver")
+    p.add_argument(
+        "--time-limit", type=SECONDS, default=TIME_LIMIT, help="seconds per puzzle and solver"
+    )
     p.add_argument("--rules", choices=("free", "pivot"), help="override every file's rule set")
     p.add_argument("--csv", type=PATH, metavar="FILE", help="also write the rows as CSV")
     p.add_argument(
@@ -103,14 +105,9 @@ def run_bench(args: argparse.Namespace) -> int:
         if out is not None:
             ensure_output_file(out, formats.sources(args.paths))
     options = BenchOptions(
-        time_limit=args.time_limit,
+        solve=SolveOptions.from_args(args),
         rules=args.rules,
-        probe=args.probe,
-        strategy=args.strategy or DEFAULT_STRATEGY,
-        workers=args.workers,
         known=args.known_solution,
-        tetrapod_depth=args.tetrapod_depth,
-        beam_width=args.beam_width,
         csv_path=args.csv,
         json_path=args.json,
         markdown=args.markdown,

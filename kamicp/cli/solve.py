@@ -467,18 +467,7 @@ def run_solve(args: argparse.Namespace) -> int:
         every = PROGRESS_EVERY if args.progress_every is None else args.progress_every
     request = Request(
         solver=args.solver,
-        options=SolveOptions(
-            max_moves=args.max_moves,
-            time_limit=args.time_limit,
-            workers=args.workers,
-            node_limit=args.node_limit,
-            probe=args.probe,
-            strategy=args.strategy or DEFAULT_STRATEGY,
-            tetrapod_depth=args.tetrapod_depth,
-            beam_width=args.beam_width,
-            journal=args.journal,
-            ray=args.ray,
-        ),
+        options=SolveOptions.from_args(args),
         final_colour=args.final_colour,
         known_solution=args.known_solution,
         several=len(puzzles) > 1,

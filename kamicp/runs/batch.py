@@ -54,7 +54,7 @@ GRACE = 15.0
 RUNNING = ".running"  # added to the output's name: the digest of the puzzle under way
 
 
-def solve_row(board, solver: str, time_limit: float | None, options: dict | None = None) -> dict:
+def solve_row(board, solver: str, options: SolveOptions | None = None) -> dict:
     """Solve one puzzle; the JSON line of a batch's output or the fields of a bench row
     (everything but the location).
 
@@ -64,11 +64,9 @@ def solve_row(board, solver: str, time_limit: float | None, options: dict | None
         The puzzle.
     solver : str
         The solver.
-    time_limit : float or None
-        Seconds for the solve.
-    options : dict or None
-        Other fields of :class:`kamicp.solving.options.SolveOptions` (``bench`` passes
-        every option its command takes).
+    options : SolveOptions or None
+        What the solve is asked (a batch gives the time limit; a bench every option its
+        command takes).
 
     Returns
     -------
@@ -80,17 +78,17 @@ def solve_row(board, solver: str, time_limit: float | None, options: dict | None
     --------
     >>> from kamicp.game.board import Board
     >>> board = Board(geometry="square", cells={(0, 0): 0, (0, 1): 1}, palette=("R", "G"))
-    >>> row = solve_row(board, "bfs", 10.0)
+    >>> row = solve_row(board, "bfs", SolveOptions(time_limit=10.0))
     >>> row["status"], row["solution"]
     ('optimal', ['0,0:G'])
     """
-    return _solved(board, solver, time_limit, options)[0]
+    return _solved(board, solver, options)[0]
 
 
-def _solved(board, solver: str, time_limit: float | None, options: dict | None = None):
+def _solved(board, solver: str, options: SolveOptions | None = None):
     """:func:`solve_row`'s row, and the result it records."""
     g = region_graph(board)
-    r = solve(g, solver, SolveOptions(time_limit=time_limit, **(options or {})))
+    r = solve(g, solver, options or SolveOptions())
     return {**result_record(board, g, r), "solver": solver}, r
 
 
@@ -233,7 +231,10 @@ def batch(
 
 def _run_local(pending, solver, time_limit, jobs):
     timeout = (time_limit or 1e9) + GRACE
-    calls = [(task, solve_row, (task[2], solver, time_limit)) for task in pending]
+    calls = [
+        (task, solve_row, (task[2], solver, SolveOptions(time_limit=time_limit)))
+        for task in pending
+    ]
     yield from side_by_side(calls, timeout, jobs, "forkserver")
 
 
@@ -255,7 +256,7 @@ def _run_here(pending, solver, time_limit, out_path):
             board = task[2]
             digest = board.digest()
             if digest == suspect:
-                call = [(task, solve_row, (board, solver, time_limit))]
+                call = [(task, solve_row, (board, solver, SolveOptions(time_limit=time_limit)))]
                 yield from side_by_side(call, timeout, 1, "forkserver")
                 continue
             with open(marker, "w", encoding="utf-8") as f:
@@ -301,7 +302,7 @@ def solve_here(board, solver: str, time_limit: float | None) -> dict:
     _clear_peak()
     with memory.limited(job_limit()) as watch:
         try:
-            row, r = _solved(board, solver, time_limit)
+            row, r = _solved(board, solver, SolveOptions(time_limit=time_limit))
         except Exception as err:  # reported as the row's status, never hidden
             r, row = None, {"status": "error", "error": f"{type(err).__name__}: {err}"}
         if r is not None and r.interrupted:
@@ -387,7 +388,7 @@ def _run_ray(pending, solver, time_limit, jobs, address):
     try:
         remote = ray.remote(max_retries=1)(solve_row)
         refs = {
-            remote.remote(board, solver, time_limit): task
+            remote.remote(board, solver, SolveOptions(time_limit=time_limit)): task
             for task in pending
             for board in [task[2]]
         }

@@ -16,7 +16,7 @@ import csv
 import json
 import statistics
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from kamicp import bounds, formats, plural
 from kamicp.errors import IllegalMove, KamicpError
@@ -27,12 +27,13 @@ from kamicp.procs.isolate import run_isolated
 from kamicp.runs.bar import bar, say
 from kamicp.runs.batch import side_by_side, solve_row
 from kamicp.runs.record import FAILED, failed_record
-from kamicp.solving.options import DEFAULT_STRATEGY
+from kamicp.solving.options import SolveOptions
 from kamicp.solving.solve import TETRAPOD_DEPTH_SOLVERS
 
 __all__ = [
     "BACKEND_MODULES",
     "GRACE",
+    "TIME_LIMIT",
     "BenchOptions",
     "bench",
     "describe_board",
@@ -40,6 +41,7 @@ __all__ = [
 ]
 
 GRACE = 15.0  # seconds past the time limit before a child is killed
+TIME_LIMIT = 60.0  # seconds a run, by default: the story set's table is made at 60 s
 
 
 def _stored_solution(board) -> list | None:
@@ -53,8 +55,9 @@ def _stored_solution(board) -> list | None:
         raise KamicpError(f"{board.name}: the solution stored in the file: {err}") from None
 
 
-def run_one(board, solver: str, time_limit: float, options: dict | None = None) -> dict:
-    """Solve ``board`` with ``solver`` in a child process, killed ``GRACE`` s after the limit.
+def run_one(board, solver: str, options: SolveOptions) -> dict:
+    """Solve ``board`` with ``solver`` in a child process, killed ``GRACE`` s after the time
+    limit.
 
     Parameters
     ----------
@@ -62,10 +65,8 @@ def run_one(board, solver: str, time_limit: float, options: dict | None = None) 
         The puzzle.
     solver : str
         The solver.
-    time_limit : float
-        Seconds for the solve.
-    options : dict or None
-        As for :func:`~kamicp.runs.batch.solve_row`.
+    options : SolveOptions
+        What the solve is asked; its ``time_limit`` is set.
 
     Returns
     -------
@@ -73,11 +74,10 @@ def run_one(board, solver: str, time_limit: float, options: dict | None = None) 
         The row of :func:`~kamicp.runs.batch.solve_row`, as the child returned it (see
         :func:`kamicp.procs.isolate.run_isolated` for a child that fails or is killed).
     """
-    args = (board, solver, time_limit, options)
     # The child is forked: without this it would inherit the tripod values the "lb" column
     # computed, and its time would leave out their cost (seconds on big boards).
     bounds.forget_cached_bounds()
-    return run_isolated(solve_row, args, time_limit + GRACE, "fork")
+    return run_isolated(solve_row, (board, solver, options), options.time_limit + GRACE, "fork")
 
 
 BACKEND_MODULES = {
@@ -159,13 +159,11 @@ class BenchOptions:
 
     Parameters
     ----------
-    time_limit : float
-        Seconds for each run.
+    solve : SolveOptions
+        What every run is asked, as ``kamicp solve`` would ask it; its time limit (required)
+        is each run's. ``tetrapod_depth`` goes to the ``idastar`` and ``portfolio`` rows only.
     rules : str or None
         Play every puzzle under these rules ("free" or "pivot") instead of its own.
-    probe, strategy, workers, tetrapod_depth, beam_width
-        As for ``kamicp solve``; ``tetrapod_depth`` goes to the ``idastar`` and
-        ``portfolio`` rows only, ``beam_width`` to every row.
     known : str or None
         ``"file"``: each solver starts from the solution stored in the puzzle's file, where
         there is one (``--known-solution``).
@@ -177,20 +175,24 @@ class BenchOptions:
         Print the table as Markdown.
     jobs : int
         Runs side by side, each in a child process (1: one after another).
+
+    Raises
+    ------
+    ValueError
+        For ``solve`` without a time limit: a bench must end.
     """
 
-    time_limit: float = 60.0
+    solve: SolveOptions = SolveOptions(time_limit=TIME_LIMIT)
     rules: str | None = None
-    probe: float = 0.0
-    strategy: str = DEFAULT_STRATEGY
-    workers: int = 1
     known: str | None = None
-    tetrapod_depth: int | None = None
-    beam_width: int | None = None
     csv_path: str | None = None
     json_path: str | None = None
     markdown: bool = False
     jobs: int = 1
+
+    def __post_init__(self) -> None:
+        if self.solve.time_limit is None:
+            raise ValueError("a bench needs a time limit: each run is stopped at it")
 
 
 def bench(
@@ -228,9 +230,6 @@ def bench(
     out = sys.stdout if out is None else out  # now, not at import: it may be redirected
     o = options or BenchOptions()
     _preload(solvers)
-    common = {"probe": o.probe, "strategy": o.strategy, "workers": o.workers}
-    if o.beam_width is not None:
-        common["beam_width"] = o.beam_width
     rows = []
     sep = " | " if o.markdown else "  "
     head = ["puzzle", "regions", "colours", "lb", "par", "listed"] + solvers
@@ -253,15 +252,13 @@ def bench(
         with noting_interrupts():  # SIGTERM is taken as Ctrl-C, here as in solve
             if o.jobs > 1:
                 places = [{"file": path, "index": index} for path, index, _ in found]
-                _side_by_side(boards, places, solvers, o, common, (finish, shown))
+                _side_by_side(boards, places, solvers, o, (finish, shown))
             else:
                 for board, (path, index, _) in zip(boards, found, strict=True):
                     row = {**describe_board(board), "file": path, "index": index}
                     for solver in solvers:
-                        job = _job(board, solver, o, common)
-                        row[solver] = _settled(
-                            board, solver, run_one(board, solver, o.time_limit, job)
-                        )
+                        answer = run_one(board, solver, _job(board, solver, o))
+                        row[solver] = _settled(board, solver, answer)
                         shown.update(1)
                     finish(row)
     except KeyboardInterrupt:  # the running jobs were stopped (run_isolated); keep the rest
@@ -296,28 +293,26 @@ def _records(rows: list[dict], solvers: list[str]) -> list[dict]:
     return out
 
 
-def _job(board, solver: str, o: BenchOptions, common: dict) -> dict:
-    """The options of one run: the common ones, the stored solution, the tetrapod depth."""
-    job = dict(common)
-    if o.known == "file":
-        job["known"] = _stored_solution(board)
-    if solver in TETRAPOD_DEPTH_SOLVERS:
-        job["tetrapod_depth"] = o.tetrapod_depth
-    return job
+def _job(board, solver: str, o: BenchOptions) -> SolveOptions:
+    """The options of one run: the bench's, the stored solution, the tetrapod depth only
+    where the solver takes one."""
+    known = _stored_solution(board) if o.known == "file" else None
+    depth = o.solve.tetrapod_depth if solver in TETRAPOD_DEPTH_SOLVERS else None
+    return replace(o.solve, known=known, tetrapod_depth=depth)
 
 
-def _side_by_side(boards, places, solvers, o: BenchOptions, common: dict, hooks) -> None:
+def _side_by_side(boards, places, solvers, o: BenchOptions, hooks) -> None:
     """Every run in ``o.jobs`` child processes at once; each row handed to ``finish`` in
     puzzle order once all its solvers have answered, each run counted on the bar."""
     finish, shown = hooks
     described = [{**describe_board(b), **place} for b, place in zip(boards, places, strict=True)]
     calls = [
-        ((i, solver), solve_row, (board, solver, o.time_limit, _job(board, solver, o, common)))
+        ((i, solver), solve_row, (board, solver, _job(board, solver, o)))
         for i, board in enumerate(boards)
         for solver in solvers
     ]
     following = 0  # the next row to hand over
-    runs = side_by_side(calls, o.time_limit + GRACE, o.jobs, "forkserver")
+    runs = side_by_side(calls, o.solve.time_limit + GRACE, o.jobs, "forkserver")
     with contextlib.closing(runs):  # closed on Ctrl-C: the running children are killed
         for (i, solver), answer in runs:
             described[i][solver] = _settled(boards[i], solver, answer)

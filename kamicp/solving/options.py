@@ -12,17 +12,21 @@ Examples
 (1, 'bisect')
 >>> replace(options, workers=2).workers
 2
+>>> from argparse import Namespace
+>>> SolveOptions.from_args(Namespace(time_limit=5.0, strategy=None, files=["a.txt"])).time_limit
+5.0
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # an annotation only: the rules engine loads networkx
     from kamicp.game.rules import Move
 
 __all__ = [
+    "ARGUMENT_FIELDS",
     "DEFAULT_SOLVER",
     "DEFAULT_STRATEGY",
     "EXACT_SOLVERS",
@@ -39,6 +43,20 @@ PIVOT_SOLVERS = ("pivot-astar",)  # pivot rules only
 EXACT_SOLVERS = ("cpsat", "sat", "portfolio")
 SOLVERS = EXACT_SOLVERS + REFERENCE_SOLVERS
 TETRAPOD_DEPTH_SOLVERS = ("idastar", "portfolio")  # the portfolio passes it to its idastar
+# The fields a command's arguments set by their own names; the final colour and a known
+# solution are read against each puzzle, so the commands parse those themselves.
+ARGUMENT_FIELDS = (
+    "max_moves",
+    "time_limit",
+    "workers",
+    "node_limit",
+    "probe",
+    "strategy",
+    "tetrapod_depth",
+    "beam_width",
+    "journal",
+    "ray",
+)
 # The portfolio proves the most, at the cost of a second process (BENCHMARKS.md, "KAMI 2 story
 # set": 111 of the 115 levels at 60 s, where sat alone proves 102 and idastar 106); on pivot
 # rules it starts with the compiled A* (kamicp.solving.driver.PIVOT_NODES).
@@ -103,3 +121,21 @@ class SolveOptions:
     beam_width: int | None = None
     journal: str | None = None
     ray: str | None = None
+
+    @classmethod
+    def from_args(cls, args: Any) -> SolveOptions:
+        """The options a command's parsed arguments ask for: each field of
+        :data:`ARGUMENT_FIELDS` from the argument of its name, where the command has one and
+        it was given (an argument left at None keeps the field's default).
+
+        Parameters
+        ----------
+        args : argparse.Namespace
+            The parsed arguments of ``solve``, ``bench`` or another command.
+
+        Returns
+        -------
+        SolveOptions
+        """
+        given = {name: getattr(args, name, None) for name in ARGUMENT_FIELDS}
+        return cls(**{name: value for name, value in given.items() if value is not None})

@@ -28,10 +28,10 @@ def test_every_bench_option_reaches_solve(monkeypatch):
 
     monkeypatch.setattr(batch, "solve", spy)  # bench's rows are solved by batch.solve_row
     board = formats.load(str(ROOT_PUZZLES / "square" / "first.txt"))[0]
-    options = {"probe": 0.5, "strategy": "down", "workers": 2}
-    row = bench.solve_row(board, "cpsat", 30.0, options)
+    options = SolveOptions(time_limit=30.0, probe=0.5, strategy="down", workers=2)
+    row = bench.solve_row(board, "cpsat", options)
     assert row["status"] == "optimal" and row["moves"] == 4
-    assert seen["options"] == SolveOptions(time_limit=30.0, **options)
+    assert seen["options"] == options
 
 
 def test_tetrapod_depth_reaches_the_idastar_and_portfolio_rows_only_and_beam_width_all(
@@ -39,22 +39,22 @@ def test_tetrapod_depth_reaches_the_idastar_and_portfolio_rows_only_and_beam_wid
 ):
     seen = {}
 
-    def spy(board, solver, time_limit, options):
+    def spy(board, solver, options):
         seen[solver] = options
         row = {"status": "unknown", "moves": None, "lower_bound": 0, "upper_bound": None}
         return {**row, "seconds": 0.0}
 
     monkeypatch.setattr(bench, "run_one", spy)
     first = str(ROOT_PUZZLES / "square" / "first.txt")
-    bench.bench(
-        [first], ["sat", "idastar", "portfolio"], BenchOptions(tetrapod_depth=2), io.StringIO()
-    )
-    assert seen["idastar"]["tetrapod_depth"] == seen["portfolio"]["tetrapod_depth"] == 2
-    assert "tetrapod_depth" not in seen["sat"]
-    assert all("beam_width" not in options for options in seen.values())
-    bench.bench([first], ["sat", "greedy", "portfolio"], BenchOptions(beam_width=64), io.StringIO())
-    assert seen["sat"]["beam_width"] == seen["greedy"]["beam_width"] == 64
-    assert seen["portfolio"]["beam_width"] == 64
+    deep = BenchOptions(SolveOptions(time_limit=60.0, tetrapod_depth=2))
+    bench.bench([first], ["sat", "idastar", "portfolio"], deep, io.StringIO())
+    assert seen["idastar"].tetrapod_depth == seen["portfolio"].tetrapod_depth == 2
+    assert seen["sat"].tetrapod_depth is None
+    assert all(options.beam_width is None for options in seen.values())
+    wide = BenchOptions(SolveOptions(time_limit=60.0, beam_width=64))
+    bench.bench([first], ["sat", "greedy", "portfolio"], wide, io.StringIO())
+    assert seen["sat"].beam_width == seen["greedy"].beam_width == 64
+    assert seen["portfolio"].beam_width == 64
 
 
 def test_bench_table_csv_and_json(tmp_path):
@@ -63,7 +63,7 @@ def test_bench_table_csv_and_json(tmp_path):
     code = bench.bench(
         [str(ROOT_PUZZLES / "square" / "first.txt")],
         ["sat", "idastar"],
-        BenchOptions(time_limit=30, csv_path=str(csv_path), json_path=str(json_path), workers=1),
+        BenchOptions(SolveOptions(time_limit=30), csv_path=str(csv_path), json_path=str(json_path)),
         out,
     )
     assert code == 0
@@ -100,7 +100,12 @@ def test_a_result_short_of_the_optimum_shows_the_bounds_it_proved(tmp_path):
     out, csv_path = io.StringIO(), tmp_path / "rows.csv"
     holes = str(ROOT_PUZZLES / "square" / "holes.txt")
     first = str(ROOT_PUZZLES / "square" / "first.txt")
-    bench.bench([holes, first], ["greedy"], BenchOptions(10, csv_path=str(csv_path)), out)
+    bench.bench(
+        [holes, first],
+        ["greedy"],
+        BenchOptions(SolveOptions(time_limit=10), csv_path=str(csv_path)),
+        out,
+    )
     lines = out.getvalue().splitlines()
     assert "feas 5 (4-5) " in next(line for line in lines if line.startswith("square holes"))
     assert "(" not in next(line for line in lines if line.startswith("first"))  # an optimum
@@ -126,7 +131,7 @@ def test_an_unsolvable_board_has_an_infinite_lower_bound(tmp_path):
     spec = {"name": "never", "rules": "pivot", "pivot": "a", "nodes": nodes, "edges": edges}
     board.write_text(json.dumps(spec))
     out = io.StringIO()
-    bench.bench([str(board)], ["sat"], BenchOptions(time_limit=10), out)
+    bench.bench([str(board)], ["sat"], BenchOptions(SolveOptions(time_limit=10)), out)
     row = next(line for line in out.getvalue().splitlines() if line.startswith("never"))
     assert row.split()[3] == "inf" and "inf" in row.split()[-3]
 
@@ -135,17 +140,19 @@ def test_ctrl_c_keeps_the_rows_finished(tmp_path, monkeypatch):
     # Ctrl-C while the second puzzle runs: the first row is printed, summed up and written
     real, calls = bench.run_one, []
 
-    def run_one(board, solver, time_limit, options=None):
+    def run_one(board, solver, options):
         calls.append(board.name)
         if len(calls) == 2:
             raise KeyboardInterrupt
-        return real(board, solver, time_limit, options)
+        return real(board, solver, options)
 
     monkeypatch.setattr(bench, "run_one", run_one)
     out, csv_path = io.StringIO(), tmp_path / "rows.csv"
     square = ROOT_PUZZLES / "square"
     paths = [str(square / "first.txt"), str(square / "holes.txt")]
-    code = bench.bench(paths, ["greedy"], BenchOptions(10, csv_path=str(csv_path)), out)
+    code = bench.bench(
+        paths, ["greedy"], BenchOptions(SolveOptions(time_limit=10), csv_path=str(csv_path)), out
+    )
     assert code == 3
     assert "interrupted: 1 puzzle finished, the one running was stopped" in out.getvalue()
     assert "greedy: " in out.getvalue()  # the summary
