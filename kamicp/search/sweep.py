@@ -1,8 +1,10 @@
 """Sweeps: solutions of boards of any size by plain floods, in time near-linear in the board.
 
 A sweep floods each piece from one source (the pivot; under free rules a node near the
-middle), each move taking the colour that clears a colour from the board, or else absorbs
-the most regions; the moves are played on one :class:`~kamicp.game.rules.Replay`, so a
+middle), each move taking the lowest colour that it clears from the board (not the colour
+the piece must end in), or else the one that absorbs the most regions (the lowest on a
+tie): the rule of the compiled greedy (:func:`kamicp.search.bitsets.greedy_colours`), which
+a test compares with it. The moves are played on one :class:`~kamicp.game.rules.Replay`, so a
 move costs O(the flood's border). :mod:`kamicp.search.greedy` answers with one above
 :data:`~kamicp.search.greedy.BIG` regions, where its beams would take quadratic time;
 :func:`central_sweeps` floods from ever less central sources, for a solve of a big board
@@ -63,7 +65,7 @@ def sweep(
     state = Replay(g)
     if g.rules == "pivot":
         _, final = pivot_final_colour(g, final_colour)  # solvable: checked above
-        moves = _sweep_piece(state, g.pivot, deadline)
+        moves = _sweep_piece(state, g.pivot, deadline, final)
         if final is not None and state.colour_of(g.pivot) != final:
             moves.append((g.pivot, final))
         return moves
@@ -146,8 +148,11 @@ def _sweep_from(
     return min((finished(f) for f in finals), key=len)
 
 
-def _sweep_piece(state: Replay, v: int, deadline: float | None) -> list[Move]:
-    """Flood the piece of ``v`` from ``v`` on ``state`` (see :func:`sweep`); the moves."""
+def _sweep_piece(
+    state: Replay, v: int, deadline: float | None, keep: int | None = None
+) -> list[Move]:
+    """Flood the piece of ``v`` from ``v`` on ``state`` (see :func:`sweep`), clearing any
+    colour but ``keep`` first; the moves."""
     moves = []
     clock = Deadline(deadline)
     while True:
@@ -160,8 +165,9 @@ def _sweep_piece(state: Replay, v: int, deadline: float | None) -> list[Move]:
             return moves
         if deadline is not None:  # without one the sweep always finishes, as _in_time
             clock.check()
-        # clearing a colour takes no other move later; else the largest step
-        best = max(gain, key=lambda c: (gain[c] == state.count[c], gain[c], -c))
+        # clearing a colour takes no other move later (R7); else the largest step
+        clearing = [c for c in gain if c != keep and gain[c] == state.count[c]]
+        best = min(clearing) if clearing else max(gain, key=lambda c: (gain[c], -c))
         state.play((v, best))
         moves.append((v, best))
 

@@ -32,6 +32,7 @@ from kamicp.search.bitsets import (
     sweep_bound,
 )
 from kamicp.search.pivot_astar import node_bytes, pivot_astar, shorten
+from kamicp.search.sweep import sweep
 from kamicp.solving.solve import SolveOptions, solve
 from tests.strategies import oracle, region_graphs, square_board_above_64_regions
 
@@ -94,7 +95,8 @@ def check_limits(g, final, limit):
 def check_bounds(g, final):
     """At the start and after each move of an optimal solution, the layered and sweep
     bounds and the greedy's length bracket BFS's optimum, and a colour-eliminating move
-    starts an optimal continuation."""
+    starts an optimal continuation. The layered bound on bitsets is the region graph's, and
+    the compiled greedy plays the sweep's moves."""
     ref = oracle(g, final)
     if ref.moves is None:
         return
@@ -112,7 +114,10 @@ def check_bounds(g, final):
             flooded[j // 64] |= np.uint64(1) << np.uint64(j % 64)
         edge = border(flooded, board.neighbours)
         scratch = np.empty((3, board.words), dtype=np.uint64)
-        assert layer_bound(flooded, edge, board.neighbours, board.colour_masks, end) <= left
+        layered = layer_bound(flooded, edge, board.neighbours, board.colour_masks, end)
+        assert layered <= left
+        if edge.any():  # a flooded piece: the caller adds the move to the final colour
+            assert layered == bounds.pivot_layer_bound(bounds.contract(g, pos), final)
         assert (
             sweep_bound(flooded, edge, board.neighbours, board.colour_masks, end, scratch) <= left
         )
@@ -122,6 +127,7 @@ def check_bounds(g, final):
             moves = [(g.pivot, int(c)) for c in out[:length]]
             if i == 0:
                 rules.verify_solution(g, moves, final)
+                assert moves == sweep(g, final)
             assert length >= left
             c = eliminated(flooded, edge, board.colour_masks, end)
             if c >= 0:
