@@ -26,7 +26,7 @@ Examples
 
 from __future__ import annotations
 
-from kamicp.bounds import Current
+from kamicp.bounds import Current, pivot_final
 from kamicp.game.rules import Move
 
 __all__ = [
@@ -36,7 +36,6 @@ __all__ = [
     "last_move",
     "last_move_context",
     "moves",
-    "others_colour",
     "pivot_moves",
     "skipped",
     "state_key",
@@ -172,7 +171,8 @@ def pivot_moves(cur: Current, final: int | None) -> list[Move]:
     cur : Current
         The position.
     final : int or None
-        The colour the board must end in, when known.
+        The colour the board must end in, when asked; else the pieces the pivot cannot
+        reach fix it (:func:`kamicp.bounds.pivot_final`).
 
     Returns
     -------
@@ -180,8 +180,7 @@ def pivot_moves(cur: Current, final: int | None) -> list[Move]:
         One move when it absorbs a whole colour, else one per neighbouring colour.
     """
     p = cur.pivot
-    if final is None:
-        final = others_colour(cur)
+    final = pivot_final(cur, final)
     near: dict[int, int] = {}
     for u in cur.adj[p]:
         near[cur.pos[u]] = near.get(cur.pos[u], 0) + 1
@@ -195,21 +194,6 @@ def pivot_moves(cur: Current, final: int | None) -> list[Move]:
         if count == total[c] and c != final:
             return [(p, c)]  # absorbs the whole colour: some optimal solution does it now
     return [(p, c) for c in near]
-
-
-def others_colour(cur: Current) -> int | None:
-    """The colour of the pieces the pivot cannot reach (never moved: the final colour).
-
-    Returns
-    -------
-    int or None
-        The colour of the first piece other than the pivot's; None when there is none.
-    """
-    home = cur.island_of[cur.pivot]
-    for i, piece in enumerate(cur.islands):
-        if i != home:
-            return cur.pos[piece[0]]
-    return None
 
 
 def last_move_context(v: int, merged: bool, old: int) -> int:
