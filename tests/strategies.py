@@ -15,7 +15,7 @@ from kamicp.bounds import UNSOLVABLE
 from kamicp.game import geometry
 from kamicp.game.board import Board
 from kamicp.game.regions import RegionGraph, region_graph
-from kamicp.models.cpsat import CpsatHorizon
+from kamicp.models.cpsat.horizon import CpsatHorizon
 from kamicp.search.bfs import bfs
 
 

@@ -1,11 +1,11 @@
 """Export the model of one horizon for other solvers.
 
-- ``dimacs``: the CNF of :mod:`kamicp.models.sat` ("solvable in at most K moves", every constraint
-  a hard clause), with ``c var N = meaning`` comment lines mapping each variable to a region,
-  step and colour (``encodings/sat.md``, "Determinism and DIMACS");
-- ``cpsat``: the CP-SAT model of :mod:`kamicp.models.cpsat` as a protocol buffer, in text format on
-  standard output or a ``.txt`` file, else binary (``CpModelProto``), ready for
-  any CP-SAT front end (``solve_model`` from the command line, or another language).
+- ``dimacs``: the CNF of :mod:`kamicp.models.sat.cnf` ("solvable in at most K moves", every
+  constraint a hard clause), with ``c var N = meaning`` comment lines mapping each variable to
+  a region, step and colour (``encodings/sat.md``, "Determinism and DIMACS");
+- ``cpsat``: the CP-SAT model of :mod:`kamicp.models.cpsat.horizon` as a protocol buffer, in
+  text format on standard output or a ``.txt`` file, else binary (``CpModelProto``), ready
+  for any CP-SAT front end (``solve_model`` from the command line, or another language).
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ def export_dimacs(g: RegionGraph, horizon: int, final_colour: int | None = None)
     Returns
     -------
     str
-        The DIMACS text (:func:`kamicp.models.sat_cnf.dimacs_for_horizon`).
+        The DIMACS text (:func:`kamicp.models.sat.cnf.dimacs_for_horizon`).
 
     Examples
     --------
@@ -41,7 +41,7 @@ def export_dimacs(g: RegionGraph, horizon: int, final_colour: int | None = None)
     >>> "p cnf" in text
     True
     """
-    from kamicp.models.sat_cnf import dimacs_for_horizon  # pysat is heavy: only for this format
+    from kamicp.models.sat.cnf import dimacs_for_horizon  # pysat is heavy: only for this format
 
     return dimacs_for_horizon(g, horizon, final_colour)
 
@@ -73,7 +73,7 @@ def export_cpsat(
     OSError
         If the file cannot be written.
     """
-    from kamicp.models.cpsat import build_model  # ortools is heavy: only for this format
+    from kamicp.models.cpsat.horizon import build_model  # ortools is heavy: only for this format
 
     model, _ = build_model(g, horizon, final_colour)
     if path is None:

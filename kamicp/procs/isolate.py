@@ -26,8 +26,8 @@ __all__ = ["PRELOAD", "Jobs", "job_limit", "limit_jobs", "run_isolated", "start_
 PRELOAD = [
     "kamicp.procs.tied",
     "kamicp.solving.solve",
-    "kamicp.models.cpsat",
-    "kamicp.models.sat",
+    "kamicp.models.cpsat.horizon",
+    "kamicp.models.sat.horizon",
     "kamicp.search.bfs",
     "kamicp.search.ida.search",
 ]

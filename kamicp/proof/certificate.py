@@ -8,7 +8,7 @@ enough, the first of these kinds that can be had:
 - ``trivial``: k = 0;
 - ``log``: a proof log (:mod:`kamicp.proof.refutation`): the refutation of k - 1 moves as a DAG
   of positions, each expanded into every move or cut by a bound that any checker recomputes;
-- ``drat``: the CNF "solvable in k - 1 moves" (:mod:`kamicp.models.sat`) with a DRAT refutation;
+- ``drat``: the CNF "solvable in k - 1 moves" (:mod:`kamicp.models.sat.cnf`) with a DRAT refutation;
 - ``kamicp-bound``: one of kamicp's own admissible bounds reaches k (only kamicp recomputes it).
 
 :mod:`kamicp.proof.verification` checks a certificate with kamicp's code;
@@ -282,8 +282,8 @@ def log_budget(options: CertificateOptions) -> str:
 def _drat(g: RegionGraph, k: int, final, deadline: Deadline, files: dict) -> dict | None:
     """The DRAT evidence, or None when the refutation did not finish in time."""
     # pysat is heavy: loaded only when a DRAT certificate is written
-    from kamicp.models.sat import PROOF_SOLVER, prove_unsat
-    from kamicp.models.sat_cnf import dimacs_for_horizon
+    from kamicp.models.sat.cnf import dimacs_for_horizon
+    from kamicp.models.sat.horizon import PROOF_SOLVER, prove_unsat
 
     left = deadline.left()
     if left is not None and left <= 0:

@@ -289,7 +289,7 @@ def _check_log(d: Path, g: RegionGraph, k: int, final, deadline: Deadline) -> St
 
 
 def _check_refutation(d: Path, g, k: int, final, drat_trim: bool, time_limit):
-    from kamicp.models.sat_cnf import dimacs_for_horizon  # pysat loads only for a DRAT certificate
+    from kamicp.models.sat.cnf import dimacs_for_horizon  # pysat loads only for a DRAT certificate
 
     expected = dimacs_for_horizon(g, k - 1, final)
     try:

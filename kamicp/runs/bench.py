@@ -81,9 +81,13 @@ def run_one(board, solver: str, options: SolveOptions) -> dict:
 
 
 BACKEND_MODULES = {
-    "cpsat": ["kamicp.models.cpsat"],
-    "sat": ["kamicp.models.sat"],
-    "portfolio": ["kamicp.models.cpsat", "kamicp.models.sat", "kamicp.solving.portfolio"],
+    "cpsat": ["kamicp.models.cpsat.horizon"],
+    "sat": ["kamicp.models.sat.horizon"],
+    "portfolio": [
+        "kamicp.models.cpsat.horizon",
+        "kamicp.models.sat.horizon",
+        "kamicp.solving.portfolio",
+    ],
     "bfs": ["kamicp.search.bfs"],
     "astar": ["kamicp.search.astar"],
     "idastar": ["kamicp.search.ida.search"],

@@ -15,7 +15,7 @@ Example (a cycle of seven regions in three colours: the admissible bound says 3,
 refutes horizon 3 and solves 4)::
 
     >>> from kamicp.game.regions import from_edges
-    >>> from kamicp.models.sat import SatHorizon
+    >>> from kamicp.models.sat.horizon import SatHorizon
     >>> cycle = [(i, (i + 1) % 7) for i in range(7)]
     >>> g = from_edges([2, 0, 2, 1, 2, 0, 1], cycle)
     >>> r = exact(g, lambda g, fc: SatHorizon(g, final_colour=fc), None, None, Deadline.after(60))
@@ -45,11 +45,11 @@ __all__ = ["DEFAULT_STRATEGY", "STRATEGIES", "Horizons", "exact", "horizon_facto
 def horizon_factory(solver: str, workers: int = 1) -> Callable[..., HorizonSolver]:
     """The constructor of an exact model: called as ``factory(g, final_colour)``."""
     if solver == "cpsat":
-        from kamicp.models.cpsat import CpsatHorizon
+        from kamicp.models.cpsat.horizon import CpsatHorizon
 
         return lambda g, fc: CpsatHorizon(g, final_colour=fc, workers=workers)
     if solver == "sat":
-        from kamicp.models.sat import SatHorizon
+        from kamicp.models.sat.horizon import SatHorizon
 
         return lambda g, fc: SatHorizon(g, final_colour=fc)
     raise ValueError(f"unknown exact solver {solver!r}")

@@ -108,7 +108,7 @@ def test_removed_clause_is_caught(certificate, tmp_path):
 def test_cnf_of_another_puzzle_is_caught(certificate, tmp_path):
     cert = copy(certificate, tmp_path)
     board = formats.load(str(FIRST))[0]
-    from kamicp.models.sat_cnf import dimacs_for_horizon
+    from kamicp.models.sat.cnf import dimacs_for_horizon
 
     (cert / "horizon.cnf").write_text(dimacs_for_horizon(region_graph(board), 4))
     rehash(cert)

@@ -12,7 +12,7 @@ from hypothesis import HealthCheck, given, settings
 
 from kamicp.game import rules
 from kamicp.game.regions import from_edges, region_graph
-from kamicp.models.sat import SatHorizon
+from kamicp.models.sat.horizon import SatHorizon
 from kamicp.procs import progress
 from kamicp.procs.deadline import Deadline
 from kamicp.search import pivot_astar

@@ -2,9 +2,9 @@
 
 Two models, one per rule set (both described with their proofs in ``encodings/cpsat.md``):
 
-- :mod:`kamicp.models.cpsat_free` (KAMI 2): time-indexed colours of every region, one current
+- :mod:`kamicp.models.cpsat.free` (KAMI 2): time-indexed colours of every region, one current
   region recoloured per step, connectivity through bounded-depth levels;
-- :mod:`kamicp.models.cpsat_pivot` (Flood-It): the flooded set grows monotonically; an unflooded
+- :mod:`kamicp.models.cpsat.pivot` (Flood-It): the flooded set grows monotonically; an unflooded
   region keeps its colour, so it joins exactly when it touches the flood and the flood takes
   its colour.
 
@@ -21,8 +21,8 @@ from ortools.sat.python import cp_model
 
 from kamicp.game import rules
 from kamicp.game.regions import RegionGraph
-from kamicp.models.cpsat_free import FreeOptions, build_free
-from kamicp.models.cpsat_pivot import PivotOptions, build_pivot
+from kamicp.models.cpsat.free import FreeOptions, build_free
+from kamicp.models.cpsat.pivot import PivotOptions, build_pivot
 from kamicp.procs.deadline import Deadline
 from kamicp.procs.interruptible import run_interruptibly
 from kamicp.result import SAT, UNKNOWN, UNSAT, Decision
@@ -43,8 +43,8 @@ def build_model(
     Parameters
     ----------
     g : RegionGraph
-        The puzzle; ``g.rules`` picks :func:`kamicp.models.cpsat_pivot.build_pivot` or
-        :func:`kamicp.models.cpsat_free.build_free`.
+        The puzzle; ``g.rules`` picks :func:`kamicp.models.cpsat.pivot.build_pivot` or
+        :func:`kamicp.models.cpsat.free.build_free`.
     horizon : int
         The most moves allowed.
     final_colour : int or None
@@ -53,8 +53,8 @@ def build_model(
         A known solution of at most ``horizon`` moves, a search hint only.
     **options
         The optional parts of the model: the fields of
-        :class:`kamicp.models.cpsat_free.FreeOptions` or
-        :class:`kamicp.models.cpsat_pivot.PivotOptions`.
+        :class:`kamicp.models.cpsat.free.FreeOptions` or
+        :class:`kamicp.models.cpsat.pivot.PivotOptions`.
 
     Returns
     -------
@@ -152,7 +152,7 @@ class CpsatHorizon:
             return Decision(SAT, horizon, [], deadline.elapsed())
         if horizon <= 0:
             return Decision(UNSAT, horizon, None, deadline.elapsed())
-        # Stage 1, the model: variables and constraints (cpsat_free / cpsat_pivot), hinted
+        # Stage 1, the model: variables and constraints (free.py / pivot.py), hinted
         # with a greedy solution when one fits the horizon.
         hint = None
         if self.use_hints:

@@ -7,8 +7,8 @@ non-zero stamps plus the regions never merged. A step selects one class (``sel``
 never-merged region (``root``) and a new colour (``nc``), or is padding (``noop``)
 ("Variables of step t", "Clauses of step t"); the goal is one colour everywhere ("Goal").
 The colour counters are sat.md's "Colours" bound; the rules that remove solutions are
-:class:`kamicp.models.sat_symmetry.FreeSymmetry`, the radius bound
-:class:`kamicp.models.sat_radius.RadiusBound`.
+:class:`kamicp.models.sat.symmetry.FreeSymmetry`, the radius bound
+:class:`kamicp.models.sat.radius.RadiusBound`.
 
 Size: O(n T^2 + (n + m) k T) variables and clauses (n regions, m edges, k colours; sat.md,
 "Sizes").
@@ -18,8 +18,8 @@ from __future__ import annotations
 
 from kamicp.game.rules import Move
 from kamicp.models.clauses import Lit, neg_dimacs
-from kamicp.models.sat_radius import RadiusBound
-from kamicp.models.sat_symmetry import FreeSymmetry
+from kamicp.models.sat.radius import RadiusBound
+from kamicp.models.sat.symmetry import FreeSymmetry
 
 __all__ = ["FreeEncoding"]
 
@@ -27,7 +27,7 @@ __all__ = ["FreeEncoding"]
 class FreeEncoding(FreeSymmetry, RadiusBound):
     """Free rules (KAMI 2); see sat.md, "Free rules".
 
-    Parameters are those of :class:`kamicp.models.sat_encoding.Encoding`.
+    Parameters are those of :class:`kamicp.models.sat.encoding.Encoding`.
 
     Examples
     --------

@@ -140,7 +140,7 @@ def build_free(
         v.old.append(old)
         v.prefix.append(prefix)
     # Stage 2, the goal: one colour everywhere after step T (no objective: a feasibility
-    # question, decided by kamicp.models.cpsat.CpsatHorizon).
+    # question, decided by kamicp.models.cpsat.horizon.CpsatHorizon).
     _goal(model, cl, g, v.colour[T], final_colour)
     # Stage 3, the optional parts: symmetry breaking ("Symmetry breaking and dominance")
     # and the bounds ("Bounds").

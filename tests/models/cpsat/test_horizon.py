@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 from kamicp.game import rules
 from kamicp.game.regions import from_edges, region_graph
-from kamicp.models.cpsat import CpsatHorizon, build_model
+from kamicp.models.cpsat.horizon import CpsatHorizon, build_model
 from kamicp.search.bfs import bfs
 from tests.seed import article_board
 from tests.strategies import BARE, boards, oracle

@@ -5,8 +5,8 @@
 :class:`kamicp.models.clauses.CnfClauses`; exactly-one and counting constraints from
 python-sat's :mod:`pysat.card`; the step layers grown on demand; and one goal per horizon,
 switched on by the literal ``('goal', T)`` when *guarded* (incremental use), hard when *fixed*
-(one horizon, for DIMACS and proofs). The rule sets are :mod:`kamicp.models.sat_free` and
-:mod:`kamicp.models.sat_pivot`.
+(one horizon, for DIMACS and proofs). The rule sets are :mod:`kamicp.models.sat.free` and
+:mod:`kamicp.models.sat.pivot`.
 
 Cardinality encodings (all through :mod:`pysat.card`): exactly-one is pairwise up to 6
 literals, else the ladder (I. P. Gent and P. Nightingale, "A new encoding of AllDifferent
@@ -15,7 +15,7 @@ into SAT", ModRef 2004); counters are incremental totalizers (O. Bailleux and Y.
 "Incremental cardinality constraints for MaxSAT", CP 2014).
 
 Variables come from a :class:`pysat.formula.IDPool` under readable names such as
-``('x', t, r, c)`` (:func:`kamicp.models.sat_variables.describe` says what each means); the
+``('x', t, r, c)`` (:func:`kamicp.models.sat.variables.describe` says what each means); the
 construction is deterministic, so one puzzle always gives the same CNF ("Determinism and
 DIMACS").
 """

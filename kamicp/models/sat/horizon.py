@@ -5,11 +5,11 @@
   the solver learnt for T is kept for T+1 (every learnt clause follows from clauses that hold
   for all horizons). Solutions are replayed by :func:`kamicp.game.rules.verify_solution`.
 - :func:`prove_unsat` refutes the fixed CNF of one horizon
-  (:func:`kamicp.models.sat_cnf.cnf_for_horizon`, which also writes DIMACS) with a
+  (:func:`kamicp.models.sat.cnf.cnf_for_horizon`, which also writes DIMACS) with a
   proof-logging solver and returns the DRAT proof.
 
-The encodings are :mod:`kamicp.models.sat_free` and :mod:`kamicp.models.sat_pivot` on the
-shared base :mod:`kamicp.models.sat_encoding` (specified in ``encodings/sat.md``).
+The encodings are :mod:`kamicp.models.sat.free` and :mod:`kamicp.models.sat.pivot` on the
+shared base :mod:`kamicp.models.sat.encoding` (specified in ``encodings/sat.md``).
 
 Solvers (``encodings/sat.md``, "Solvers (python-sat 1.9.dev17)"): every solver but Kissat
 takes assumptions; CaDiCaL (all versions) cannot be interrupted from another thread, so time
@@ -29,7 +29,7 @@ from pysat.solvers import Solver, SolverNames
 
 from kamicp.game.regions import RegionGraph
 from kamicp.game.rules import verify_solution
-from kamicp.models.sat_cnf import cnf_for_horizon, encoding
+from kamicp.models.sat.cnf import cnf_for_horizon, encoding
 from kamicp.procs.deadline import Deadline
 from kamicp.procs.interruptible import run_interruptibly
 from kamicp.result import SAT, UNKNOWN, UNSAT, Decision

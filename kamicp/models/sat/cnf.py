@@ -1,7 +1,7 @@
 """The fixed CNF of one horizon and its DIMACS text (encodings/sat.md, "Determinism and DIMACS").
 
-:func:`encoding` picks the encoding of a rule set (:mod:`kamicp.models.sat_free` or
-:mod:`kamicp.models.sat_pivot`); :func:`cnf_for_horizon` builds the non-incremental CNF of one
+:func:`encoding` picks the encoding of a rule set (:mod:`kamicp.models.sat.free` or
+:mod:`kamicp.models.sat.pivot`); :func:`cnf_for_horizon` builds the non-incremental CNF of one
 horizon (everything hard, no assumption), :func:`to_dimacs` writes it with a comment per
 variable, and :func:`dimacs_for_horizon` does both, headed by what the formula asks. The
 same puzzle always gives the same text, byte for byte.
@@ -12,10 +12,10 @@ from __future__ import annotations
 from pysat.formula import CNF
 
 from kamicp.game.regions import RegionGraph
-from kamicp.models.sat_encoding import Encoding
-from kamicp.models.sat_free import FreeEncoding
-from kamicp.models.sat_pivot import PivotEncoding
-from kamicp.models.sat_variables import describe
+from kamicp.models.sat.encoding import Encoding
+from kamicp.models.sat.free import FreeEncoding
+from kamicp.models.sat.pivot import PivotEncoding
+from kamicp.models.sat.variables import describe
 
 __all__ = ["encoding", "cnf_for_horizon", "to_dimacs", "dimacs_for_horizon"]
 
@@ -28,14 +28,14 @@ def encoding(
     Parameters
     ----------
     g : RegionGraph
-        The puzzle; ``g.rules`` picks :class:`kamicp.models.sat_pivot.PivotEncoding` or
-        :class:`kamicp.models.sat_free.FreeEncoding`.
+        The puzzle; ``g.rules`` picks :class:`kamicp.models.sat.pivot.PivotEncoding` or
+        :class:`kamicp.models.sat.free.FreeEncoding`.
     final_colour : int or None
         The colour the board must end in, or None for any.
     guarded : bool
         Goals switched on by assumptions (incremental) or hard (one horizon).
     **options
-        ``symmetry``, ``radius``, ``diameter`` (see :class:`kamicp.models.sat_encoding.Encoding`).
+        ``symmetry``, ``radius``, ``diameter`` (see :class:`kamicp.models.sat.encoding.Encoding`).
 
     Returns
     -------
@@ -60,7 +60,7 @@ def cnf_for_horizon(
     final_colour : int or None
         The colour the board must end in, or None for any.
     **options
-        Parts of the encoding, as for :class:`~kamicp.models.sat.SatHorizon`.
+        Parts of the encoding, as for :class:`~kamicp.models.sat.horizon.SatHorizon`.
 
     Returns
     -------

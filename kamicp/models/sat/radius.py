@@ -2,12 +2,12 @@
 
 Merging never lengthens a distance and one move shortens any distance in the current region
 graph by at most 2, so after step t every island's current region graph has radius at most
-T - t. Two forms, by the ``radius`` option of :class:`kamicp.models.sat_encoding.Encoding`:
+T - t. Two forms, by the ``radius`` option of :class:`kamicp.models.sat.encoding.Encoding`:
 
 - ``"layers"`` (default, relaxed): around a chosen centre, at most T - t of the static
   distance boundaries are *closed* (no edge across joins two regions of one colour);
 - ``"exact"``: distance levels from a chosen centre in the current region graph, built
-  on the stamps of :mod:`kamicp.models.sat_free`.
+  on the stamps of :mod:`kamicp.models.sat.free`.
 
 Both only ever force a literal *true* through a real witness, so they remove no solution.
 """
@@ -16,13 +16,13 @@ from __future__ import annotations
 
 from kamicp.game.regions import distances
 from kamicp.models.clauses import Lit, neg_dimacs
-from kamicp.models.sat_encoding import Encoding
+from kamicp.models.sat.encoding import Encoding
 
 __all__ = ["RadiusBound"]
 
 
 class RadiusBound(Encoding):
-    """The radius bound, a part of :class:`kamicp.models.sat_free.FreeEncoding`.
+    """The radius bound, a part of :class:`kamicp.models.sat.free.FreeEncoding`.
 
     Uses the free encoding's colours ``x(t, r, c)`` and stamps ``st(t, r, j)``;
     :meth:`start_radius` is called once, from ``start``.

@@ -143,7 +143,7 @@ def build_pivot(
         v.active.append(act)
         v.colour.append(chosen)
     # Stage 2, the goal: the whole piece flooded after step T (no objective: a feasibility
-    # question, decided by kamicp.models.cpsat.CpsatHorizon).
+    # question, decided by kamicp.models.cpsat.horizon.CpsatHorizon).
     for r in piece:
         cl.add(flooded[T][r])
     if fc is not None:

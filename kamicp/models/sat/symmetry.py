@@ -8,19 +8,19 @@ each keeps a solution of every length that has one:
   (:meth:`FreeSymmetry.no_repeat`).
 
 Both are switched on by the ``symmetry`` option of
-:class:`kamicp.models.sat_encoding.Encoding`.
+:class:`kamicp.models.sat.encoding.Encoding`.
 """
 
 from __future__ import annotations
 
 from kamicp.models.clauses import Lit, neg_dimacs
-from kamicp.models.sat_encoding import Encoding
+from kamicp.models.sat.encoding import Encoding
 
 __all__ = ["FreeSymmetry"]
 
 
 class FreeSymmetry(Encoding):
-    """Symmetry breaking, a part of :class:`kamicp.models.sat_free.FreeEncoding`.
+    """Symmetry breaking, a part of :class:`kamicp.models.sat.free.FreeEncoding`.
 
     Reads the step variables ``in``, ``nm`` and ``sel`` of the free encoding.
     """

@@ -14,7 +14,7 @@ from __future__ import annotations
 from kamicp.game.regions import distances
 from kamicp.game.rules import Move
 from kamicp.models.clauses import Lit, neg_dimacs
-from kamicp.models.sat_encoding import Encoding
+from kamicp.models.sat.encoding import Encoding
 
 __all__ = ["PivotEncoding"]
 

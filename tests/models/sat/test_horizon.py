@@ -29,10 +29,10 @@ from pysat.solvers import Solver
 from kamicp.game import rules
 from kamicp.game.board import Board
 from kamicp.game.regions import from_edges, region_graph
-from kamicp.models import sat as sat_module
-from kamicp.models.cpsat import CpsatHorizon
-from kamicp.models.sat import SatHorizon, canonical_solver, prove_unsat, run_limited
-from kamicp.models.sat_cnf import cnf_for_horizon, dimacs_for_horizon, to_dimacs
+from kamicp.models.cpsat.horizon import CpsatHorizon
+from kamicp.models.sat import horizon as sat_module
+from kamicp.models.sat.cnf import cnf_for_horizon, dimacs_for_horizon, to_dimacs
+from kamicp.models.sat.horizon import SatHorizon, canonical_solver, prove_unsat, run_limited
 from kamicp.proof.drat import check_drat
 from kamicp.search.bfs import bfs
 from tests.strategies import region_graphs
@@ -184,7 +184,7 @@ INTERRUPTED_SCRIPT = """
 import json, os, signal, subprocess, sys, time
 from pysat.examples.genhard import PHP
 from pysat.solvers import Solver
-from kamicp.models.sat import run_limited
+from kamicp.models.sat.horizon import run_limited
 
 signal.signal(signal.SIGINT, signal.default_int_handler)
 name, limit = sys.argv[1], None if sys.argv[2] == "none" else float(sys.argv[2])
