@@ -14,32 +14,10 @@ imports it first) does not load the solvers' libraries until they are needed.
 
 from __future__ import annotations
 
-import hashlib
 import importlib
-import os
 
 __version__ = "0.1.0"
 
-
-def _numba_cache_dir() -> str:
-    """Where Numba caches the compiled loops: the user's cache folder (files written inside
-    an installed package would not be pip's to remove), one subfolder per state of these
-    sources. Numba checks only the file of each cached function, not the files of the
-    functions compiled into it, so a cache kept across a change elsewhere could run the old
-    code of a callee."""
-    digest = hashlib.blake2b(digest_size=8)
-    root = os.path.dirname(os.path.abspath(__file__))
-    for folder, dirs, files in os.walk(root):
-        dirs.sort()
-        for name in sorted(files):
-            if name.endswith(".py"):
-                stat = os.stat(os.path.join(folder, name))
-                digest.update(f"{folder}/{name}:{stat.st_mtime_ns}:{stat.st_size};".encode())
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache")
-    return os.path.join(base, "kamicp", digest.hexdigest())
-
-
-os.environ.setdefault("NUMBA_CACHE_DIR", _numba_cache_dir())
 
 _HOMES = {
     "Board": "kamicp.game.board",

@@ -12,6 +12,13 @@ Numba finds a kernel's callees among its module's globals when it compiles it, s
 :func:`compile_kernels` puts the compiled dispatchers in place of the kernels there, and in
 every kamicp module that imported a kernel by name.
 
+Compiled code reaches a run one way, through this module: Numba compiles each kernel on its
+first call and keeps it in :func:`cache_folder`, one folder per state of kamicp's sources, so
+that an edit or an upgrade compiles afresh and a read-only install still caches (in the
+user's cache folder). The pivot A*'s kernels may also come ahead of time from the build
+(:mod:`kamicp.search.pivot_code`), which is used only when it was made from these very
+sources; otherwise they are compiled here like the rest.
+
 A compile takes up to seconds a kernel on a first run. Code that must answer at once (the
 answer of an interrupted solve) runs inside :func:`no_compiling`: there a kernel that would
 be compiled raises :class:`NotCompiled` instead (loading one from Numba's cache is allowed),
@@ -27,6 +34,7 @@ Examples
 
 from __future__ import annotations
 
+import hashlib
 import os
 import re
 import shutil
@@ -39,6 +47,7 @@ __all__ = [
     "STALE_DAYS",
     "Kernel",
     "NotCompiled",
+    "cache_folder",
     "compile_kernels",
     "first_run",
     "kernel",
@@ -46,7 +55,7 @@ __all__ = [
     "prune_caches",
 ]
 
-# Cache folders of other states of the sources (``kamicp._numba_cache_dir``) that no run has
+# Cache folders of other states of the sources (:func:`cache_folder`) that no run has
 # used for this many days are removed: each upgrade or edit leaves one behind, 4-9 MB each.
 STALE_DAYS = 30
 
@@ -157,7 +166,8 @@ def compile_kernels() -> None:
     """
     if not _waiting:
         return
-    cache = os.environ.get("NUMBA_CACHE_DIR", "")
+    # set before Numba is imported, which reads it then; children inherit it
+    cache = os.environ.setdefault("NUMBA_CACHE_DIR", cache_folder())
     if first_run(cache):
         from kamicp.procs.progress import notice
 
@@ -165,7 +175,10 @@ def compile_kernels() -> None:
     prune_caches(cache)
     from numba import njit  # the compiler: imported only when a compiled loop runs
 
-    if not _watching[0]:
+    if not _watching[0]:  # the first compile of this process
+        from numba.core import config
+
+        config.CACHE_DIR = cache  # where other code imported Numba first, it read no folder
         _watch_compiles()
     for waiting in _waiting:
         if waiting.compiled is None:
@@ -178,6 +191,33 @@ def compile_kernels() -> None:
         for key, value in list(space.items()):
             if isinstance(value, Kernel) and value.compiled is not None:
                 space[key] = value.compiled
+
+
+def cache_folder() -> str:
+    """Where Numba caches the compiled loops: ``NUMBA_CACHE_DIR`` where the user set it, else
+    ``kamicp/<digest>`` in the user's cache folder (files written inside an installed package
+    would not be pip's to remove), the digest that of the sources' paths, times and sizes.
+    Numba checks only the file of each cached function, not the files of the functions
+    compiled into it, so a cache kept across a change elsewhere could run a callee's old code.
+    O(files) system calls, about a millisecond.
+
+    Examples
+    --------
+    >>> os.path.isabs(cache_folder())
+    True
+    """
+    if os.environ.get("NUMBA_CACHE_DIR"):
+        return os.environ["NUMBA_CACHE_DIR"]
+    digest = hashlib.blake2b(digest_size=8)
+    root = os.path.dirname(os.path.abspath(__file__))
+    for folder, dirs, files in os.walk(root):
+        dirs.sort()
+        for name in sorted(files):
+            if name.endswith(".py"):
+                stat = os.stat(os.path.join(folder, name))
+                digest.update(f"{folder}/{name}:{stat.st_mtime_ns}:{stat.st_size};".encode())
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache")
+    return os.path.join(base, "kamicp", digest.hexdigest())
 
 
 def first_run(cache: str) -> bool:

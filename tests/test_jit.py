@@ -41,6 +41,28 @@ def test_the_first_call_compiles_every_kernel_and_puts_them_in_place():
     assert _in_a_fresh_process(code) == "True 3 True CPUDispatcher CPUDispatcher"
 
 
+def test_the_first_compile_chooses_the_cache_folder_not_the_import(tmp_path):
+    code = (
+        "import os, sys\nimport numpy as np\n"
+        "import kamicp\n"
+        "print('NUMBA_CACHE_DIR' in os.environ)\n"
+        "from kamicp import jit\n"
+        "from kamicp.search import bitsets\n"
+        "bitsets.popcount(np.uint64(3))\n"
+        "import numba\n"
+        "print(os.environ['NUMBA_CACHE_DIR'] == numba.config.CACHE_DIR == jit.cache_folder())\n"
+        "print(os.path.relpath(numba.config.CACHE_DIR, os.environ['XDG_CACHE_HOME']))"
+    )
+    env = {k: v for k, v in os.environ.items() if k != "NUMBA_CACHE_DIR"}
+    env["XDG_CACHE_HOME"] = str(tmp_path)
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, env=env
+    )
+    unset, agreed, where = done.stdout.split()
+    assert (unset, agreed) == ("False", "True")
+    assert os.path.dirname(where) == "kamicp" and len(os.path.basename(where)) == 16
+
+
 def test_a_kernel_called_from_python_after_compilation_still_answers():
     from kamicp.search import bitsets
 
