@@ -1,25 +1,20 @@
-"""Checking a designer's par: prove the board's optimum in a child process, then compare.
+"""Checking a designer's par: prove the board's optimum, then compare.
 
-The proof (:func:`proved`) runs in a child process (:class:`~kamicp.web.children.JobChild`)
-that tells the bounds it proves as it proves them; :class:`ParCheck` is polled for them and
-for the answer, so a server can show them and stop the child when the page gives up.
-
-What the page shows is :func:`par_verdict`: the optimum with its proof, and whether the par
-is confirmed, too high or too low (or that no par fits: the board cannot be solved); when
-the time limit ends the proof, the bounds proved so far still decide a par outside them.
+:func:`checked` proves the optimum (:func:`proved`) and judges the board's par by it
+(:func:`par_verdict`): the optimum with its proof, and whether the par is confirmed, too
+high or too low (or that no par fits: the board cannot be solved); when the time limit ends
+the proof, the bounds proved so far still decide a par outside them. The design page runs it
+as a job (:mod:`kamicp.web.jobs`), in a child process that tells the bounds as they come.
 """
 
 from __future__ import annotations
 
 from kamicp import bounds
 from kamicp.api import format_moves, solve
-from kamicp.errors import KamicpError
 from kamicp.game.board import Board
 from kamicp.plural import count_moves
-from kamicp.procs.child import ERROR, RESULT, STEP
-from kamicp.web.children import LATE, START, JobChild
 
-__all__ = ["TIME_LIMIT", "ParCheck", "check_par", "par_verdict", "proved"]
+__all__ = ["TIME_LIMIT", "checked", "par_verdict", "proved"]
 
 TIME_LIMIT = 30.0  # seconds a check of par proves for, unless the page asks otherwise
 
@@ -116,123 +111,34 @@ def _suffice(n: int) -> str:
     return "suffices" if n == 1 else "suffice"
 
 
-class ParCheck:
-    """A check of par running in a child process, polled for its bounds and its answer.
+def checked(board: Board, time_limit: float = TIME_LIMIT) -> dict:
+    """Prove the optimum of ``board`` in this process and judge its par by it.
 
     Parameters
     ----------
     board : Board
-        The puzzle.
-    par : int or None
-        The designer's par.
+        The puzzle; its ``par`` is judged (None: only the optimum is asked for).
     time_limit : float
         Seconds the proof may take (:data:`TIME_LIMIT` by default).
-    context : str
-        How the child starts, as for :class:`~kamicp.web.children.JobChild`.
-
-    Notes
-    -----
-    Call :meth:`stop` when done, answered or not: it kills the child if it still runs.
-    """
-
-    def __init__(
-        self,
-        board: Board,
-        par: int | None,
-        time_limit: float = TIME_LIMIT,
-        context: str = START,
-    ):
-        self.par = par
-        self.child = JobChild(proved, (board, time_limit), time_limit, context)
-
-    @property
-    def lower(self) -> int:
-        """The best lower bound proved so far (0 before the first)."""
-        return self.child.lower or 0
-
-    @property
-    def upper(self) -> int | None:
-        """The length of the shortest solution found so far, if any."""
-        return self.child.upper
-
-    def poll(self, wait: float = 0.0) -> dict | None:
-        """Read what the child sent, waiting at most ``wait`` seconds for the first message.
-
-        Parameters
-        ----------
-        wait : float
-            Seconds.
-
-        Returns
-        -------
-        dict or None
-            The answer (as :func:`check_par` describes it) once the child gave it; None
-            while it works (:attr:`lower` and :attr:`upper` hold the bounds told so far).
-
-        Raises
-        ------
-        KamicpError
-            When the solve failed, ended without an answer, was stopped or ran
-            :data:`~kamicp.web.children.GRACE` s past its time limit: one line saying so.
-        """
-        end = self.child.poll(wait)
-        if end is None:
-            return None
-        kind, value = end
-        if kind == RESULT:
-            return self._judged(value)
-        if kind == ERROR:
-            raise KamicpError(f"the proof failed: {value}")
-        if kind == LATE:
-            raise KamicpError(f"the proof did not answer within {value:g} s")
-        raise KamicpError("the proof ended without an answer")
-
-    def _judged(self, found: dict) -> dict:
-        verdict, message = par_verdict(self.par, found["lower"], found["upper"])
-        if verdict == "unsolvable" and found["proof"].startswith("unsolvable: "):
-            message = found["proof"]  # it says why
-        optimum = found["upper"] if found["status"] == "optimal" else None
-        judged = {"optimum": optimum, "par": self.par, "verdict": verdict, "message": message}
-        return {**found, **judged}
-
-    def stop(self) -> None:
-        """Kill the child if it still runs, and reap it."""
-        self.child.stop()
-
-
-def check_par(
-    board: Board, par: int | None, time_limit: float = TIME_LIMIT, context: str = START
-) -> dict:
-    """Prove the optimum of ``board`` in a child process and judge ``par`` by it.
-
-    Parameters
-    ----------
-    board : Board
-        The puzzle.
-    par : int or None
-        The designer's par.
-    time_limit : float
-        Seconds the proof may take (:data:`TIME_LIMIT` by default).
-    context : str
-        How the child starts, as for :class:`ParCheck`.
 
     Returns
     -------
     dict
         What :func:`proved` answers, ``optimum`` (None unless proved), ``par``, and
-        ``verdict`` and ``message`` from :func:`par_verdict`.
+        ``verdict`` and ``message`` from :func:`par_verdict` (an unsolvable board's
+        message says why, as the proof does).
 
-    Raises
-    ------
-    KamicpError
-        When the solve failed or did not answer within
-        :data:`~kamicp.web.children.GRACE` s of the time limit: one line saying so.
+    Examples
+    --------
+    >>> from kamicp.formats import parse
+    >>> found = checked(parse("par: 1\\nRG\\nGB\\n")[0], 10)
+    >>> found["verdict"], found["optimum"], found["message"]
+    ('low', 2, 'par too low: no solution in 1 move (the optimum is 2)')
     """
-    check = ParCheck(board, par, time_limit, context)
-    try:
-        while True:
-            found = check.poll(wait=STEP)
-            if found is not None:
-                return found
-    finally:
-        check.stop()
+    found = proved(board, time_limit)
+    verdict, message = par_verdict(board.par, found["lower"], found["upper"])
+    if verdict == "unsolvable" and found["proof"].startswith("unsolvable: "):
+        message = found["proof"]  # it says why
+    optimum = found["upper"] if found["status"] == "optimal" else None
+    judged = {"optimum": optimum, "par": board.par, "verdict": verdict, "message": message}
+    return {**found, **judged}

@@ -25,6 +25,7 @@ with warnings.catch_warnings():  # Starlette suggests another HTTP client; httpx
     from starlette.testclient import TestClient
 
 PUZZLES = ROOT / "puzzles"
+JSON = "application/json"
 
 
 def load(path: str, index: int = 0):
@@ -65,7 +66,7 @@ def test_the_page_and_its_files_are_served(client):
     assert page.status_code == 200 and 'src="/static/play.js"' in page.text
     board_js = client.get("/static/board.js")
     assert "export function drawBoard(svg, board, { onCellClick } = {})" in board_js.text
-    for name in ("play.js", "style.css"):
+    for name in ("play.js", "api.js", "style.css"):
         assert client.get(f"/static/{name}").status_code == 200
     assert client.get("/static/none.js").status_code == 404
 
@@ -165,7 +166,7 @@ def test_bad_moves_are_one_line_errors(client, body, says):
 
 def test_bad_requests_are_one_line_errors(client):
     for url in ("/api/board", "/api/play", "/api/solve", "/api/hint", "/api/open"):
-        response = client.post(url, content=b"{not json")
+        response = client.post(url, content=b"{not json", headers={"content-type": JSON})
         assert response.status_code == 400 and response.json()["error"] == "the request is not JSON"
         assert "needs" in post(client, url, {"puzzle": {"text": 1}}, status=400)["error"]
     broken = {"text": "RG\nG\n", "format": "grid", "name": "broken.txt"}
@@ -290,7 +291,8 @@ def test_jobs_are_checked_and_limited(client, tmp_path):
     puzzle = puzzle_of(formats.load(str(long_board(tmp_path)))[0]).to_json()
     for body, says in [
         ({"solver": "magic"}, "unknown solver 'magic'"),
-        ({"time_limit": "soon"}, "time_limit must be a number"),
+        ({"time_limit": "soon"}, "the time limit must be a number of seconds, not 'soon'"),
+        ({"time_limit": 3601}, "the time limit must be more than 0 and at most 3600 s"),
         ({"time_limit": 0}, "more than 0"),
     ]:
         assert says in post(client, "/api/solve", {"puzzle": puzzle, **body}, 400)["error"]

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 import random
+import time
 from pathlib import Path
 
 import pytest
@@ -15,15 +16,16 @@ from starlette.staticfiles import StaticFiles
 from starlette.testclient import TestClient
 
 from kamicp.game.board import Board
-from kamicp.web import design, drafts
+from kamicp.web import design, drafts, jobs
 
 PUZ = Path(__file__).resolve().parents[2] / "puzzles" / "puz"
 
 
 def design_app(opened: str | None = None) -> Starlette:
-    """The design routes and the static files, as the play app serves them."""
+    """The design routes, the jobs' and the static files, as the play app serves them."""
     static = StaticFiles(packages=[("kamicp.web", "static")])
-    app = Starlette(routes=[*design.routes, Mount("/static", static, name="static")])
+    routes = [*design.routes, *jobs.routes, Mount("/static", static, name="static")]
+    app = Starlette(routes=routes, lifespan=jobs.lifespan)
     if opened is not None:
         setattr(app.state, design.DESIGN_FILE, opened)
     return app
@@ -40,6 +42,9 @@ def test_the_page_and_its_files_are_served(client):
     assert page.status_code == 200 and '<script type="module" src="/static/design.js">' in page.text
     for name in ("design.js", "design-files.js", "design-common.js", "design.css"):
         assert client.get(f"/static/{name}").status_code == 200
+    for name in ("api.js",):  # the play page's too
+        assert client.get(f"/static/{name}").status_code == 200
+        assert f'from "./{name}"' in client.get("/static/design.js").text
 
 
 def test_shapes_and_blank_designs(client):
@@ -89,11 +94,18 @@ def test_a_bad_file_answers_the_command_line_message(client):
     assert answer.json()["error"].startswith("g.json: a graph board has no cells to paint")
 
 
-def answer_lines(response) -> list[dict]:
-    """The JSON lines of a check's answer."""
-    assert response.status_code == 200
-    assert response.headers["content-type"].startswith("application/x-ndjson")
-    return [json.loads(line) for line in response.text.splitlines()]
+def checked(client, body: dict) -> tuple[list[dict], dict]:
+    """A check of par as the page runs it: started, then asked for until it ends; what it
+    told while it ran, and how it ended."""
+    started = client.post("/api/design/check", json=body)
+    assert started.status_code == 200, started.text
+    job, told = started.json(), []
+    end = time.monotonic() + 120
+    while job["state"] == "running" and time.monotonic() < end:
+        told.append(job)
+        time.sleep(0.1)
+        job = client.get(f"/api/jobs/{job['id']}").json()
+    return told, job
 
 
 def hard_board():
@@ -105,12 +117,23 @@ def hard_board():
 
 def test_a_check_tells_its_bounds_as_it_goes(client):
     made = drafts.from_board(hard_board())
-    lines = answer_lines(client.post("/api/design/check", json={"design": made, "time_limit": 2}))
-    *told, last = lines
-    assert told and all(set(line) == {"lower", "upper", "seconds"} for line in told)
-    lowers = [line["lower"] for line in told]
-    assert lowers == sorted(lowers) and last["done"] and last["lower"] >= lowers[-1]
-    assert [line["seconds"] for line in told] == sorted(line["seconds"] for line in told)
+    told, last = checked(client, {"design": made, "time_limit": 2})
+    assert told and all(job["kind"] == "check" for job in told)
+    lowers = [job["lower"] for job in told if job["lower"] is not None]
+    assert lowers and lowers == sorted(lowers)
+    assert last["state"] == "done" and last["result"]["lower"] >= lowers[-1]
+    assert [job["seconds"] for job in told] == sorted(job["seconds"] for job in told)
+
+
+def test_a_check_is_cancelled_by_the_play_pages_route(client):
+    made = drafts.from_board(hard_board())
+    job = client.post("/api/design/check", json={"design": made, "time_limit": 120}).json()
+    running = client.app.state.jobs.jobs[job["id"]]
+    assert job["state"] == "running" and running.child.process.is_alive()
+    cancelled = client.delete(f"/api/jobs/{job['id']}").json()
+    assert cancelled["state"] == "cancelled" and cancelled["result"] is None
+    assert not running.child.process.is_alive()
+    assert client.get(f"/api/jobs/{job['id']}").json() == cancelled  # it stays ended
 
 
 def test_formats_save_and_check(client):
@@ -123,10 +146,10 @@ def test_formats_save_and_check(client):
     assert saved == {"filename": "design.txt", "text": "name: design\npar: 1\n12\n21\n"}
     refused = client.post("/api/design/save", json={"design": made, "format": "puz"})
     assert refused.json() == {"error": "design: a square board cannot be written as .puz"}
-    lines = answer_lines(client.post("/api/design/check", json={"design": made, "time_limit": 20}))
-    checked = lines[-1]
-    assert checked["done"] and checked["verdict"] == "low" and checked["optimum"] == 2
-    assert checked["message"] == "par too low: no solution in 1 move (the optimum is 2)"
+    _, job = checked(client, {"design": made, "time_limit": 20})
+    found = job["result"]
+    assert job["state"] == "done" and found["verdict"] == "low" and found["optimum"] == 2
+    assert found["message"] == "par too low: no solution in 1 move (the optimum is 2)"
 
 
 @pytest.mark.parametrize(
@@ -150,7 +173,7 @@ def test_requests_must_be_json(client):
     broken = client.post(
         "/api/design/save", content=b"{", headers={"content-type": "application/json"}
     )
-    assert broken.json() == {"error": "the request is not valid JSON"}
+    assert broken.json() == {"error": "the request is not JSON"}
 
 
 def test_without_a_file_the_page_starts_blank_and_cannot_write(client):

@@ -1,11 +1,10 @@
-"""The design page served by uvicorn: a closed check stops its proof, and in a real headless
-Chromium a designer paints a board, checks its par (or cancels the check), opens files and
-saves them."""
+"""The design page served by uvicorn, in a real headless Chromium: a designer paints a
+board, checks its par (or cancels the check, or leaves the page), opens files and saves
+them."""
 
 from __future__ import annotations
 
 import contextlib
-import json
 import multiprocessing
 import os
 import shutil
@@ -51,23 +50,6 @@ def serving(app: Starlette):
 def served():
     with serving(design_app()) as url:
         yield url
-
-
-def test_a_closed_check_stops_its_proof(served):
-    import httpx  # Starlette's test client needs it too
-
-    before = {child.pid for child in multiprocessing.active_children()}
-    body = {"design": drafts.from_board(hard_board()), "time_limit": 120}
-    with httpx.Client(timeout=30) as http:
-        with http.stream("POST", f"{served}/api/design/check", json=body) as answer:
-            first = json.loads(next(answer.iter_lines()))
-            proving = {child.pid for child in multiprocessing.active_children()} - before
-    assert set(first) == {"lower", "upper", "seconds"} and proving
-
-    def stopped():
-        return not proving & {child.pid for child in multiprocessing.active_children()}
-
-    wait_for(stopped, "the proof to stop", 10)
 
 
 @pytest.fixture(scope="module")
@@ -313,6 +295,26 @@ def test_a_check_can_be_cancelled(chrome, served, tmp_path):
     verdict = page.find("#verdict")
     wait_for(lambda: verdict.get_attribute("data-verdict") == "cancelled", "the cancel")
     assert verdict.text == "check cancelled" and page.find("#check").text == "Check par"
+
+    def stopped():
+        return not proving & {child.pid for child in multiprocessing.active_children()}
+
+    wait_for(stopped, "the proof to stop", 10)
+
+
+def test_a_page_that_goes_away_cancels_its_check(chrome, served, tmp_path):
+    page = Page(chrome, served)
+    level = tmp_path / "hard.txt"
+    level.write_text(registry.dump(hard_board(), "grid"))
+    page.find("#open-file").send_keys(str(level))
+    wait_for(lambda: len(page.colours()) == 100, "the 10 x 10 board")
+    page.set("time-limit", 120)
+    before = {child.pid for child in multiprocessing.active_children()}
+    page.find("#check").click()
+    wait_for(lambda: page.find("#proof").text.startswith("proved so far"), "the bounds so far")
+    proving = {child.pid for child in multiprocessing.active_children()} - before
+    assert proving
+    chrome.get("about:blank")  # the page goes: it cancels the jobs it left running
 
     def stopped():
         return not proving & {child.pid for child in multiprocessing.active_children()}

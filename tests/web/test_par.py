@@ -1,8 +1,9 @@
 """Checking par: the verdicts agree with the optimum BFS finds, and a failed or stuck proof
-is one line."""
+ends its job with one line."""
 
 from __future__ import annotations
 
+import dataclasses
 import time
 
 import pytest
@@ -11,10 +12,14 @@ from hypothesis import strategies as st
 
 import kamicp
 from kamicp import bounds
-from kamicp.errors import KamicpError
 from kamicp.formats import registry
-from kamicp.web import children, par
+from kamicp.web import children, jobs, par
 from tests.strategies import grid_boards
+
+
+def check_par(board, given_par, time_limit):
+    """The check of ``board`` with par ``given_par``, as the design page's job computes it."""
+    return par.checked(dataclasses.replace(board, par=given_par), time_limit)
 
 
 @pytest.mark.parametrize(
@@ -40,7 +45,7 @@ def test_the_verdict_is_what_the_bounds_prove(given_par, lower, upper, verdict):
 
 def test_an_unsolvable_board_has_no_par():
     [board] = registry.parse("rules: pivot\nR.GB\n", "apart.txt")
-    found = par.check_par(board, 1, time_limit=10)
+    found = check_par(board, 1, time_limit=10)
     assert found["verdict"] == "unsolvable" and found["optimum"] is None
     assert found["message"] == "unsolvable: the pivot cannot reach every piece of the board"
 
@@ -59,11 +64,11 @@ def test_the_verdicts_say_the_numbers():
 def test_check_par_agrees_with_bfs(board, offset):
     optimum = kamicp.solve(board, "bfs").moves
     if optimum is None:  # the pivot cannot reach every piece, or free rules and islands
-        found = par.check_par(board, 3, time_limit=30)
+        found = check_par(board, 3, time_limit=30)
         assert found["verdict"] == "unsolvable" and found["message"].startswith("unsolvable: ")
         return
     given_par = max(0, optimum + offset)
-    found = par.check_par(board, given_par, time_limit=30)
+    found = check_par(board, given_par, time_limit=30)
     assert (found["optimum"], found["lower"], found["upper"]) == (optimum,) * 3
     expected = {0: "confirmed", 1: "high", -1: "low"}[given_par - optimum]
     assert found["verdict"] == expected
@@ -72,7 +77,7 @@ def test_check_par_agrees_with_bfs(board, offset):
 
 def test_check_par_on_a_pivot_board_names_the_moves():
     [board] = registry.parse("rules: pivot\nRGB\nGBR\nBRG\n", "p.txt")
-    found = par.check_par(board, 5, time_limit=30)
+    found = check_par(board, 5, time_limit=30)
     assert found["message"] == "par too high: 4 moves suffice"
     assert found["solution"].startswith("0,0:") and len(found["solution"].split()) == 4
 
@@ -85,16 +90,26 @@ def stuck(board, time_limit):
     time.sleep(60)
 
 
+def ended(spec: jobs.JobSpec) -> jobs.Job:
+    """A check run as a job whose child is forked (it sees the tests' changes), ended."""
+    job = jobs.Jobs(context="fork").start(spec)
+    end = time.monotonic() + 30
+    while job.state == "running" and time.monotonic() < end:
+        time.sleep(0.05)
+        job.read()
+    return job
+
+
 def test_a_failed_proof_is_one_line(monkeypatch):
     monkeypatch.setattr(par, "proved", failing)  # a forked child sees it too
-    with pytest.raises(KamicpError, match="^the proof failed: no way$"):
-        par.check_par(registry.parse("RG\n")[0], 1, time_limit=5, context="fork")
+    job = ended(jobs.JobSpec("check", registry.parse("RG\n")[0], time_limit=5))
+    assert (job.state, job.error) == ("failed", "no way")
 
 
 def test_a_stuck_proof_is_stopped(monkeypatch):
     monkeypatch.setattr(par, "proved", stuck)
     monkeypatch.setattr(children, "GRACE", 0.2)
     start = time.monotonic()
-    with pytest.raises(KamicpError, match="did not answer within 0.5 s"):
-        par.check_par(registry.parse("RG\n")[0], 1, time_limit=0.3, context="fork")
-    assert time.monotonic() - start < 10
+    job = ended(jobs.JobSpec("check", registry.parse("RG\n")[0], time_limit=0.3))
+    assert (job.state, job.error) == ("cancelled", "stopped at the time limit")
+    assert time.monotonic() - start < 10 and not job.child.process.is_alive()

@@ -1,6 +1,7 @@
-// What the design page's scripts share: the page's state, and how they talk to the server.
+// What the design page's scripts share: the page's state, and how they show an error
+// (the server is reached through api.js, as the play page reaches it).
 
-export const $ = (id) => document.getElementById(id);
+import { $ } from "./api.js";
 
 export const state = {
   design: null, // the design JSON
@@ -13,26 +14,8 @@ export const state = {
   undo: [], // earlier designs, as JSON text, the last one on top
   resizes: 0, // counts the changes of size asked for: the last one is drawn
   designProblem: null, // why the design is no board, as the error line shows it
-  checking: null, // the AbortController of the check of par under way
+  checking: null, // the Job of the check of par under way (api.js)
 };
-
-// -- talking to the server --------------------------------------------------------------
-
-export async function post(path, body) {
-  const response = await fetch(path, {
-    method: "POST",
-    headers: { "Content-Type": "application/json" },
-    body: JSON.stringify(body),
-  });
-  const answer = await response.json();
-  if (!response.ok) {
-    const error = new Error(answer.error || `${response.status} ${response.statusText}`);
-    error.answer = answer;
-    error.status = response.status;
-    throw error;
-  }
-  return answer;
-}
 
 export function showError(error) {
   $("error").textContent = error ? String(error.message || error) : "";

@@ -1,51 +1,44 @@
-// The design page's questions about the whole board: check its par (the proof's bounds as
-// they come, and Cancel), which formats hold it, and saving it (a download, or the file the
-// page was opened with).
+// The design page's questions about the whole board: check its par (a job, as the play
+// page's solves: the proof's bounds as they come, and Cancel), which formats hold it, and
+// saving it (a download, or the file the page was opened with).
 
-import { $, post, showError, state } from "./design-common.js";
+import { $, Job, post } from "./api.js";
+import { showError, state } from "./design-common.js";
 
+// The button cancels while a check runs: the server kills the proof's child.
 export async function check() {
   if (state.checking) {
-    state.checking.abort();
+    await state.checking.cancel();
     return;
   }
   const version = state.version;
   const limit = Number($("time-limit").value) || 30;
-  const controller = new AbortController();
-  state.checking = controller;
+  const job = new Job();
+  state.checking = job;
   $("check").textContent = "Cancel";
   $("verdict").textContent = `checking... (at most ${limit} s)`;
   $("verdict").dataset.verdict = "busy";
   $("proof").textContent = "";
   try {
-    const response = await fetch("/api/design/check", {
-      method: "POST",
-      headers: { "Content-Type": "application/json" },
-      body: JSON.stringify({ design: state.design, time_limit: limit }),
-      signal: controller.signal,
+    await job.start("/api/design/check", { design: state.design, time_limit: limit });
+    const ended = await job.finish((now) => {
+      const found = now.upper === null ? "" : `, a solution of ${now.upper}`;
+      const seconds = now.seconds.toFixed(1);
+      $("proof").textContent = `proved so far: at least ${now.lower ?? 0} moves${found} (${seconds} s)`;
     });
-    if (!response.ok) throw new Error((await response.json()).error);
-    const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
-    let text = "";
-    for (;;) {
-      const { value, done } = await reader.read();
-      if (done) throw new Error("the check ended without an answer");
-      text += value;
-      let end;
-      while ((end = text.indexOf("\n")) >= 0) {
-        const line = JSON.parse(text.slice(0, end));
-        text = text.slice(end + 1);
-        if (line.error) throw new Error(line.error);
-        if (line.done) return judged(line, version);
-        const found = line.upper === null ? "" : `, a solution of ${line.upper}`;
-        $("proof").textContent = `proved so far: at least ${line.lower} moves${found} (${line.seconds} s)`;
-      }
+    if (job.cancelled) {
+      $("verdict").textContent = "check cancelled";
+      $("verdict").dataset.verdict = "cancelled";
+    } else if (ended.state === "done") {
+      judged(ended.result, version);
+    } else {
+      const what = ended.state === "failed" ? "failed" : "was cancelled";
+      throw new Error(`the proof ${what}: ${ended.error || "no answer"}`);
     }
   } catch (error) {
-    const cancelled = controller.signal.aborted;
-    $("verdict").textContent = cancelled ? "check cancelled" : "";
-    $("verdict").dataset.verdict = cancelled ? "cancelled" : "";
-    if (!cancelled) throw error;
+    $("verdict").textContent = "";
+    $("verdict").dataset.verdict = "";
+    throw error;
   } finally {
     state.checking = null;
     $("check").textContent = "Check par";

@@ -3,7 +3,8 @@
 // the files, so no geometry, format or rule lives here. This script draws and edits the
 // board; design-files.js asks the server about the whole board.
 
-import { $, guarded, post, showError, state } from "./design-common.js";
+import { $, call, post } from "./api.js";
+import { guarded, showError, state } from "./design-common.js";
 import { check, download, playIt, refreshFormats, writeFile } from "./design-files.js";
 
 const SVG = "http://www.w3.org/2000/svg";
@@ -378,8 +379,6 @@ async function openText(text, filename, index = 0) {
   await open(design);
 }
 
-// The check's answer comes as JSON lines: the bounds proved so far, then the verdict. The
-// button cancels while a check runs: closing the request stops the proof on the server.
 // -- wiring -------------------------------------------------------------------------------
 
 function wire() {
@@ -442,7 +441,7 @@ function wire() {
 async function main() {
   wire();
   await guarded(async () => {
-    const start = await fetch("/api/design/start").then((r) => r.json());
+    const start = await call("GET", "/api/design/start");
     $("write").hidden = start.file === null;
     state.format = start.format;
     await open(start.design, start.file);

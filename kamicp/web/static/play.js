@@ -1,10 +1,9 @@
 // The play page: the puzzle and the moves played live here; the server replays them (the
 // rules engine), solves and hints (kamicp.web.app lists the endpoints).
 
-import { drawBoard } from "/static/board.js";
+import { $, Job, call } from "./api.js";
+import { drawBoard } from "./board.js";
 
-const $ = (id) => document.getElementById(id);
-const POLL_MS = 250; // how often a running solve or hint is asked for its bounds
 const FRAME_MS = 700; // the pause between two moves of a solution shown
 const END_PAUSES = 4; // frames the solved board stays before the player's game comes back
 
@@ -25,17 +24,6 @@ let queue = Promise.resolve(); // requests that change the game run one after th
 function serial(work) {
   queue = queue.then(work).catch((err) => say(String(err), true));
   return queue;
-}
-
-async function call(method, url, body) {
-  const options = { method, headers: { "Content-Type": "application/json" } };
-  if (body !== undefined) options.body = JSON.stringify(body);
-  const response = await fetch(url, options);
-  const data = await response.json().catch(() => ({}));
-  if (!response.ok) {
-    throw new Error(data.error || `${url}: ${response.status} ${response.statusText}`);
-  }
-  return data;
 }
 
 function say(text, error = false) {
@@ -220,40 +208,53 @@ function bounds(job) {
 
 async function runJob(kind) {
   await cancelJob();
-  const body = { puzzle: game.puzzle, moves: game.moves, time_limit: timeLimit() };
-  let job = await call("POST", `/api/${kind}`, body);
+  const job = new Job();
+  const mine = () => game.job === job;
   game.job = job;
   busy(true);
+  const body = { puzzle: game.puzzle, moves: game.moves, time_limit: timeLimit() };
+  try {
+    await job.start(`/api/${kind}`, body);
+  } catch (err) {
+    if (mine()) {
+      game.job = null;
+      busy(false);
+    }
+    throw err;
+  }
   const progress = $("progress");
   const name = kind === "hint" ? "Hint" : "Solve";
-  const mine = () => game.job !== null && game.job.id === job.id;
-  while (job.state === "running" && mine()) {
-    const line = job.line ? ` — ${job.line}` : "";
-    progress.textContent = `${name}: ${job.seconds.toFixed(1)} s, ${bounds(job)}${line}`;
-    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
-    job = await call("GET", `/api/jobs/${job.id}`);
-  }
-  if (!mine()) return job; // cancelled: cancelJob has said so
+  const ended = await job.finish((now) => {
+    const line = now.line ? ` — ${now.line}` : "";
+    progress.textContent = `${name}: ${now.seconds.toFixed(1)} s, ${bounds(now)}${line}`;
+  });
+  if (!mine()) return ended; // cancelled: cancelJob has said so
   game.job = null;
   busy(false);
-  const why = job.error ? ` (${job.error})` : "";
+  const why = ended.error ? ` (${ended.error})` : "";
   progress.textContent =
-    job.state === "done"
-      ? `${name} done in ${job.seconds.toFixed(1)} s.`
-      : `${name} ${job.state} after ${job.seconds.toFixed(1)} s: ${bounds(job)}${why}.`;
-  progress.dataset.state = job.state;
-  return job;
+    ended.state === "done"
+      ? `${name} done in ${ended.seconds.toFixed(1)} s.`
+      : `${name} ${ended.state} after ${ended.seconds.toFixed(1)} s: ${bounds(ended)}${why}.`;
+  progress.dataset.state = ended.state;
+  return ended;
 }
 
 async function cancelJob() {
   const job = game.job;
   if (!job) return;
   game.job = null;
-  const ended = await call("DELETE", `/api/jobs/${job.id}`);
-  const what = ended.state === "cancelled" ? "Cancelled" : `Ended (${ended.state})`;
-  $("progress").textContent = `${what} after ${ended.seconds.toFixed(1)} s: ${bounds(ended)}.`;
-  $("progress").dataset.state = ended.state;
   busy(false);
+  const ended = await job.cancel();
+  const progress = $("progress");
+  if (!ended) {
+    progress.textContent = "Cancelled before it started.";
+    progress.dataset.state = "cancelled";
+    return;
+  }
+  const what = ended.state === "cancelled" ? "Cancelled" : `Ended (${ended.state})`;
+  progress.textContent = `${what} after ${ended.seconds.toFixed(1)} s: ${bounds(ended)}.`;
+  progress.dataset.state = ended.state;
 }
 
 function busy(on) {
