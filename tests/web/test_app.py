@@ -65,7 +65,9 @@ def test_the_page_and_its_files_are_served(client):
     page = client.get("/")
     assert page.status_code == 200 and 'src="/static/play.js"' in page.text
     board_js = client.get("/static/board.js")
-    assert "export function drawBoard(svg, board, { onCellClick } = {})" in board_js.text
+    assert "export function drawBoard(svg, board, { onCellClick, seams = false } = {})" in (
+        board_js.text
+    )
     for name in ("play.js", "api.js", "style.css"):
         assert client.get(f"/static/{name}").status_code == 200
     assert client.get("/static/none.js").status_code == 404

@@ -42,7 +42,7 @@ def test_the_page_and_its_files_are_served(client):
     assert page.status_code == 200 and '<script type="module" src="/static/design.js">' in page.text
     for name in ("design.js", "design-files.js", "design-common.js", "design.css"):
         assert client.get(f"/static/{name}").status_code == 200
-    for name in ("api.js",):  # the play page's too
+    for name in ("api.js", "board.js"):  # the play page's too
         assert client.get(f"/static/{name}").status_code == 200
         assert f'from "./{name}"' in client.get("/static/design.js").text
 

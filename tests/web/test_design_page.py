@@ -238,6 +238,12 @@ def test_fill_undo_pivot_and_resize(chrome, served):
     page.find("#tool-pivot").click()
     page.cell(1, 1).click()
     assert page.find("#board").get_attribute("data-pivot") == "1,1"
+    # the board is drawn as the play page draws one (board.js): the ring on the pivot's cell
+    ring = page.find("#board g.cells ~ circle.pivot")
+    box = page.cell(1, 1).rect
+    middle = (ring.rect["x"] + ring.rect["width"] / 2, ring.rect["y"] + ring.rect["height"] / 2)
+    assert box["x"] < middle[0] < box["x"] + box["width"]
+    assert box["y"] < middle[1] < box["y"] + box["height"]
     page.set("rows", 1)
     page.set("columns", 2)
     wait_for(lambda: len(page.colours()) == 2, "a 1 x 2 board")

@@ -1,11 +1,20 @@
-// Drawing a board as SVG from the JSON of POST /api/board (kamicp.web.page.board_json).
+// Drawing a board as SVG, for both pages: the play page's board from the JSON of
+// POST /api/board (kamicp.web.page.board_json), the design page's from its design.
 //
-//   drawBoard(svg, board, {onCellClick}) -> view
+//   drawBoard(svg, board, {onCellClick, seams}) -> view
 //     svg          an <svg> element; emptied, then filled with the board
-//     board        the board JSON: cells (points, or centre on graph boards), colours,
-//                  regions, palette, links, border, pivot, view, radius, labels
+//     board        the board JSON: cells (points, or centre on graph boards; optional: a
+//                  label, shown as the cell's title, and at, a designer's entry [i, j],
+//                  kept as data-at), colours, regions, palette, view, and optional links,
+//                  border, pivot, radius, labels
 //     onCellClick  optional, called as onCellClick(cellNumber, event) on a click on a cell
-//   view.setColours(colours, regions)  recolour every cell (palette indices, region ids)
+//     seams        optional: leave each cell's edge to the page's style (the designer
+//                  paints cell by cell); else a region's cells run together
+//   view.setColours(colours, regions)  recolour every cell (palette indices, null for a
+//                                      hole; region ids)
+//   view.paint(cell, colour, region)   recolour one cell
+//   view.setPalette(palette)           new colours for the palette's entries; repaints
+//   view.setPivot(cell)                ring the pivot cell (null: no ring)
 //   view.mark(cells, outline)          outline a group of cells (segments [[x,y],[x,y]])
 //   view.unmark()                      remove the outline
 //   view.showGraph(regions, links)     the region graph over the board: a node per region
@@ -13,11 +22,11 @@
 //   view.hideGraph()                   remove it
 //   view.cells                         the cell elements, by cell number
 //
-// Each cell element carries data-cell (its number), data-colour (its palette index) and
-// data-region (the smallest starting region of its current region). The geometry is the
-// server's: this module only draws the polygons and centres it is given.
+// Each cell element carries data-cell (its number), data-colour (its palette index, or
+// "hole") and data-region (the smallest starting region of its current region). The
+// geometry is the server's: this module only draws the polygons and centres it is given.
 
-const SVG = "http://www.w3.org/2000/svg";
+export const SVG = "http://www.w3.org/2000/svg";
 
 function element(name, attributes = {}) {
   const node = document.createElementNS(SVG, name);
@@ -51,9 +60,11 @@ function drawLabels(svg, labels, x, y) {
   svg.append(group);
 }
 
-export function drawBoard(svg, board, { onCellClick } = {}) {
+export function drawBoard(svg, board, { onCellClick, seams = false } = {}) {
   svg.replaceChildren();
   const [x, y, width, height] = board.view;
+  const links = board.links || [];
+  let palette = board.palette;
   const pad = 0.25;
   const room = board.labels ? LABELS : 0; // the moves' words count rows and columns
   svg.setAttribute(
@@ -64,13 +75,13 @@ export function drawBoard(svg, board, { onCellClick } = {}) {
   svg.setAttribute("preserveAspectRatio", "xMidYMid meet");
   svg.dataset.geometry = board.geometry;
 
-  const links = element("g", { class: "links" });
-  for (const [a, b] of board.links) {
+  const lines = element("g", { class: "links" });
+  for (const [a, b] of links) {
     const [x1, y1] = board.cells[a].centre;
     const [x2, y2] = board.cells[b].centre;
-    links.append(element("line", { x1, y1, x2, y2 }));
+    lines.append(element("line", { x1, y1, x2, y2 }));
   }
-  svg.append(links);
+  svg.append(lines);
 
   const group = element("g", { class: "cells" });
   const cells = board.cells.map((cell, i) => {
@@ -79,9 +90,12 @@ export function drawBoard(svg, board, { onCellClick } = {}) {
       : element("circle", { cx: cell.centre[0], cy: cell.centre[1], r: board.radius });
     node.classList.add("cell");
     node.dataset.cell = i;
-    const title = element("title");
-    title.textContent = cell.label;
-    node.append(title);
+    if (cell.at) node.dataset.at = cell.at.join(",");
+    if (cell.label) {
+      const title = element("title");
+      title.textContent = cell.label;
+      node.append(title);
+    }
     if (onCellClick) node.addEventListener("click", (event) => onCellClick(i, event));
     node.addEventListener("mouseenter", () => hover(node.dataset.region));
     node.addEventListener("mouseleave", () => hover(null));
@@ -97,13 +111,24 @@ export function drawBoard(svg, board, { onCellClick } = {}) {
   const marks = element("g", { class: "marks" });
   const graph = element("g", { class: "region-graph" });
   svg.append(marks, graph);
-  if (board.pivot !== null && board.pivot !== undefined) {
-    const [px, py] = centreOf(board.cells[board.pivot]);
-    const pivot = element("circle", { class: "pivot", cx: px, cy: py, r: 0.16 });
-    const title = element("title");
-    title.textContent = "the pivot: every move recolours its region";
-    pivot.append(title);
-    svg.append(pivot);
+
+  let ring = null; // the pivot's
+  function setPivot(cell) {
+    if (cell === null || cell === undefined) {
+      if (ring) ring.remove();
+      ring = null;
+      return;
+    }
+    if (!ring) {
+      ring = element("circle", { class: "pivot", r: 0.16 });
+      const title = element("title");
+      title.textContent = "the pivot: every move recolours its region";
+      ring.append(title);
+      svg.append(ring);
+    }
+    const [px, py] = centreOf(board.cells[cell]);
+    ring.setAttribute("cx", px);
+    ring.setAttribute("cy", py);
   }
 
   let hovered = [];
@@ -113,13 +138,26 @@ export function drawBoard(svg, board, { onCellClick } = {}) {
     for (const node of hovered) node.classList.add("hover");
   }
 
+  function paint(i, colour, region) {
+    const node = cells[i];
+    const hole = colour === null;
+    const fill = hole ? "" : palette[colour].colour;
+    node.classList.toggle("hole", hole);
+    node.style.fill = fill;
+    node.style.stroke = seams || links.length ? "" : fill;
+    node.dataset.colour = hole ? "hole" : colour;
+    node.dataset.region = region;
+  }
+
   function setColours(colours, regions) {
+    cells.forEach((_, i) => paint(i, colours[i], regions[i]));
+  }
+
+  function setPalette(entries) {
+    palette = entries;
     cells.forEach((node, i) => {
-      const entry = board.palette[colours[i]];
-      node.style.fill = entry.colour;
-      node.style.stroke = board.links.length ? "" : entry.colour;
-      node.dataset.colour = colours[i];
-      node.dataset.region = regions[i];
+      const colour = node.dataset.colour === "hole" ? null : Number(node.dataset.colour);
+      paint(i, colour, node.dataset.region);
     });
   }
 
@@ -166,5 +204,6 @@ export function drawBoard(svg, board, { onCellClick } = {}) {
   }
 
   setColours(board.colours, board.regions);
-  return { setColours, mark, unmark, showGraph, hideGraph, cells };
+  setPivot(board.pivot);
+  return { setColours, paint, setPalette, setPivot, mark, unmark, showGraph, hideGraph, cells };
 }

@@ -1,17 +1,21 @@
 // The design page: the page keeps the design (see kamicp/web/drafts.py for its JSON) and
-// draws it; the server computes the polygons, checks the design, proves the par and writes
-// the files, so no geometry, format or rule lives here. This script draws and edits the
-// board; design-files.js asks the server about the whole board.
+// draws it as the play page draws a board (board.js); the server computes the polygons,
+// checks the design, proves the par and writes the files, so no geometry, format or rule
+// lives here. This script draws and edits the board; design-files.js asks the server about
+// the whole board.
 
 import { $, call, post } from "./api.js";
+import { drawBoard } from "./board.js";
 import { guarded, showError, state } from "./design-common.js";
 import { check, download, playIt, refreshFormats, writeFile } from "./design-files.js";
 
-const SVG = "http://www.w3.org/2000/svg";
 // Edits kept for undo: at most 2 MB on the largest boards (60 x 60 cells, 10 KB a design).
 const MOST_UNDO = 200;
 
 // -- drawing ------------------------------------------------------------------------------
+
+let view = null; // what drawBoard answered
+let numbers = new Map(); // "i,j" -> the number of the cell drawn for entry [i, j]
 
 async function reshape() {
   const { geometry, rows, columns, top } = state.design;
@@ -19,24 +23,28 @@ async function reshape() {
   draw();
 }
 
+function palette() {
+  return state.design.colours.map((colour, k) => ({ colour, name: state.design.palette[k] }));
+}
+
+function colourAt([i, j]) {
+  return state.design.cells[i][j];
+}
+
+// The design as drawBoard takes a board: each entry drawn is a cell, its own region.
 function draw() {
-  const svg = $("board");
-  svg.replaceChildren();
   const [x0, y0, x1, y1] = state.drawn.box;
-  const pad = 0.1;
-  svg.setAttribute("viewBox", `${x0 - pad} ${y0 - pad} ${x1 - x0 + 2 * pad} ${y1 - y0 + 2 * pad}`);
-  for (const cell of state.drawn.cells) {
-    const polygon = document.createElementNS(SVG, "polygon");
-    polygon.setAttribute("points", cell.points.map((p) => p.join(",")).join(" "));
-    polygon.dataset.at = cell.at.join(",");
-    polygon.classList.add("cell");
-    svg.append(polygon);
-    paintCell(polygon);
-  }
-  const marker = document.createElementNS(SVG, "circle");
-  marker.id = "pivot-marker";
-  marker.setAttribute("r", "0.15");
-  svg.append(marker);
+  const cells = state.drawn.cells;
+  numbers = new Map(cells.map((cell, n) => [cell.at.join(","), n]));
+  const board = {
+    geometry: state.design.geometry,
+    view: [x0, y0, x1 - x0, y1 - y0],
+    cells: cells.map(({ at, points }) => ({ at, points })),
+    palette: palette(),
+    colours: cells.map((cell) => colourAt(cell.at)),
+    regions: cells.map((_, n) => n),
+  };
+  view = drawBoard($("board"), board, { seams: true });
   markPivot();
 }
 
@@ -45,32 +53,17 @@ function entry(at) {
   return [i, j];
 }
 
-function paintCell(polygon) {
-  const [i, j] = entry(polygon.dataset.at);
-  const colour = state.design.cells[i][j];
-  polygon.dataset.colour = colour === null ? "hole" : String(colour);
-  polygon.classList.toggle("hole", colour === null);
-  polygon.style.fill = colour === null ? "" : state.design.colours[colour];
-}
-
-function polygonAt(i, j) {
-  return $("board").querySelector(`polygon[data-at="${i},${j}"]`);
+function paintAt(i, j) {
+  const n = numbers.get(`${i},${j}`);
+  view.paint(n, colourAt([i, j]), n);
 }
 
 function markPivot() {
-  const marker = $("pivot-marker");
   const design = state.design;
   const pivot = design.rules === "pivot" ? design.pivot || firstCell() : null;
-  marker.style.display = pivot ? "" : "none";
-  if (!pivot) {
-    delete $("board").dataset.pivot;
-    return;
-  }
-  const cell = state.drawn.cells.find((c) => c.at[0] === pivot[0] && c.at[1] === pivot[1]);
-  const n = cell.points.length;
-  marker.setAttribute("cx", cell.points.reduce((s, p) => s + p[0], 0) / n);
-  marker.setAttribute("cy", cell.points.reduce((s, p) => s + p[1], 0) / n);
-  $("board").dataset.pivot = pivot.join(",");
+  view.setPivot(pivot ? numbers.get(pivot.join(",")) : null);
+  if (pivot) $("board").dataset.pivot = pivot.join(",");
+  else delete $("board").dataset.pivot;
 }
 
 function firstCell() {
@@ -122,7 +115,7 @@ function fillPalette() {
     picker.addEventListener("input", () => {
       state.design.colours[k] = picker.value;
       item.querySelector(".pick").style.background = picker.value;
-      $("board").querySelectorAll(`polygon[data-colour="${k}"]`).forEach(paintCell);
+      view.setPalette(palette());
     });
     const label = item.querySelector(".colour-name");
     label.value = name;
@@ -214,7 +207,7 @@ function apply(polygon, stroke) {
     if (now === null) return;
     state.design.pivot = [i, j];
   }
-  paintCell(polygon);
+  paintAt(i, j);
   markPivot();
   edited();
 }
@@ -232,7 +225,7 @@ function fill(i, j, from) {
   cells[i][j] = state.colour;
   while (todo.length) {
     const [a, b] = todo.pop();
-    paintCell(polygonAt(a, b));
+    paintAt(a, b);
     for (const [c, d] of next.get(`${a},${b}`)) {
       if (cells[c][d] === from) {
         cells[c][d] = state.colour;
