@@ -1,10 +1,10 @@
 """The fixed CNF of one horizon and its DIMACS text (encodings/sat.md, "Determinism and DIMACS").
 
-:func:`encoding` picks the encoding of a rule set (:mod:`kamicp.models.sat.free` or
-:mod:`kamicp.models.sat.pivot`); :func:`cnf_for_horizon` builds the non-incremental CNF of one
-horizon (everything hard, no assumption), :func:`to_dimacs` writes it with a comment per
-variable, and :func:`dimacs_for_horizon` does both, headed by what the formula asks. The
-same puzzle always gives the same text, byte for byte.
+:func:`cnf_for_horizon` builds the non-incremental CNF of one horizon (the encoding of
+:func:`kamicp.models.sat.encoding.encoding`, everything hard, no assumption),
+:func:`to_dimacs` writes it with a comment per variable, and :func:`dimacs_for_horizon` does
+both, headed by what the formula asks. The same puzzle always gives the same text, byte for
+byte.
 """
 
 from __future__ import annotations
@@ -12,38 +12,10 @@ from __future__ import annotations
 from pysat.formula import CNF
 
 from kamicp.game.regions import RegionGraph
-from kamicp.models.sat.encoding import Encoding
-from kamicp.models.sat.free import FreeEncoding
-from kamicp.models.sat.pivot import PivotEncoding
+from kamicp.models.sat.encoding import encoding
 from kamicp.models.sat.variables import describe
 
-__all__ = ["encoding", "cnf_for_horizon", "to_dimacs", "dimacs_for_horizon"]
-
-
-def encoding(
-    g: RegionGraph, final_colour: int | None = None, guarded: bool = True, **options: bool
-) -> Encoding:
-    """The CNF encoding of ``g``'s rule set.
-
-    Parameters
-    ----------
-    g : RegionGraph
-        The puzzle; ``g.rules`` picks :class:`kamicp.models.sat.pivot.PivotEncoding` or
-        :class:`kamicp.models.sat.free.FreeEncoding`.
-    final_colour : int or None
-        The colour the board must end in, or None for any.
-    guarded : bool
-        Goals switched on by assumptions (incremental) or hard (one horizon).
-    **options
-        ``symmetry``, ``radius``, ``diameter`` (see :class:`kamicp.models.sat.encoding.Encoding`).
-
-    Returns
-    -------
-    Encoding
-        The encoding, with no step layer yet.
-    """
-    cls = PivotEncoding if g.rules == "pivot" else FreeEncoding
-    return cls(g, final_colour=final_colour, guarded=guarded, **options)
+__all__ = ["cnf_for_horizon", "to_dimacs", "dimacs_for_horizon"]
 
 
 def cnf_for_horizon(
@@ -60,7 +32,7 @@ def cnf_for_horizon(
     final_colour : int or None
         The colour the board must end in, or None for any.
     **options
-        Parts of the encoding, as for :class:`~kamicp.models.sat.horizon.SatHorizon`.
+        Parts of the encoding (see :func:`kamicp.models.sat.encoding.encoding`).
 
     Returns
     -------
@@ -70,8 +42,8 @@ def cnf_for_horizon(
     """
     enc = encoding(g, final_colour, guarded=False, **options)
     enc.horizon(horizon)
-    cnf = CNF(from_clauses=enc.clauses)
-    cnf.nv = max(cnf.nv, enc.pool.top)
+    cnf = CNF(from_clauses=enc.take())
+    cnf.nv = max(cnf.nv, enc.formula.top)
     names = {v: describe(name, g) for v, name in enc.names().items()}
     return cnf, names
 

@@ -8,8 +8,8 @@
   (:func:`kamicp.models.sat.cnf.cnf_for_horizon`, which also writes DIMACS) with a
   proof-logging solver and returns the DRAT proof.
 
-The encodings are :mod:`kamicp.models.sat.free` and :mod:`kamicp.models.sat.pivot` on the
-shared base :mod:`kamicp.models.sat.encoding` (specified in ``encodings/sat.md``).
+The encoding is :func:`kamicp.models.sat.encoding.encoding` (specified in
+``encodings/sat.md``).
 
 Solvers (``encodings/sat.md``, "Solvers (python-sat 1.9.dev17)"): every solver but Kissat
 takes assumptions; CaDiCaL (all versions) cannot be interrupted from another thread, so time
@@ -29,7 +29,8 @@ from pysat.solvers import Solver, SolverNames
 
 from kamicp.game.regions import RegionGraph
 from kamicp.game.rules import verify_solution
-from kamicp.models.sat.cnf import cnf_for_horizon, encoding
+from kamicp.models.sat.cnf import cnf_for_horizon
+from kamicp.models.sat.encoding import encoding
 from kamicp.procs.deadline import Deadline
 from kamicp.procs.interruptible import run_interruptibly
 from kamicp.result import SAT, UNKNOWN, UNSAT, Decision
