@@ -283,7 +283,8 @@ def _drat(g: RegionGraph, k: int, final, deadline: Deadline, files: dict) -> dic
     """The DRAT evidence, or None when the refutation did not finish in time."""
     # pysat is heavy: loaded only when a DRAT certificate is written
     from kamicp.models.sat.cnf import dimacs_for_horizon
-    from kamicp.models.sat.horizon import PROOF_SOLVER, prove_unsat
+    from kamicp.models.sat.horizon import prove_unsat
+    from kamicp.models.sat.solvers import PROOF_SOLVER
 
     left = deadline.left()
     if left is not None and left <= 0:

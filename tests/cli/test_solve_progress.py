@@ -11,7 +11,7 @@ import pytest
 
 from kamicp.formats import load
 from kamicp.game.regions import region_graph
-from kamicp.models.sat import horizon as sat
+from kamicp.models.sat import solvers as sat
 from kamicp.procs.progress import Progress, Seen, watched
 from kamicp.search.ida import search as ida
 from kamicp.solving.options import SolveOptions

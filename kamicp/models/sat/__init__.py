@@ -7,7 +7,8 @@ cardinality constraints), :mod:`~kamicp.models.sat.radius` and
 :mod:`~kamicp.models.sat.free` and :mod:`~kamicp.models.sat.pivot` (the clauses of each rule
 set), :mod:`~kamicp.models.sat.encoding` (a puzzle's encoding, grown horizon by horizon),
 :mod:`~kamicp.models.sat.cnf` (the fixed CNF of one horizon and its DIMACS),
-:mod:`~kamicp.models.sat.horizon` (solvers, horizons, proofs). The argument is
+:mod:`~kamicp.models.sat.solvers` (a python-sat solver run within a time limit),
+:mod:`~kamicp.models.sat.horizon` (horizon decisions and proofs). The argument is
 ``encodings/sat.md``. python-sat is heavy, so the modules are imported by name.
 """
 
