@@ -8,10 +8,12 @@ with every symmetry-breaking proof, is in ``encodings/cpsat.md``):
   the moved set is exactly one current region: one colour, closed under touching regions of
   that colour, connected from its root (its smallest region) through bounded depth levels;
 - frame axioms (every other region keeps its colour), one colour everywhere after step T,
-  and no-op steps only at the end, so horizon T means "at most T moves".
+  and no-op steps only at the end, so horizon T means "at most T moves" (C1-C8).
 
-Solution-removing constraints (commuting moves in root order) carry a written proof that a
-solution survives; bounds (colours left) hold in every solution.
+Solution-removing constraints (commuting moves in root order, C11; a set moved twice has
+grown, C12) carry a written proof that a solution survives; bounds (colours left, C9; radius
+through cuts, C10) hold in every solution. Every variable is named as cpsat.md writes it,
+with its indices (``member[3][5]``), so an exported model reads as the document.
 
 Size: O(T * (n * (k + D) + m * k)) variables and clauses, with n regions, m edges, k
 colours and D <= 2T the depth bound of the connectivity levels.
@@ -116,60 +118,61 @@ def build_free(
     # Stage 1, step by step: the variables of step t and the constraints of one move
     # (cpsat.md, "Variables" and "Constraints"), each made as soon as its variables exist.
     for t in range(1, T + 1):
-        col = [[model.new_bool_var(f"x{t}_{r}_{c}") for c in range(k)] for r in range(n)]
+        col = [[model.new_bool_var(f"colour[{t}][{r}][{c}]") for c in range(k)] for r in range(n)]
         for r in range(n):
-            model.add_exactly_one(col[r])
+            model.add_exactly_one(col[r])  # (C2) one colour per region
         v.colour.append(col)
-        act = model.new_bool_var(f"act{t}")
+        act = model.new_bool_var(f"active[{t}]")
         if t > 1:
-            cl.implies(act, v.active[t - 1])  # no-op steps only at the end
-        new = [model.new_bool_var(f"new{t}_{c}") for c in range(k)]
-        old = [model.new_bool_var(f"old{t}_{c}") for c in range(k)]
+            cl.implies(act, v.active[t - 1])  # (C1) no-op steps only at the end
+        new = [model.new_bool_var(f"new[{t}][{c}]") for c in range(k)]
+        old = [model.new_bool_var(f"old[{t}][{c}]") for c in range(k)]
+        # (C2) an old and a new colour when active; recolouring to the same one is illegal
         model.add(sum(new) == act)
         model.add(sum(old) == act)
         for c in range(k):
-            cl.add(~new[c], ~old[c])  # recolouring to the same colour is illegal
-        member = [model.new_bool_var(f"m{t}_{r}") for r in range(n)]
+            cl.add(~new[c], ~old[c])
+        member = [model.new_bool_var(f"member[{t}][{r}]") for r in range(n)]
         root, prefix = _roots(model, cl, member, act, t)
         _one_move(cl, g, v.colour[t - 1], col, member, old, new)
-        _connected(model, cl, g, member, root, _depth(g, t, options))
+        _connected(model, cl, g, member, root, _depth(g, t, options), t)
         v.active.append(act)
         v.root.append(root)
         v.new.append(new)
         v.member.append(member)
         v.old.append(old)
         v.prefix.append(prefix)
-    # Stage 2, the goal: one colour everywhere after step T (no objective: a feasibility
+    # Stage 2, the goal (C8): one colour everywhere after step T (no objective: a feasibility
     # question, decided by kamicp.models.cpsat.horizon.CpsatHorizon).
     _goal(model, cl, g, v.colour[T], final_colour)
-    # Stage 3, the optional parts: symmetry breaking ("Symmetry breaking and dominance")
-    # and the bounds ("Bounds").
+    # Stage 3, the optional parts: symmetry breaking (C11, C12; "Symmetry breaking and
+    # dominance") and the bounds (C9, C10; "Bounds").
     if options.commute:
         _commute(model, cl, g, v, options.commute)
     if options.regrow:
         for t in range(1, T):
-            _regrow(model, cl, g, v.member[t], v.member[t + 1], v.root[t])
+            _regrow(model, cl, g, v, t)
     if options.colour_bound:
         for t in range(1, T):
-            _colour_bound(model, cl, g, v.colour[t], T - t, final_colour)
+            _colour_bound(model, cl, g, v.colour[t], T - t, final_colour, t)
     if options.radius_bound:
         pairs = _pairs(g, [distances(g, z) for z in range(g.n)], options.max_pairs)
         for t in range(1, T):
-            _pair_bound(model, cl, g, v.colour[t], T - t, pairs)
+            _pair_bound(model, cl, g, v.colour[t], T - t, pairs, t)
     if hint is not None and options.hints:
         _hint(model, g, v, hint)
     return model, v
 
 
 def _roots(model, cl: CpsatClauses, member, act, t: int):
-    """Root = the smallest member; ``prefix[r]`` = some member has index <= r.
+    """(C6) Root = the smallest member; ``prefix[r]`` = some member has index <= r.
 
     The root is a function of the members, so choosing it adds no symmetry; ``act`` holds
     exactly when the set is non-empty.
     """
     n = len(member)
-    prefix = [model.new_bool_var(f"p{t}_{r}") for r in range(n)]
-    root = [model.new_bool_var(f"rt{t}_{r}") for r in range(n)]
+    prefix = [model.new_bool_var(f"prefix[{t}][{r}]") for r in range(n)]
+    root = [model.new_bool_var(f"root[{t}][{r}]") for r in range(n)]
     for r in range(n):
         earlier = prefix[r - 1] if r else False
         cl.add(~prefix[r], earlier, member[r])
@@ -185,18 +188,19 @@ def _roots(model, cl: CpsatClauses, member, act, t: int):
 
 
 def _one_move(cl: CpsatClauses, g: RegionGraph, before, after, member, old, new) -> None:
-    """Members had the old colour and get the new one; the set is maximal; frame axioms."""
+    """Members had the old colour and get the new one (C3); frame axioms (C4); the set is
+    maximal (C5)."""
     k = g.k
     for r in range(g.n):
         for c in range(k):
-            cl.add(~member[r], ~old[c], before[r][c])
+            cl.add(~member[r], ~old[c], before[r][c])  # (C3)
             cl.add(~member[r], ~new[c], after[r][c])
-            # frame: a region outside the set keeps its colour
+            # (C4) frame: a region outside the set keeps its colour
             cl.add(member[r], neg_cpsat(before[r][c]), after[r][c])
             cl.add(member[r], before[r][c], ~after[r][c])
         for s in g.adj[r]:
             for c in range(k):
-                # maximal: a touching region of the old colour is in the set too
+                # (C5) maximal: a touching region of the old colour is in the set too
                 cl.add(~member[r], member[s], ~old[c], neg_cpsat(before[s][c]))
 
 
@@ -212,11 +216,11 @@ def _depth(g: RegionGraph, t: int, options: FreeOptions) -> int:
     return largest - 1
 
 
-def _connected(model, cl: CpsatClauses, g: RegionGraph, member, root, depth: int) -> None:
-    """Every member is joined to the root through members within ``depth`` edges.
+def _connected(model, cl: CpsatClauses, g: RegionGraph, member, root, depth: int, t: int) -> None:
+    """(C7) Every member is joined to the root through members within ``depth`` edges.
 
-    ``level[j][r]``: r is a member at distance <= j from the root inside the set. The
-    last level is the member set itself.
+    ``level[t][j][r]``: r is a member at distance <= j from the root inside the set of step
+    t. Level 0 is the root and the last level is the member set itself.
     """
     n = g.n
     level = [list(root)]
@@ -224,7 +228,7 @@ def _connected(model, cl: CpsatClauses, g: RegionGraph, member, root, depth: int
         if j == depth:
             cur = list(member)
         else:
-            cur = [model.new_bool_var("") for _ in range(n)]
+            cur = [model.new_bool_var(f"level[{t}][{j}][{r}]") for r in range(n)]
         prev = level[-1]
         for r in range(n):
             cl.implies(prev[r], cur[r])
@@ -237,13 +241,13 @@ def _connected(model, cl: CpsatClauses, g: RegionGraph, member, root, depth: int
 
 
 def _goal(model, cl: CpsatClauses, g: RegionGraph, last, final_colour: int | None) -> None:
-    """One colour everywhere after the last step (islands included)."""
+    """(C8) One colour everywhere after the last step (islands included)."""
     k = g.k
     if final_colour is not None:
         for r in range(g.n):
             cl.add(last[r][final_colour])
         return
-    fin = [model.new_bool_var(f"fin{c}") for c in range(k)]
+    fin = [model.new_bool_var(f"fin[{c}]") for c in range(k)]
     model.add_exactly_one(fin)
     for r in range(g.n):
         for c in range(k):
@@ -251,7 +255,8 @@ def _goal(model, cl: CpsatClauses, g: RegionGraph, last, final_colour: int | Non
 
 
 def _dependent(model, cl: CpsatClauses, g: RegionGraph, v: FreeVars, i: int, j: int):
-    """A literal that may be true only if move j cannot be swapped with move i.
+    """(C11) ``dep[i][j]``, a literal that may be true only if move j cannot be swapped
+    with move i.
 
     Swapping two adjacent moves x, y (x first) is legal and reaches the same position when
     their sets are disjoint and either y's set does not touch x's, or old(y) != old(x) and
@@ -262,18 +267,18 @@ def _dependent(model, cl: CpsatClauses, g: RegionGraph, v: FreeVars, i: int, j: 
     n, k = g.n, g.k
     a, b = v.member[i], v.member[j]
     olds, news, roots = v.old, v.new, v.root
-    dep = model.new_bool_var("")
-    overlap = model.new_bool_var("")  # move j recolours move i's set again
+    dep = model.new_bool_var(f"dep[{i}][{j}]")
+    overlap = model.new_bool_var(f"overlap[{i}][{j}]")  # move j's set holds move i's root
     for r in range(n):
         cl.add(~overlap, ~roots[i][r], b[r])
-    touch = model.new_bool_var("")
-    witness = [model.new_bool_var("") for _ in range(n)]
+    touch = model.new_bool_var(f"touch[{i}][{j}]")  # move j's set is in or next to move i's
+    witness = [model.new_bool_var(f"witness[{i}][{j}][{r}]") for r in range(n)]
     cl.add(~touch, *witness)
     for r in range(n):
         cl.implies(witness[r], b[r])
         cl.add(~witness[r], a[r], *(a[s] for s in g.adj[r]))
-    same_old = model.new_bool_var("")
-    back = model.new_bool_var("")
+    same_old = model.new_bool_var(f"same_old[{i}][{j}]")
+    back = model.new_bool_var(f"back[{i}][{j}]")
     for c in range(k):
         cl.add(~same_old, ~olds[i][c], olds[j][c])
         cl.add(~back, ~olds[i][c], news[j][c])
@@ -283,7 +288,7 @@ def _dependent(model, cl: CpsatClauses, g: RegionGraph, v: FreeVars, i: int, j: 
 
 
 def _commute(model, cl: CpsatClauses, g: RegionGraph, v: FreeVars, reach: int) -> None:
-    """Lexicographic normal form of commuting moves (encodings/cpsat.md).
+    """(C11) Lexicographic normal form of commuting moves (encodings/cpsat.md).
 
     If move j could jump back over moves i..j-1 (independent of each of them), then
     root(i) < root(j); otherwise the jump gives a solution whose sequence of roots is
@@ -294,32 +299,35 @@ def _commute(model, cl: CpsatClauses, g: RegionGraph, v: FreeVars, reach: int) -
         free = None  # move j is independent of moves i..j-1
         for i in range(j - 1, max(0, j - reach - 1), -1):
             dep = _dependent(model, cl, g, v, i, j)
-            x = model.new_bool_var("")
+            now = model.new_bool_var(f"free[{i}][{j}]")
             if free is None:
-                cl.add(dep, x)
+                cl.add(dep, now)
             else:
-                cl.add(dep, ~free, x)
-            free = x
+                cl.add(dep, ~free, now)
+            free = now
             # free: root(i) < root(j), i.e. some member of move i lies below root(j)
             for r in range(n):
                 cl.add(~v.root[j][r], ~free, v.prefix[i][r - 1] if r else False)
 
 
-def _regrow(model, cl: CpsatClauses, g: RegionGraph, a, b, root_a) -> None:
-    """If move t+1 recolours move t's set again, move t merged something on the way.
+def _regrow(model, cl: CpsatClauses, g: RegionGraph, v: FreeVars, t: int) -> None:
+    """(C12) If move t+1 recolours move t's set again, move t merged something on the way.
 
     Otherwise the two moves recolour the same set twice, and one move (or none, when the
     second restores the old colour) reaches the same position: a shorter solution exists.
     """
-    grew = [model.new_bool_var("") for _ in range(g.n)]
+    a, b, root_a = v.member[t], v.member[t + 1], v.root[t]
+    grew = [model.new_bool_var(f"grew[{t}][{r}]") for r in range(g.n)]
     for r in range(g.n):
         cl.implies(grew[r], b[r])
         cl.implies(grew[r], ~a[r])
         cl.add(~root_a[r], ~b[r], *grew)
 
 
-def _colour_bound(model, cl: CpsatClauses, g: RegionGraph, col, left: int, final_colour) -> None:
-    """A move removes at most one colour from the board: colours left <= moves left + 1.
+def _colour_bound(
+    model, cl: CpsatClauses, g: RegionGraph, col, left: int, final_colour, t: int
+) -> None:
+    """(C9) A move removes at most one colour from the board: colours left <= moves left + 1.
 
     With a final colour f: colours other than f left <= moves left.
     """
@@ -328,7 +336,7 @@ def _colour_bound(model, cl: CpsatClauses, g: RegionGraph, col, left: int, final
     counted = [c for c in range(k) if c != final_colour]
     if len(counted) <= limit:
         return
-    present = [model.new_bool_var("") for _ in counted]
+    present = [model.new_bool_var(f"present[{t}][{c}]") for c in counted]
     for i, c in enumerate(counted):
         for r in range(g.n):
             cl.implies(col[r][c], present[i])
@@ -354,8 +362,8 @@ def _cuts(g: RegionGraph, dist, x: int, y: int) -> list[tuple[tuple[int, int], .
     return [tuple(sorted(c)) for c in cuts]
 
 
-def _pairs(g: RegionGraph, dist, limit: int) -> list[tuple[int, list]]:
-    """Pairs of peripheral regions with their cuts, farthest first (at most ``limit``).
+def _pairs(g: RegionGraph, dist, limit: int) -> list[tuple[int, int, int, list]]:
+    """Pairs (distance, x, y, cuts) of peripheral regions, farthest first (at most ``limit``).
 
     Peripheral: no neighbour has a larger eccentricity (the leaves, on a tree). Any pair
     gives a valid bound; these are the ones most likely to bind.
@@ -364,11 +372,11 @@ def _pairs(g: RegionGraph, dist, limit: int) -> list[tuple[int, list]]:
     ends = [v for v in range(g.n) if all(ecc[w] <= ecc[v] for w in g.adj[v])]
     pairs = [(dist[x][y], x, y) for i, x in enumerate(ends) for y in ends[i + 1 :] if y in dist[x]]
     pairs.sort(reverse=True)
-    return [(d, _cuts(g, dist, x, y)) for d, x, y in pairs[:limit] if d >= 3]
+    return [(d, x, y, _cuts(g, dist, x, y)) for d, x, y in pairs[:limit] if d >= 3]
 
 
-def _pair_bound(model, cl: CpsatClauses, g: RegionGraph, col, left: int, pairs) -> None:
-    """Each move shortens any 0-1 distance by at most 2: d_t(x, y) <= 2 * (moves left).
+def _pair_bound(model, cl: CpsatClauses, g: RegionGraph, col, left: int, pairs, t: int) -> None:
+    """(C10) Each move shortens any 0-1 distance by at most 2: d_t(x, y) <= 2 * (moves left).
 
     d_t(x, y) is at least the number of *closed* cuts of the pair (every crossing edge joins
     two colours), since a path crosses every cut. ``open`` may be true only when a
@@ -380,26 +388,29 @@ def _pair_bound(model, cl: CpsatClauses, g: RegionGraph, col, left: int, pairs) 
 
     def same_colour(u, w):
         if (u, w) not in same:
-            x = model.new_bool_var("")
+            lit = model.new_bool_var(f"same[{t}][{u}][{w}]")
             for c in range(g.k):
-                cl.add(~x, neg_cpsat(col[u][c]), col[w][c])
-            same[(u, w)] = x
+                cl.add(~lit, neg_cpsat(col[u][c]), col[w][c])
+            same[(u, w)] = lit
         return same[(u, w)]
 
-    def open_cut(edges):
+    def open_cut(edges, name):
         if edges not in opened:
             if len(edges) == 1:
                 opened[edges] = same_colour(*edges[0])
             else:
-                x = model.new_bool_var("")
-                cl.add(~x, *(same_colour(u, w) for u, w in edges))
-                opened[edges] = x
+                lit = model.new_bool_var(name)
+                cl.add(~lit, *(same_colour(u, w) for u, w in edges))
+                opened[edges] = lit
         return opened[edges]
 
-    for d, cuts in pairs:
+    for d, x, y, cuts in pairs:
         if d <= 2 * left:
             continue
-        model.add(sum(open_cut(c) for c in cuts) >= d - 2 * left)
+        names = [f"open[{t}][{x}][{y}][{i}]" for i in range(len(cuts))]
+        model.add(
+            sum(open_cut(c, name) for c, name in zip(cuts, names, strict=True)) >= d - 2 * left
+        )
 
 
 def _hint(model, g: RegionGraph, v: FreeVars, moves) -> None:
