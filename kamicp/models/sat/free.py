@@ -79,7 +79,7 @@ class FreeClauses:
         self.colours: list[Counter] = []  # colours[t]: colours present after step t (S13)
         self.order = CommutingOrder(formula, g) if symmetry else None
         self.count_colours(0)
-        self.radius = None
+        self.radius: RadiusBound | None = None
         if radius != "off":
             self.radius = RadiusBound(formula, g, self.x, self.st, radius == "exact", diameter)
 
