@@ -21,7 +21,7 @@ fewer, the most central leaves dropped (:func:`trimmed`). The ends of the quadru
 decide the bound lie far apart, so far leaves are often among them, and the central leaves
 rarely are: on children of a 67-region start the trim kept every cut of the whole piece in
 half the time (BENCHMARKS.md, "Trimmed tetrapod checks"). The tripod checks, hundredths of a
-second, are left whole (BENCHMARKS.md, "Peeled tripod checks: tried and set aside").
+second, are left whole (BENCHMARKS.md, "Peeled tripod checks: not kept").
 
 Peeling: removing leaves makes new ones (the next node of a pendant chain), and the argument
 applies again to the smaller piece, so a lower bound on any piece left by removing leaves one
