@@ -107,16 +107,18 @@ def test_no_private_name_is_imported_from_another_module():
     assert taken == []
 
 
-# The stand-alone certificate checker is one file by design, so that a sceptic reads one
-# file and runs it alone (encodings/certificates.md); its own cap is 1,000 lines.
-ONE_FILE = {"kamicp.proof.standalone": 1000}
+# Modules past MOST_LINES that hold one job all the same, each with its own cap and why. A
+# module past the cap is a question, not an order to split: two jobs go to two modules, and
+# one job stays whole, listed here. The stand-alone certificate checker is one file by
+# design, so that a sceptic reads one file and runs it alone (encodings/certificates.md).
+ONE_JOB = {"kamicp.proof.standalone": 1000}
 
 
-def test_no_module_is_over_500_lines():
+def test_a_module_over_500_lines_is_one_job_listed_as_such():
     long = {
-        name: n
+        name: f"{n} lines: two jobs? split it; one? list it in ONE_JOB, with why"
         for name, path in modules().items()
-        if (n := len(path.read_text().splitlines())) > ONE_FILE.get(name, MOST_LINES)
+        if (n := len(path.read_text().splitlines())) > ONE_JOB.get(name, MOST_LINES)
     }
     assert long == {}
 
