@@ -25,6 +25,7 @@ import os
 import re
 import resource
 import sys
+import tempfile
 from collections import Counter
 from concurrent.futures import ThreadPoolExecutor, as_completed
 
@@ -259,12 +260,27 @@ def _run_here(pending, solver, time_limit, out_path):
                 call = [(task, solve_row, (board, solver, SolveOptions(time_limit=time_limit)))]
                 yield from side_by_side(call, timeout, 1, "forkserver")
                 continue
-            with open(marker, "w", encoding="utf-8") as f:
-                f.write(digest + "\n")
+            _write_marker(marker, digest)
             yield task, solve_here(board, solver, time_limit)
     finally:  # ended, or stopped by Ctrl-C: no puzzle died
         with contextlib.suppress(OSError):
             os.remove(marker)
+
+
+def _write_marker(marker: str, digest: str) -> None:
+    """Put ``digest`` in the file ``marker`` whole or not at all: written beside it, then
+    renamed over it, so that a run killed midway never leaves a torn marker (which the next
+    run would take for a file of the user's)."""
+    folder = os.path.dirname(os.path.abspath(marker))
+    handle, temporary = tempfile.mkstemp(prefix=".kamicp-", suffix=RUNNING, dir=folder)
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8") as f:
+            f.write(digest + "\n")
+        os.replace(temporary, marker)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.remove(temporary)
+        raise
 
 
 def solve_here(board, solver: str, time_limit: float | None) -> dict:

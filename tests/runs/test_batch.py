@@ -46,6 +46,33 @@ def test_local_batch_writes_one_line_per_puzzle(tmp_path):
     assert rows == [] and skipped == len(written)
 
 
+def test_a_run_killed_while_it_marks_a_puzzle_leaves_a_whole_marker(tmp_path):
+    # the kill lands between writing the next digest and putting it in place: the marker
+    # still names the puzzle before, whole, and the rerun resumes
+    out = tmp_path / "r.jsonl"
+    script = (
+        "import os, signal, sys\n"
+        "from kamicp.cli.main import main\n"
+        "from kamicp.runs import batch\n"
+        "placed = []\n"
+        "def replace(src, dst):\n"
+        "    if placed:\n"
+        "        os.kill(os.getpid(), signal.SIGKILL)\n"
+        "    placed.append(dst)\n"
+        "    os.rename(src, dst)\n"
+        "batch.os.replace = replace\n"
+        "sys.exit(main(sys.argv[1:]))\n"
+    )
+    cmd = ["batch", *SMALL, "--out", str(out), "--quiet"]
+    killed = subprocess.run([sys.executable, "-c", script, *cmd], capture_output=True)
+    assert killed.returncode == -signal.SIGKILL
+    marker = Path(str(out) + RUNNING).read_text()
+    assert len(marker) == 65 and marker.endswith("\n")
+    rerun = subprocess.run([sys.executable, "-m", "kamicp", *cmd], capture_output=True, text=True)
+    assert rerun.returncode == 0, rerun.stderr
+    assert len(rows_of(out)) == len(puzzles(SMALL))
+
+
 def test_resume_after_a_killed_run(tmp_path):
     out = tmp_path / "r.jsonl"
     cmd = [
