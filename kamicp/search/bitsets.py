@@ -209,28 +209,29 @@ def sweep_bound(flooded, edge, neighbours, colour_masks, final, scratch) -> int:
             bit = _ONE << np.uint64(c)
             if not alive & bit:
                 continue
-            present = False
-            inside = True
+            rest = _ZERO
+            outside = _ZERO
             for w in range(words):
-                rest = colour_masks[c, w] & ~done[w]
-                if rest:
-                    present = True
-                    if rest & ~edge_now[w]:
-                        inside = False
-                        break
-            if not present:
+                here = colour_masks[c, w] & ~done[w]
+                rest |= here
+                outside |= here & ~edge_now[w]
+            if not rest:
                 alive &= ~bit
                 continue
             left |= bit
-            if inside and colour < 0 and c != final:
+            if not outside and colour < 0 and c != final:
                 colour = c
         best = max(best, steps + popcount(left))
         steps += 1
         for w in range(words):  # -1: flood the whole border
-            grab[w] = edge_now[w] if colour < 0 else edge_now[w] & colour_masks[colour, w]
-        absorb(done, edge_now, grab, neighbours)
+            take = edge_now[w] if colour < 0 else edge_now[w] & colour_masks[colour, w]
+            grab[w] = take
+            done[w] |= take
+            edge_now[w] &= ~take
+        gather_neighbours(grab, neighbours, edge_now)
         empty = True
         for w in range(words):
+            edge_now[w] &= ~done[w]
             if edge_now[w]:
                 empty = False
     return max(best, steps)
@@ -284,15 +285,12 @@ def eliminated(flooded, edge, colour_masks, final) -> int:
     for c in range(colour_masks.shape[0]):
         if c == final:
             continue
-        present = False
-        inside = True
-        for w in range(flooded.shape[0]):
+        rest = _ZERO
+        outside = _ZERO
+        for w in range(flooded.shape[0]):  # no early exit: a few words, and no branches
             left = colour_masks[c, w] & ~flooded[w]
-            if left:
-                present = True
-            if left & ~edge[w]:
-                inside = False
-                break
-        if present and inside:
+            rest |= left
+            outside |= left & ~edge[w]
+        if rest and not outside:
             return c
     return -1
