@@ -156,6 +156,8 @@ def expand(
     child = np.empty(words, dtype=np.uint64)
     child_edge = np.empty(words, dtype=np.uint64)
     grab_row = np.empty(words, dtype=np.uint64)
+    old_edge = np.empty(words, dtype=np.uint64)
+    witness = np.empty(words, dtype=np.uint64)
     scratch = np.empty((3, words), dtype=np.uint64)
     if stats[USED] == 0:  # the start, stored by the caller
         table[table_slot(table, store, store[0])] = 0
@@ -187,6 +189,12 @@ def expand(
         border_into(flooded, neighbours, edge)
         depth = gval[node] + 1
         only = eliminated(flooded, edge, colour_masks, final)
+        # R9: this node is W + p (its parent and move); a colour below p that floods only
+        # regions touching W is played before p instead, where W + c is kept
+        last = -1
+        if node > 0:
+            last = move[node]
+            border_into(store[parent[node]], neighbours, old_edge)
         for c in range(k):
             if only >= 0 and c != only:
                 continue
@@ -208,6 +216,18 @@ def expand(
                     stats[BEST_NODE] = node
                     stats[BEST_COLOUR] = c
                 continue
+            if c < last:
+                fresh = np.uint64(0)
+                for w in range(words):
+                    fresh |= edge[w] & colour_masks[c, w] & ~old_edge[w]
+                if not fresh:
+                    # the child is W + p + c; W + c, kept with W as parent, floods as much
+                    # with p next, which R9 leaves it
+                    for w in range(words):
+                        witness[w] = store[parent[node], w] | (old_edge[w] & colour_masks[c, w])
+                    other = table[table_slot(table, store, witness)]
+                    if other >= 0 and parent[other] == parent[node] and move[other] == c:
+                        continue
             slot = table_slot(table, store, child)
             before = table[slot]
             if before >= 0 and gval[before] <= depth:
