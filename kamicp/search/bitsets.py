@@ -201,10 +201,11 @@ def sweep_bound(flooded, edge, neighbours, colour_masks, final, scratch) -> int:
     alive = (_ONE << np.uint64(k)) - _ONE  # colours that may have regions left: they only go
     while not empty:
         # one pass over the colours still alive: which have regions left (each needs a move,
-        # and so does the final colour), and the first (not the final) whose every region left
-        # is on the border: a colour-eliminating move (R7), as eliminated() finds it
+        # and so does the final colour), and those (not the final) whose every region left is
+        # on the border: colour-eliminating moves (R7), played together, one step each (each
+        # stays eliminating after the others, and steps + colours left is the same after each)
         left = wanted
-        colour = -1
+        clear = _ZERO
         for c in range(k):
             bit = _ONE << np.uint64(c)
             if not alive & bit:
@@ -219,15 +220,27 @@ def sweep_bound(flooded, edge, neighbours, colour_masks, final, scratch) -> int:
                 alive &= ~bit
                 continue
             left |= bit
-            if not outside and colour < 0 and c != final:
-                colour = c
+            if not outside and c != final:
+                clear |= bit
         best = max(best, steps + popcount(left))
-        steps += 1
-        for w in range(words):  # -1: flood the whole border
-            take = edge_now[w] if colour < 0 else edge_now[w] & colour_masks[colour, w]
-            grab[w] = take
-            done[w] |= take
-            edge_now[w] &= ~take
+        if clear:
+            steps += popcount(clear)
+            for w in range(words):
+                take = _ZERO
+                for c in range(k):
+                    if clear & (_ONE << np.uint64(c)):
+                        take |= colour_masks[c, w]
+                take &= edge_now[w]
+                grab[w] = take
+                done[w] |= take
+                edge_now[w] &= ~take
+        else:
+            steps += 1
+            for w in range(words):  # flood the whole border
+                take = edge_now[w]
+                grab[w] = take
+                done[w] |= take
+                edge_now[w] = _ZERO
         gather_neighbours(grab, neighbours, edge_now)
         empty = True
         for w in range(words):
