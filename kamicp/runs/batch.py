@@ -205,12 +205,13 @@ def batch(
     counts: Counter = Counter()
     interrupted = False
     with _open_for_append(out_path) as out, noting_interrupts():
+        options = SolveOptions(time_limit=time_limit)
         if ray_address:
-            run = _run_ray(pending, solver, time_limit, jobs, ray_address)
+            run = _run_ray(pending, solver, options, jobs, ray_address)
         elif jobs > 1:
-            run = _run_local(pending, solver, time_limit, jobs)
+            run = _run_local(pending, solver, options, jobs)
         else:
-            run = _run_here(pending, solver, time_limit, out_path)
+            run = _run_here(pending, solver, options, out_path)
         results = contextlib.closing(run)
         try:
             with results as finished:
@@ -230,16 +231,13 @@ def batch(
     return rows, skipped, interrupted
 
 
-def _run_local(pending, solver, time_limit, jobs):
-    timeout = (time_limit or 1e9) + GRACE
-    calls = [
-        (task, solve_row, (task[2], solver, SolveOptions(time_limit=time_limit)))
-        for task in pending
-    ]
+def _run_local(pending, solver, options, jobs):
+    timeout = (options.time_limit or 1e9) + GRACE
+    calls = [(task, solve_row, (task[2], solver, options)) for task in pending]
     yield from side_by_side(calls, timeout, jobs, "forkserver")
 
 
-def _run_here(pending, solver, time_limit, out_path):
+def _run_here(pending, solver, options, out_path):
     """The puzzles one after another in this process; the one a previous run died in (its
     digest left in the :data:`RUNNING` file) in a child process of its own."""
     marker = out_path + RUNNING
@@ -251,17 +249,17 @@ def _run_here(pending, solver, time_limit, out_path):
     if suspect is not None and not re.fullmatch(r"[0-9a-f]{64}", suspect):
         # a file of the user's that merely has the name: never written over
         raise InputError("not a batch's marker of the puzzle under way: left alone", marker)
-    timeout = (time_limit or 1e9) + GRACE
+    timeout = (options.time_limit or 1e9) + GRACE
     try:
         for task in pending:
             board = task[2]
             digest = board.digest()
             if digest == suspect:
-                call = [(task, solve_row, (board, solver, SolveOptions(time_limit=time_limit)))]
+                call = [(task, solve_row, (board, solver, options))]
                 yield from side_by_side(call, timeout, 1, "forkserver")
                 continue
             _write_marker(marker, digest)
-            yield task, solve_here(board, solver, time_limit)
+            yield task, solve_here(board, solver, options)
     finally:  # ended, or stopped by Ctrl-C: no puzzle died
         with contextlib.suppress(OSError):
             os.remove(marker)
@@ -283,7 +281,7 @@ def _write_marker(marker: str, digest: str) -> None:
         raise
 
 
-def solve_here(board, solver: str, time_limit: float | None) -> dict:
+def solve_here(board, solver: str, options: SolveOptions) -> dict:
     """:func:`solve_row` in this process, within the jobs' memory limit: the row, with its
     ``peak_mb`` and, where the limit was reached, its ``memory`` note; a solve that raised
     is an ``error`` row.
@@ -294,8 +292,8 @@ def solve_here(board, solver: str, time_limit: float | None) -> dict:
         The puzzle.
     solver : str
         The solver.
-    time_limit : float or None
-        Seconds for the solve.
+    options : SolveOptions
+        What the solve is asked (a batch gives the time limit).
 
     Returns
     -------
@@ -311,14 +309,14 @@ def solve_here(board, solver: str, time_limit: float | None) -> dict:
     --------
     >>> from kamicp.game.board import Board
     >>> board = Board(geometry="square", cells={(0, 0): 0, (0, 1): 1}, palette=("R", "G"))
-    >>> row = solve_here(board, "bfs", 10.0)
+    >>> row = solve_here(board, "bfs", SolveOptions(time_limit=10.0))
     >>> row["status"], row["solution"], row["peak_mb"] > 0
     ('optimal', ['0,0:G'], True)
     """
     _clear_peak()
     with memory.limited(job_limit()) as watch:
         try:
-            row, r = _solved(board, solver, SolveOptions(time_limit=time_limit))
+            row, r = _solved(board, solver, options)
         except Exception as err:  # reported as the row's status, never hidden
             r, row = None, {"status": "error", "error": f"{type(err).__name__}: {err}"}
         if r is not None and r.interrupted:
@@ -388,7 +386,7 @@ def side_by_side(calls: list[tuple], timeout: float, jobs: int, context: str):
         pool.shutdown(wait=True)
 
 
-def _run_ray(pending, solver, time_limit, jobs, address):
+def _run_ray(pending, solver, options, jobs, address):
     try:
         import ray
     except ImportError:
@@ -403,11 +401,7 @@ def _run_ray(pending, solver, time_limit, jobs, address):
     waiting: list = []  # the tasks not answered yet
     try:
         remote = ray.remote(max_retries=1)(solve_row)
-        refs = {
-            remote.remote(board, solver, SolveOptions(time_limit=time_limit)): task
-            for task in pending
-            for board in [task[2]]
-        }
+        refs = {remote.remote(task[2], solver, options): task for task in pending}
         waiting = list(refs)
         while waiting:
             ready, waiting = ray.wait(waiting, num_returns=1)
