@@ -19,6 +19,10 @@ user's cache folder). The pivot A*'s kernels may also come ahead of time from th
 (:mod:`kamicp.search.pivot_code`), which is used only when it was made from these very
 sources; otherwise they are compiled here like the rest.
 
+A kernel may use an :class:`Instruction` such as :data:`trailing_zeros`: one machine
+instruction, made as a Numba intrinsic when the kernels are compiled. A step of an inner loop
+is declared ``@kernel(inline=True)`` and compiled into its callers.
+
 A compile takes up to seconds a kernel on a first run. Code that must answer at once (the
 answer of an interrupted solve) runs inside :func:`no_compiling`: there a kernel that would
 be compiled raises :class:`NotCompiled` instead (loading one from Numba's cache is allowed),
@@ -45,6 +49,7 @@ from contextlib import contextmanager
 
 __all__ = [
     "STALE_DAYS",
+    "Instruction",
     "Kernel",
     "NotCompiled",
     "cache_folder",
@@ -53,6 +58,7 @@ __all__ = [
     "kernel",
     "no_compiling",
     "prune_caches",
+    "trailing_zeros",
 ]
 
 # Cache folders of other states of the sources (:func:`cache_folder`) that no run has
@@ -62,6 +68,7 @@ STALE_DAYS = 30
 _CACHE_NAME = re.compile(r"[0-9a-f]{16}")  # the folders kamicp names, and only those
 
 _waiting: list[Kernel] = []  # kernels declared and not compiled yet
+_instructions: list[Instruction] = []  # instructions not made yet
 _refusing = [0]  # how many no_compiling blocks are open
 _watching = [False]  # whether Numba's compile events are watched (once Numba is imported)
 _broken = [False]  # whether a compile was interrupted (Ctrl-C) midway in this process
@@ -117,11 +124,13 @@ class Kernel:
     """A function to be compiled by Numba's ``njit(cache=True)`` when a kernel is first called.
 
     Calling it compiles it (see :func:`compile_kernels`) and calls the compiled loop.
-    ``py_func`` is the plain function, as on a Numba dispatcher.
+    ``py_func`` is the plain function, as on a Numba dispatcher; ``inline`` says whether
+    it is compiled into its callers (:func:`kernel`).
     """
 
-    def __init__(self, func: Callable) -> None:
+    def __init__(self, func: Callable, inline: bool = False) -> None:
         self.py_func = func
+        self.inline = inline
         self.compiled: Callable | None = None
         self.__name__ = func.__name__
         self.__qualname__ = func.__qualname__
@@ -139,7 +148,9 @@ class Kernel:
         return f"<kernel {self.__module__}.{self.__qualname__}>"
 
 
-def kernel(func: Callable) -> Kernel:
+def kernel(
+    func: Callable | None = None, *, inline: bool = False
+) -> Kernel | Callable[[Callable], Kernel]:
     """Declare ``func`` a compiled loop (Numba's nopython mode, cached on disk).
 
     Parameters
@@ -147,13 +158,66 @@ def kernel(func: Callable) -> Kernel:
     func : callable
         A function Numba can compile in nopython mode; the kernels it calls must be
         declared before it is first called.
+    inline : bool
+        Compile the function into each kernel that calls it (Numba's ``inline="always"``),
+        for a step of an inner loop: the call and the reference counts of its array
+        arguments go, which makes the pivot A* 1.25x faster (BENCHMARKS.md, "Flood-It").
+        Used as ``@kernel(inline=True)``.
 
     Returns
     -------
     Kernel
         The function, compiled on the first call of any kernel.
     """
-    return Kernel(func)
+    if func is None:
+        return lambda f: Kernel(f, inline=inline)
+    return Kernel(func, inline=inline)
+
+
+class Instruction:
+    """One machine instruction for kernels, as a Numba intrinsic made when the kernels are
+    compiled (:func:`compile_kernels`); called from Python it runs ``py_func``, its meaning."""
+
+    def __init__(self, py_func: Callable, build: Callable[[], Callable]) -> None:
+        self.py_func = py_func
+        self.build = build
+        self.compiled: Callable | None = None
+        self.__name__ = py_func.__name__
+        self.__doc__ = py_func.__doc__
+        _instructions.append(self)
+
+    def __call__(self, *args):
+        return self.py_func(*args)
+
+    def __repr__(self) -> str:
+        return f"<instruction {self.__name__}>"
+
+
+def _trailing_zeros(x) -> int:
+    """The index of the lowest set bit of a non-zero 64-bit word."""
+    x = int(x)
+    return (x & -x).bit_length() - 1
+
+
+def _build_trailing_zeros() -> Callable:
+    """LLVM's ``cttz`` (one ``tzcnt`` or ``bsf``) on a 64-bit word."""
+    from llvmlite import ir
+    from numba import types
+    from numba.extending import intrinsic
+
+    @intrinsic
+    def trailing_zeros(typingctx, x):
+        def codegen(context, builder, signature, args):
+            return builder.cttz(args[0], ir.Constant(ir.IntType(1), 0))
+
+        return types.uint64(types.uint64), codegen
+
+    return trailing_zeros
+
+
+# The lowest set bit's index, one instruction in a kernel: 11% of the pivot A*'s time against
+# a de Bruijn multiply and table (BENCHMARKS.md, "Flood-It").
+trailing_zeros = Instruction(_trailing_zeros, _build_trailing_zeros)
 
 
 def compile_kernels() -> None:
@@ -164,7 +228,7 @@ def compile_kernels() -> None:
     millisecond a kernel. The kamicp modules' globals that name a kernel are pointed at its
     dispatcher, which is where Numba looks for a kernel's callees.
     """
-    if not _waiting:
+    if not _waiting and not any(i.compiled is None for i in _instructions):
         return
     # set before Numba is imported, which reads it then; children inherit it
     cache = os.environ.setdefault("NUMBA_CACHE_DIR", cache_folder())
@@ -180,16 +244,22 @@ def compile_kernels() -> None:
 
         config.CACHE_DIR = cache  # where other code imported Numba first, it read no folder
         _watch_compiles()
+    for instruction in _instructions:
+        if instruction.compiled is None:
+            instruction.compiled = instruction.build()
     for waiting in _waiting:
         if waiting.compiled is None:
-            waiting.compiled = njit(cache=True)(waiting.py_func)
+            how = "always" if waiting.inline else "never"
+            waiting.compiled = njit(cache=True, inline=how)(waiting.py_func)
     _waiting.clear()
     for name, module in list(sys.modules.items()):
         if module is None or not (name == "kamicp" or name.startswith("kamicp.")):
             continue
+        if name == __name__:  # the instructions here stay callable from Python
+            continue
         space = vars(module)
         for key, value in list(space.items()):
-            if isinstance(value, Kernel) and value.compiled is not None:
+            if isinstance(value, (Kernel, Instruction)) and value.compiled is not None:
                 space[key] = value.compiled
 
 

@@ -73,6 +73,34 @@ def test_a_kernel_called_from_python_after_compilation_still_answers():
     assert bitsets.border(start, rows).tolist() == [0b0010]
 
 
+def test_trailing_zeros_in_a_kernel_and_in_python_agree_on_every_bit():
+    from kamicp.search import bitsets
+
+    rng = np.random.default_rng(5)
+    words = [1 << i for i in range(64)] + [int(w) | 1 << 63 for w in rng.integers(1, 2**63, 200)]
+    for x in words:
+        expected = (x & -x).bit_length() - 1
+        assert bitsets.lowest_bit(np.uint64(x)) == expected  # compiled: LLVM's cttz
+        assert jit.trailing_zeros(np.uint64(x)) == expected  # from Python: its meaning
+
+
+def test_an_inlined_kernel_is_compiled_into_its_callers_and_others_are_not():
+    from kamicp.search import bitsets
+
+    bitsets.popcount(np.uint64(1))  # compiles every kernel
+    assert bitsets.sweep_bound.targetoptions["inline"] == "always"
+    assert bitsets.greedy_colours.targetoptions["inline"] == "never"
+    assert bitsets.sweep_bound(*_one_path()) == 3  # and it still runs from Python
+
+
+def _one_path():
+    neighbours = np.array([[0b0010], [0b0101], [0b1010], [0b0100]], dtype=np.uint64)
+    masks = np.array([[0b0001], [0b1010], [0b0100]], dtype=np.uint64)
+    start = np.array([0b0001], dtype=np.uint64)
+    edge = np.array([0b0010], dtype=np.uint64)
+    return start, edge, neighbours, masks, -1, np.empty((3, 1), dtype=np.uint64)
+
+
 def test_cache_folders_unused_for_a_month_are_removed_and_no_others(tmp_path):
     root = tmp_path / "kamicp"
     current, recent, stale = (root / name for name in ("0123456789abcdef", "1" * 16, "2" * 16))

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from kamicp.jit import kernel
+from kamicp.jit import kernel, trailing_zeros
 
 __all__ = [
     "absorb",
@@ -43,12 +43,6 @@ __all__ = [
 
 _ONE = np.uint64(1)
 _ZERO = np.uint64(0)
-# Index of the single set bit of a word by de Bruijn multiplication (Leiserson, Prokop and
-# Randall, "Using de Bruijn sequences to index a 1 in a computer word", 1998).
-_DE_BRUIJN = np.uint64(0x03F79D71B4CB0A89)
-_BIT_INDEX = np.zeros(64, dtype=np.int64)
-for _i in range(64):
-    _BIT_INDEX[((1 << _i) * 0x03F79D71B4CB0A89 % (1 << 64)) >> 58] = _i
 _M1 = np.uint64(0x5555555555555555)
 _M2 = np.uint64(0x3333333333333333)
 _M4 = np.uint64(0x0F0F0F0F0F0F0F0F)
@@ -64,11 +58,10 @@ def popcount(x) -> int:
     return int((x * _H01) >> np.uint64(56))
 
 
-@kernel
+@kernel(inline=True)
 def lowest_bit(x) -> int:
     """The index of the lowest set bit of a non-zero 64-bit word."""
-    low = x & (~x + _ONE)
-    return _BIT_INDEX[(low * _DE_BRUIJN) >> np.uint64(58)]
+    return int(trailing_zeros(x))
 
 
 @kernel
@@ -79,7 +72,7 @@ def border(flooded, neighbours):
     return out
 
 
-@kernel
+@kernel(inline=True)
 def border_into(flooded, neighbours, out) -> None:
     """:func:`border` written into ``out``."""
     words = flooded.shape[0]
@@ -90,7 +83,7 @@ def border_into(flooded, neighbours, out) -> None:
         out[w] &= ~flooded[w]
 
 
-@kernel
+@kernel(inline=True)
 def gather_neighbours(regions, neighbours, out) -> None:
     """OR into ``out`` the neighbours of every region of ``regions``. O(|regions| x words)."""
     words = regions.shape[0]
@@ -103,7 +96,7 @@ def gather_neighbours(regions, neighbours, out) -> None:
                 out[u] |= neighbours[i, u]
 
 
-@kernel
+@kernel(inline=True)
 def absorb(done, edge, grab, neighbours) -> None:
     """Flood the regions ``grab`` (a part of the border ``edge`` of ``done``): both are
     updated in place, the border losing ``grab`` and gaining what it touches."""
@@ -178,7 +171,7 @@ def layer_bound_into(flooded, edge, neighbours, colour_masks, final, scratch, la
     return best
 
 
-@kernel
+@kernel(inline=True)
 def sweep_bound(flooded, edge, neighbours, colour_masks, final, scratch) -> int:
     """The moves of a relaxed flood from a position: each step plays a colour-eliminating
     move where there is one, and floods the whole border otherwise; a lower bound on the
@@ -289,7 +282,7 @@ def greedy_colours(flooded, neighbours, colour_masks, final, out) -> int:
     return length
 
 
-@kernel
+@kernel(inline=True)
 def eliminated(flooded, edge, colour_masks, final) -> int:
     """A colour whose every unflooded region is on the border (a move to it removes the
     colour from the board), other than ``final``; -1 if none. Such a move starts an optimal

@@ -14,9 +14,10 @@ bitsets. Here:
   opened again, so the search is exact with a bound that is admissible but not consistent
   (``encodings/bounds.md``, "Search correctness");
 - where a move removes a colour from the board, it is the only child (R7);
-- after a move to p from W, a colour c below p that floods only regions touching W is left
-  to the order c then p, from the node W + c kept with parent W, which floods at least as
-  much (R9, Puchert's rule);
+- after a move to p from W, a colour c that floods only regions touching W is left to the
+  order c then p, from the node W + c kept with parent W, which floods at least as much:
+  where c is below p (R9), and where c is above p and that order floods more (R10);
+  Puchert's rules;
 - a position is its flooded set alone (R8);
 - only moves to the border's colours are children (any other move floods nothing); the move
   to the final colour, where one is required, is added when the piece is flooded;

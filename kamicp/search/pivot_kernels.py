@@ -49,6 +49,7 @@ __all__ = [
     "SLICE",
     "USED",
     "expand",
+    "kept_before",
     "open_start",
     "rehash",
     "row_hash",
@@ -72,7 +73,7 @@ EXPORTS = {
 }
 
 
-@kernel
+@kernel(inline=True)
 def row_hash(row) -> int:
     """A hash of a flooded set (multiply and fold each word in)."""
     h = np.uint64(0)
@@ -82,7 +83,7 @@ def row_hash(row) -> int:
     return int(h >> np.uint64(1))
 
 
-@kernel
+@kernel(inline=True)
 def table_slot(table, store, row) -> int:
     """The table slot of ``row``: where it is, or the empty slot where it goes."""
     mask = table.shape[0] - 1
@@ -98,6 +99,17 @@ def table_slot(table, store, row) -> int:
             return slot
         slot = (slot + 1) & mask
     return slot
+
+
+@kernel(inline=True)
+def kept_before(c, node, old_edge, colour_masks, store, parent, move, table, witness) -> bool:
+    """Whether the table keeps W + c (``witness`` receives it) as a node with parent W and
+    move c, where W is the parent of ``node`` and ``old_edge`` its border (R9, R10)."""
+    up = parent[node]
+    for w in range(old_edge.shape[0]):
+        witness[w] = store[up, w] | (old_edge[w] & colour_masks[c, w])
+    other = table[table_slot(table, store, witness)]
+    return other >= 0 and parent[other] == up and move[other] == c
 
 
 @kernel
@@ -189,8 +201,10 @@ def expand(
         border_into(flooded, neighbours, edge)
         depth = gval[node] + 1
         only = eliminated(flooded, edge, colour_masks, final)
-        # R9: this node is W + p (its parent and move); a colour below p that floods only
-        # regions touching W is played before p instead, where W + c is kept
+        # R9, R10: this node is W + p (its parent and move); a colour c that floods only
+        # regions touching W commutes with p, and the order c then p is left to the node
+        # W + c where it is kept with parent W: if c < p (R9), and if c > p where that order
+        # floods more (R10)
         last = -1
         if node > 0:
             last = move[node]
@@ -216,18 +230,18 @@ def expand(
                     stats[BEST_NODE] = node
                     stats[BEST_COLOUR] = c
                 continue
-            if c < last:
+            commutes = False
+            if last >= 0 and c != last:
                 fresh = np.uint64(0)
                 for w in range(words):
                     fresh |= edge[w] & colour_masks[c, w] & ~old_edge[w]
-                if not fresh:
-                    # the child is W + p + c; W + c, kept with W as parent, floods as much
-                    # with p next, which R9 leaves it
-                    for w in range(words):
-                        witness[w] = store[parent[node], w] | (old_edge[w] & colour_masks[c, w])
-                    other = table[table_slot(table, store, witness)]
-                    if other >= 0 and parent[other] == parent[node] and move[other] == c:
-                        continue
+                commutes = not fresh
+            if commutes and c < last:
+                # R9: W + c, then p, floods at least this child's regions
+                if kept_before(
+                    c, node, old_edge, colour_masks, store, parent, move, table, witness
+                ):
+                    continue
             slot = table_slot(table, store, child)
             before = table[slot]
             if before >= 0 and gval[before] <= depth:
@@ -237,6 +251,17 @@ def expand(
                 grab_row[w] = edge[w] & colour_masks[c, w]
                 child_edge[w] = edge[w]
             absorb(child, child_edge, grab_row, neighbours)  # child holds the grab already
+            if commutes and c > last:
+                # R10: a p-region that touches what c floods is left by this order and
+                # flooded by the other
+                beaten = np.uint64(0)
+                for w in range(words):
+                    beaten |= child_edge[w] & colour_masks[last, w]
+                if beaten:
+                    if kept_before(
+                        c, node, old_edge, colour_masks, store, parent, move, table, witness
+                    ):
+                        continue
             h = sweep_bound(child, child_edge, neighbours, colour_masks, final, scratch)
             fc = max(f, depth + h)  # the parent's f still bounds the child (pathmax)
             if fc >= stats[BEST]:
