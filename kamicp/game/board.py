@@ -66,17 +66,14 @@ class Board:
         dict
             Cell -> list of the cells beside it (holes and off-board cells left out).
         """
-        adj = {cell: [] for cell in self.order}
         if self.geometry == "graph":
+            adj = {cell: [] for cell in self.order}
             for a, b in self.edges:
                 adj[a].append(b)
                 adj[b].append(a)
             return adj
-        for cell in self.order:
-            for other in geometry.neighbours(self.geometry, cell):
-                if other in self.cells:
-                    adj[cell].append(other)
-        return adj
+        cells, beside = self.cells, geometry.NEIGHBOURS[self.geometry]
+        return {cell: [other for other in beside(cell) if other in cells] for cell in self.order}
 
     def digest(self) -> str:
         """A SHA-256 of what defines the puzzle (cells, colours, edges, rules, pivot).

@@ -141,13 +141,12 @@ def label_cells(board: Board, deadline: float | None = None) -> Labels:
             seen = 0
             clock.check()
     adj: list[set[int]] = [set() for _ in groups]
-    for cell, others in adjacency.items():
+    for cell, others in adjacency.items():  # each side is met from both of its cells
         a = group_of[cell]
         for other in others:
             b = group_of[other]
             if a != b:
                 adj[a].add(b)
-                adj[b].add(a)
     return Labels(
         groups=tuple(groups),
         group_of=group_of,
