@@ -109,10 +109,13 @@ def read_digits(text: str, path: str) -> list[Board]:
         listed = None if optimum is None else natural(optimum, "the optimum", path, number)
         found.append((side, digits, listed))
     boards = []
+    keys: dict[int, list[tuple[int, int]]] = {}  # the cells of a side, made once a file
     for i, (side, digits, optimum) in enumerate(found):
         palette = tuple(sorted(set(digits)))
         index = {d: j for j, d in enumerate(palette)}
-        cells = {divmod(k, side): index[d] for k, d in enumerate(digits)}
+        if side not in keys:
+            keys[side] = [divmod(k, side) for k in range(side * side)]
+        cells = dict(zip(keys[side], map(index.__getitem__, digits)))
         board = Board(
             geometry="square",
             cells=cells,
