@@ -58,6 +58,7 @@ __all__ = [
     "kernel",
     "no_compiling",
     "prune_caches",
+    "stopped_midway",
     "trailing_zeros",
 ]
 
@@ -99,6 +100,13 @@ def no_compiling() -> Iterator[None]:
         yield
     finally:
         _refusing[0] -= 1
+
+
+def stopped_midway() -> None:
+    """Note that a compile was stopped midway though no KeyboardInterrupt came out of it (one
+    that Numba's compiler swallowed, seen by the error the half-made loop gives later): from
+    now on :func:`no_compiling` refuses, as after an interrupt it saw."""
+    _broken[0] = True
 
 
 def _watch_compiles() -> None:
@@ -161,7 +169,8 @@ def kernel(
     inline : bool
         Compile the function into each kernel that calls it (Numba's ``inline="always"``),
         for a step of an inner loop: the call and the reference counts of its array
-        arguments go, which makes the pivot A* 1.25x faster (BENCHMARKS.md, "Flood-It").
+        arguments go, which makes the pivot A* 1.25x faster (BENCHMARKS.md, "Pivot rules:
+        the default route").
         Used as ``@kernel(inline=True)``.
 
     Returns
@@ -216,7 +225,7 @@ def _build_trailing_zeros() -> Callable:
 
 
 # The lowest set bit's index, one instruction in a kernel: 11% of the pivot A*'s time against
-# a de Bruijn multiply and table (BENCHMARKS.md, "Flood-It").
+# a de Bruijn multiply and table (BENCHMARKS.md, "Pivot rules: the default route").
 trailing_zeros = Instruction(_trailing_zeros, _build_trailing_zeros)
 
 

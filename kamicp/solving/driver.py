@@ -158,7 +158,14 @@ def drive(
         except KamicpError:
             raise
         except Exception as err:
-            raise InternalError(_bug(err, solver, seen)) from err
+            if not interrupts:
+                raise InternalError(_bug(err, solver, seen)) from err
+            # A signal came first, so what failed after it is its doing: a compile it stopped
+            # inside an LLVM callback, which swallowed the KeyboardInterrupt, fails at the
+            # next compile ("no compiled object yet"). The run answers as interrupted.
+            jit.stopped_midway()
+            result = _interrupted(g, final_colour, max_moves, seen)
+            result.interrupted = True
         if deep:
             solver = "portfolio"
             if result.proof != TOO_LARGE:  # IDA* ran

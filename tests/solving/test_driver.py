@@ -108,3 +108,37 @@ def test_a_ctrl_c_a_driver_answers_is_still_noted(monkeypatch, ctrl_c_raises):
     r = solve(g, "idastar")
     assert r.interrupted and r.moves == plain.moves
     assert signal.getsignal(signal.SIGINT) is signal.default_int_handler  # restored
+
+
+def test_an_error_after_a_signal_answers_as_interrupted(monkeypatch):
+    # Ctrl-C inside an LLVM callback of Numba's compiler is swallowed there, and the loop it
+    # left half made fails at the next compile: the run still answers with its bounds
+    from kamicp import jit
+
+    def swallowed_then_half_made(*args, **kwargs):
+        try:
+            signal.raise_signal(signal.SIGINT)
+        except KeyboardInterrupt:
+            pass
+        raise RuntimeError("no compiled object yet for <Library 'one_more_move'>")
+
+    monkeypatch.setattr(bounds, "lower_bound", swallowed_then_half_made)
+    monkeypatch.setattr(jit, "_broken", [False])
+    g = from_edges([0, 1, 2, 3, 0], [(i, i + 1) for i in range(4)])
+    r = driver.drive(g, "idastar", SolveOptions())
+    assert (r.status, r.lower_bound, r.proof, r.interrupted) == ("unknown", 3, "interrupted", True)
+    with pytest.raises(jit.NotCompiled):  # and no compiled loop is trusted after it
+        with jit.no_compiling():
+            pass
+
+
+def test_an_error_without_a_signal_is_a_bug(monkeypatch):
+    from kamicp.errors import InternalError
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("no compiled object yet for <Library 'one_more_move'>")
+
+    monkeypatch.setattr(bounds, "lower_bound", broken)
+    g = from_edges([0, 1, 2, 3, 0], [(i, i + 1) for i in range(4)])
+    with pytest.raises(InternalError, match="internal error in idastar"):
+        driver.drive(g, "idastar", SolveOptions())
