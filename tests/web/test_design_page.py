@@ -188,14 +188,17 @@ def test_a_kami2_level_opens_and_a_bad_file_says_why(chrome, served, tmp_path):
     page.find("#open-file").send_keys(str(level))
     wait_for(lambda: page.find("#geometry").get_attribute("value") == "kami2", "the level")
     [board] = registry.parse(level.read_text(), str(level))
-    colours = page.colours()
-    painted = {at: c for at, c in colours.items() if c != "hole"}
     top = min(2 * p + s + r for r, p, s in board.cells)  # the highest drawn line
     expected = {
         ",".join(map(str, drafts.position("kami2", cell, top))): str(c)
         for cell, c in board.cells.items()
     }
-    assert painted == expected
+
+    def painted():
+        return {at: c for at, c in page.colours().items() if c != "hole"}
+
+    # the geometry is set before the cells are painted: wait for the paint, not the field
+    wait_for(lambda: painted() == expected, "the level's colours")
     # upright, as the play page draws it: entry j of every strip on one drawn line
     lines = chrome.execute_script(
         "return [...document.querySelectorAll('polygon.cell')]"
