@@ -115,7 +115,7 @@ def read_digits(text: str, path: str) -> list[Board]:
         index = {d: j for j, d in enumerate(palette)}
         if side not in keys:
             keys[side] = [divmod(k, side) for k in range(side * side)]
-        cells = dict(zip(keys[side], map(index.__getitem__, digits)))
+        cells = dict(zip(keys[side], map(index.__getitem__, digits), strict=True))
         board = Board(
             geometry="square",
             cells=cells,
