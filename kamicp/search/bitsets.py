@@ -216,6 +216,8 @@ def sweep_bound(flooded, edge, neighbours, colour_masks, final, scratch) -> int:
             if not outside and c != final:
                 clear |= bit
         best = max(best, steps + popcount(left))
+        # absorb()'s steps written out, its last pass joined to the test for an empty border:
+        # 4.6-4.8 s against 4.8-5.0 s for 1,000 14x14 boards with absorb() called
         if clear:
             steps += popcount(clear)
             for w in range(words):
