@@ -9,7 +9,7 @@ the game).
 from __future__ import annotations
 
 from kamicp.bounds.position import Current
-from kamicp.game.regions import RegionGraph, distances
+from kamicp.game.regions import RegionGraph
 
 __all__ = [
     "pivot_eccentricity_bound",
@@ -45,7 +45,7 @@ def pivot_final_colour(g: RegionGraph, final_colour: int | None) -> tuple[bool, 
     >>> pivot_final_colour(g, None), pivot_final_colour(g, 1)
     ((True, 2), (False, None))
     """
-    piece = set(distances(g, g.pivot))
+    piece = set(next(p for p in g.islands if g.pivot in p))  # the islands are kept
     rest = [r for r in range(g.n) if r not in piece]
     others = {g.colour[r] for r in rest}
     if len(others) > 1 or len(rest) > len(g.islands) - 1:

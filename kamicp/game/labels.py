@@ -116,40 +116,40 @@ def label_cells(board: Board, deadline: float | None = None) -> Labels:
     """
     clock = Deadline(deadline)
     clock.check()
-    colours = board.cells
-    adjacency = board.adjacency()
+    order = board.order
+    beside = board.neighbour_indices()
     clock.check()
-    position = {cell: i for i, cell in enumerate(board.order)}
-    group_of: dict = {}
-    groups: list[tuple] = []
+    colours = [board.cells[cell] for cell in order]
+    group = [-1] * len(order)
+    groups: list[list[int]] = []  # by the places of their cells
     seen = 0
-    for cell in board.order:
-        if cell in group_of:
+    for first, colour in enumerate(colours):
+        if group[first] >= 0:
             continue
-        number, colour = len(groups), colours[cell]
-        group_of[cell] = number
-        members = [cell]
+        number = len(groups)
+        group[first] = number
+        members = [first]
         for here in members:  # grows while it is read: a breadth-first search
-            for other in adjacency[here]:
-                if other not in group_of and colours[other] == colour:
-                    group_of[other] = number
+            for other in beside[here]:
+                if group[other] < 0 and colours[other] == colour:
+                    group[other] = number
                     members.append(other)
-        members.sort(key=position.__getitem__)
-        groups.append(tuple(members))
+        members.sort()
+        groups.append(members)
         seen += len(members)
         if seen >= CHECK_EVERY:
             seen = 0
             clock.check()
     adj: list[set[int]] = [set() for _ in groups]
-    for cell, others in adjacency.items():  # each side is met from both of its cells
-        a = group_of[cell]
+    for here, others in enumerate(beside):  # each side is met from both of its cells
+        a = group[here]
         for other in others:
-            b = group_of[other]
+            b = group[other]
             if a != b:
                 adj[a].add(b)
     return Labels(
-        groups=tuple(groups),
-        group_of=group_of,
+        groups=tuple(tuple(order[i] for i in members) for members in groups),
+        group_of=dict(zip(order, group, strict=True)),
         adj=tuple(tuple(sorted(s)) for s in adj),
         colour=tuple(colours[members[0]] for members in groups),
     )

@@ -70,8 +70,10 @@ class BitBoard:
     def full(self) -> np.ndarray:
         """Every region of the piece."""
         row = np.zeros(self.words, dtype=np.uint64)
-        for i in range(self.n):
-            row[i // 64] |= _ONE << np.uint64(i % 64)
+        whole, rest = divmod(self.n, 64)
+        row[:whole] = ~np.uint64(0)
+        if rest:
+            row[whole] = (_ONE << np.uint64(rest)) - _ONE
         return row
 
 

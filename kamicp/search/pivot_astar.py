@@ -75,6 +75,7 @@ __all__ = [
     "MEMORY",
     "SHORTEN_NODES",
     "SLICE_SECONDS",
+    "SPARE_WORDS",
     "node_bytes",
     "pivot_astar",
     "quick_length",
@@ -95,6 +96,10 @@ MEMORY = 2 * 2**30
 # Expansions :func:`shorten` spends on a prefix: on ten hard floodit-99 boards 30,000 found
 # the same shorter solutions as 100,000 in half the time (about a second a board).
 SHORTEN_NODES = 30_000
+# Rows of at most this many words keep their first arrays for the next search in the process:
+# fresh ones cost 0.38 ms a 14x14 board, about the search itself (the pages touched, the
+# table filled), and kept ones are at most 1 MB (16,384 positions of 8 words).
+SPARE_WORDS = 8
 
 
 def quick_length(g: RegionGraph, final_colour: int | None = None) -> int | None:
@@ -266,6 +271,14 @@ def _search(g, board, root, final, best, node_limit, deadline, memory, on_bound)
     if length < best:
         run.quick = quick
     run.add_root(root, h0)
+    outcome = _loop(g, run, best, node_limit, deadline, on_bound, h0)
+    run.release()
+    return outcome
+
+
+def _loop(g, run, best, node_limit, deadline, on_bound, h0) -> SearchOutcome:
+    """The compiled loop's slices, until it is done or a limit stops it."""
+    board = run.board
     clock = Deadline(deadline)
     slice_size = max(1, FIRST_WORK // (board.n * board.words))
     told = h0
@@ -300,19 +313,32 @@ def _final(g: RegionGraph, final_colour: int | None) -> int:
     return -1 if final is None else final
 
 
+# The first arrays of the last search that did not grow them, by row words (SPARE_WORDS).
+_spare: dict[int, tuple[np.ndarray, ...]] = {}
+
+
 class _Run:
     """The arrays of one search, grown between slices."""
 
     def __init__(self, board: BitBoard, final: int, best: int, memory: int) -> None:
         self.board, self.final, self.memory = board, final, memory
-        size = FIRST_NODES
-        self.store = np.zeros((size, board.words), dtype=np.uint64)
-        self.gval = np.zeros(size, dtype=np.int32)
-        self.parent = np.full(size, -1, dtype=np.int64)
-        self.move = np.zeros(size, dtype=np.int8)
-        self.link = np.full(size, -1, dtype=np.int64)
-        self.stale = np.zeros(size, dtype=np.bool_)
-        self.table = np.full(4 * size, -1, dtype=np.int64)
+        kept = _spare.pop(board.words, None)
+        if kept is None:
+            size = FIRST_NODES
+            self.store = np.zeros((size, board.words), dtype=np.uint64)
+            self.gval = np.zeros(size, dtype=np.int32)
+            self.parent = np.full(size, -1, dtype=np.int64)
+            self.move = np.zeros(size, dtype=np.int8)
+            self.link = np.full(size, -1, dtype=np.int64)
+            self.stale = np.zeros(size, dtype=np.bool_)
+            self.table = np.full(4 * size, -1, dtype=np.int64)
+        else:
+            # A node's fields are all written when it is made: only the table and the
+            # root's fields are read before that.
+            self.store, self.gval, self.parent, self.move, self.link, self.stale = kept[:6]
+            self.table = kept[6]
+            self.table.fill(-1)
+            self.gval[0], self.parent[0], self.link[0], self.stale[0] = 0, -1, -1, False
         self.heads = np.full((best + 1, best + 1), -1, dtype=np.int64)
         self.stats = np.zeros(7, dtype=np.int64)
         self.stats[BEST] = best
@@ -326,6 +352,14 @@ class _Run:
         self.stats[NODES] = 1
         self.stats[LOW] = h0
         self.heads[h0, 0] = 0
+
+    def release(self) -> None:
+        """Keep the arrays for the next search where they are the first ones and small."""
+        words = self.board.words
+        if words <= SPARE_WORDS and self.store.shape[0] == FIRST_NODES:
+            if self.table.shape[0] == 4 * FIRST_NODES:
+                kept = (self.store, self.gval, self.parent, self.move, self.link, self.stale)
+                _spare[words] = (*kept, self.table)
 
     def step(self, budget: int) -> int:
         """One slice of at most ``budget`` expansions."""

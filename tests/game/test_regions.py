@@ -11,6 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from kamicp.game import board as board_module
 from kamicp.game import regions
 from kamicp.game.board import Board
 from kamicp.game.labels import grid_fits, label_cells, label_grid
@@ -134,3 +135,24 @@ def _random_square(side: int, k: int, seed: int) -> Board:
     rng = random.Random(seed)
     cells = {(r, c): rng.randrange(k) for r in range(side) for c in range(side)}
     return Board("square", cells, tuple("abcdef"[:k]))
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.one_of(boards(max_cells=30), shifted_boards()), st.randoms(use_true_random=False))
+def test_boards_of_one_layout_share_neighbours_and_keep_their_colours(board, rnd):
+    """The neighbour places of a layout are kept for the next board of that layout (its
+    colours its own); they are the adjacency's, by place in the reading order."""
+    place = {cell: i for i, cell in enumerate(board.order)}
+    adjacency = board.adjacency()
+    expected = tuple(tuple(place[o] for o in adjacency[cell]) for cell in board.order)
+    assert board.neighbour_indices() == expected
+    k = len(board.palette)
+    recoloured = board.with_colours({cell: rnd.randrange(k) for cell in board.cells})
+    assert recoloured.neighbour_indices() == expected
+    _same(region_graph(recoloured), reference_region_graph(recoloured))
+
+
+def test_a_large_board_makes_its_own_neighbours(monkeypatch):
+    monkeypatch.setattr(board_module, "LAYOUT_CELLS", 10)
+    board = _random_square(6, 3, seed=2)
+    _same(region_graph(board), reference_region_graph(board))

@@ -308,3 +308,29 @@ def test_slices_meet_a_deadline_on_a_long_search(monkeypatch):
     out = pivot_astar(g, deadline=began + 0.05)
     assert time.monotonic() - began < 5
     assert out.lower_bound >= bounds.pivot_layer_bound(bounds.contract(g)) or out.complete
+
+
+def six_colour_boards(count: int):
+    """Random 14x14 pivot boards of six colours (rows of two and three words; a few store
+    more positions than the first arrays hold, FIRST_NODES)."""
+    for seed in range(count):
+        rng = np.random.default_rng(seed)
+        cells = {(r, c): int(rng.integers(0, 6)) for r in range(14) for c in range(14)}
+        yield region_graph(
+            Board(geometry="square", cells=cells, palette=tuple("abcdef"), rules="pivot")
+        )
+
+
+def test_a_search_does_not_depend_on_the_one_before():
+    """Searches of one process share their first arrays (SPARE_WORDS): run forwards and
+    backwards, stopped or finished, grown or not, every board expands the same nodes with
+    the same answer."""
+    runs = [(g, limit) for g in six_colour_boards(12) for limit in (None, 300)]
+
+    def answers(order):
+        outs = {i: pivot_astar(runs[i][0], node_limit=runs[i][1]) for i in order}
+        return [(o.moves, o.lower_bound, o.complete, o.nodes) for _, o in sorted(outs.items())]
+
+    forwards = answers(range(len(runs)))
+    assert answers(reversed(range(len(runs)))) == forwards
+    assert 12 < sum(complete for _, _, complete, _ in forwards) < 24
