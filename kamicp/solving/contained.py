@@ -39,7 +39,7 @@ def exact_run(g: RegionGraph, solver: str, options: SolveOptions) -> Result:
         ``sat`` or ``cpsat``.
     options : SolveOptions
         ``max_moves``, ``final_colour``, ``time_limit``, ``workers``, ``probe``,
-        ``strategy`` and ``known`` are used.
+        ``strategy``, ``known`` and ``lower`` are used.
 
     Returns
     -------
@@ -49,7 +49,9 @@ def exact_run(g: RegionGraph, solver: str, options: SolveOptions) -> Result:
     factory = horizon_factory(solver, options.workers)
     clock = Deadline.after(options.time_limit)
     o = options
-    return exact(g, factory, o.max_moves, o.final_colour, clock, o.probe, o.strategy, o.known)
+    return exact(
+        g, factory, o.max_moves, o.final_colour, clock, o.probe, o.strategy, o.known, o.lower
+    )
 
 
 def _child(conn, g: RegionGraph, solver: str, options: SolveOptions) -> None:

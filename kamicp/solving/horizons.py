@@ -201,7 +201,15 @@ class Horizons:
 
 
 def exact(
-    g, factory, max_moves, final_colour, clock, probe=0.0, strategy=DEFAULT_STRATEGY, known=None
+    g,
+    factory,
+    max_moves,
+    final_colour,
+    clock,
+    probe=0.0,
+    strategy=DEFAULT_STRATEGY,
+    known=None,
+    lower=0,
 ) -> Result:
     if not bounds.solvable(g, rules.start(g), final_colour):
         return never(g, final_colour)
@@ -215,6 +223,7 @@ def exact(
     beam = known is None or strategy != "up"
     h = Horizons(g, factory, final_colour, strategy, clock.at, beam)
     h.whole = True
+    h.lower = max(h.lower, lower)  # proved by the caller (the compiled A*, say)
     if known is not None and (h.upper is None or len(known) < h.upper):
         h.best = list(known)
     h.report()  # the beam's solution at once, not after the first horizon (minutes, maybe)

@@ -106,6 +106,9 @@ class SolveOptions:
     ray : str or None
         ``idastar``: its workers are the actors of the Ray cluster at this address
         (``"local"`` starts one; :mod:`kamicp.search.ida.cluster`).
+    lower : int
+        A lower bound already proved (the portfolio gives its backends the compiled A*'s):
+        the exact models ask no horizon below it.
     """
 
     max_moves: int | None = None
@@ -121,6 +124,7 @@ class SolveOptions:
     beam_width: int | None = None
     journal: str | None = None
     ray: str | None = None
+    lower: int = 0
 
     @classmethod
     def from_args(cls, args: Any) -> SolveOptions:

@@ -119,7 +119,7 @@ def solve_portfolio(
         # which rarely proves the deep levels where it pays, while idastar finds their
         # solutions
         tetrapods = backend == "sat" or "sat" not in backends and backend == backends[0]
-        own = replace(options, tetrapods=tetrapods)
+        own = replace(options, tetrapods=tetrapods, lower=max(options.lower, start_bound))
         solver = backend
         if backend in STRATEGY_BACKENDS:
             solver, strategy = STRATEGY_BACKENDS[backend]

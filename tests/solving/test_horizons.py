@@ -7,10 +7,13 @@ from __future__ import annotations
 import os
 import signal
 
+import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 
+from kamicp import bounds
 from kamicp.game import rules
+from kamicp.game.board import Board
 from kamicp.game.regions import from_edges, region_graph
 from kamicp.models.sat.horizon import SatHorizon
 from kamicp.procs import progress
@@ -188,3 +191,26 @@ def test_down_under_pivot_rules_without_a_first_solution_asks_the_model():
     assert h.best is None
     assert h.optimum(clock)
     assert h.upper == h.lower == len(bfs(g).moves)
+
+
+@pytest.mark.parametrize("strategy", ["up", "down", "bisect"])
+def test_a_bound_the_caller_proved_is_where_the_horizons_start(monkeypatch, strategy):
+    """The portfolio hands its backends the compiled A*'s bound: no horizon below it is
+    asked, and the optimum is still proved."""
+    rng = np.random.default_rng(140)  # a start bound of 6, an optimum of 8
+    cells = {(r, c): int(rng.integers(4)) for r in range(7) for c in range(7)}
+    g = region_graph(Board(geometry="square", cells=cells, palette=tuple("RGBY"), rules="pivot"))
+    optimum = len(bfs(g).moves)
+    assert bounds.lower_bound(g) == 6
+    asked = []
+    real = SatHorizon.decide
+
+    def decide(self, horizon, seconds):
+        asked.append(horizon)
+        return real(self, horizon, seconds)
+
+    monkeypatch.setattr(SatHorizon, "decide", decide)
+    factory = lambda g, fc: SatHorizon(g, final_colour=fc)  # noqa: E731
+    r = horizons.exact(g, factory, None, None, Deadline.after(60), strategy=strategy, lower=7)
+    assert r.status == "optimal" and r.moves == optimum == 8
+    assert min(asked, default=7) == 7
