@@ -254,7 +254,9 @@ def redelivered_interrupts() -> Iterator[None]:
     "Exception ignored" and goes on, and the Ctrl-C is lost. Here that report is replaced by
     the signal sent again :data:`AGAIN` seconds later (from a timer thread: sent at once, its
     handler would run inside the report), when the callback has returned (or, inside
-    another one, it is sent again the same way).
+    another one, it is sent again the same way). Once the block has ended nothing is sent
+    again: whoever ran it noted the signal (:func:`noting_interrupts`) and is answering, and a
+    signal then would stop the answer itself.
 
     Examples
     --------
@@ -271,13 +273,22 @@ def redelivered_interrupts() -> Iterator[None]:
     interrupted
     """
     previous = sys.unraisablehook
+    timers: list[threading.Timer] = []
+    lock = threading.Lock()
+    inside = [True]
+
+    def send(signum: int) -> None:
+        with lock:  # never once the block has ended: its owner has noted the signal
+            if inside[0]:
+                os.kill(os.getpid(), signum)
 
     def hook(unraisable) -> None:
         if isinstance(unraisable.exc_value, KeyboardInterrupt):
             for signum in SIGNALS:  # the first whose handler raises it (SIGTERM's in the CLI)
                 if callable(signal.getsignal(signum)):
-                    again = threading.Timer(AGAIN, os.kill, (os.getpid(), signum))
+                    again = threading.Timer(AGAIN, send, (signum,))
                     again.daemon = True
+                    timers.append(again)
                     again.start()
                     return
         previous(unraisable)
@@ -287,6 +298,10 @@ def redelivered_interrupts() -> Iterator[None]:
         yield
     finally:
         sys.unraisablehook = previous
+        with lock:
+            inside[0] = False
+        for again in timers:
+            again.cancel()
 
 
 @contextmanager

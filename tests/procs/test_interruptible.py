@@ -2,13 +2,20 @@
 
 from __future__ import annotations
 
+import ctypes
+import os
 import signal
 import threading
 import time
 
 import pytest
 
-from kamicp.procs.interruptible import deferred_signals, run_interruptibly
+from kamicp.procs.interruptible import (
+    AGAIN,
+    deferred_signals,
+    noting_interrupts,
+    run_interruptibly,
+)
 
 
 @pytest.fixture
@@ -67,3 +74,42 @@ def test_signals_are_deferred_while_the_thread_starts(ctrl_c_raises):
     assert signal.getsignal(signal.SIGINT) is signal.default_int_handler  # put back
     with pytest.raises(KeyboardInterrupt):
         signal.raise_signal(signal.SIGINT)
+
+
+def _swallowed_ctrl_c() -> None:
+    """A Ctrl-C whose KeyboardInterrupt a C callback swallows (as LLVM's, while Numba
+    compiles): the handler runs inside the callback, and ctypes reports the exception."""
+
+    def callback():
+        os.kill(os.getpid(), signal.SIGINT)
+        for _ in range(1000):  # the handler runs at one of these steps
+            pass
+
+    ctypes.CFUNCTYPE(None)(callback)()
+
+
+def test_a_swallowed_ctrl_c_is_sent_again_within_the_block():
+    seen = []
+    previous = signal.signal(signal.SIGINT, lambda signum, frame: seen.append(signum))
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            with noting_interrupts() as noted:
+                _swallowed_ctrl_c()
+                time.sleep(20 * AGAIN)  # the signal sent again ends it
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    assert noted == [signal.SIGINT, signal.SIGINT] and seen == []
+
+
+def test_a_swallowed_ctrl_c_is_not_sent_again_once_the_block_has_ended():
+    # The block noted it and answers as interrupted; a signal sent after it would stop the
+    # answer itself (uncaught, the process would end by SIGINT with nothing printed).
+    seen = []
+    previous = signal.signal(signal.SIGINT, lambda signum, frame: seen.append(signum))
+    try:
+        with noting_interrupts() as noted:
+            _swallowed_ctrl_c()
+        time.sleep(20 * AGAIN)
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    assert noted == [signal.SIGINT] and seen == []
