@@ -48,10 +48,7 @@ def exact_run(g: RegionGraph, solver: str, options: SolveOptions) -> Result:
     """
     factory = horizon_factory(solver, options.workers)
     clock = Deadline.after(options.time_limit)
-    o = options
-    return exact(
-        g, factory, o.max_moves, o.final_colour, clock, o.probe, o.strategy, o.known, o.lower
-    )
+    return exact(g, factory, options, clock)
 
 
 def _child(conn, g: RegionGraph, solver: str, options: SolveOptions) -> None:

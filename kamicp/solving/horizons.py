@@ -18,7 +18,8 @@ refutes horizon 3 and solves 4)::
     >>> from kamicp.models.sat.horizon import SatHorizon
     >>> cycle = [(i, (i + 1) % 7) for i in range(7)]
     >>> g = from_edges([2, 0, 2, 1, 2, 0, 1], cycle)
-    >>> r = exact(g, lambda g, fc: SatHorizon(g, final_colour=fc), None, None, Deadline.after(60))
+    >>> factory = lambda g, fc: SatHorizon(g, final_colour=fc)
+    >>> r = exact(g, factory, SolveOptions(), Deadline.after(60))
     >>> r.status, r.moves, r.proof
     ('optimal', 4, 'horizon 3 proved infeasible')
 """
@@ -36,7 +37,7 @@ from kamicp.procs.deadline import Deadline, LimitReached
 from kamicp.procs.progress import listening, say, tell
 from kamicp.result import SAT, UNSAT, Decision, HorizonSolver, Result
 from kamicp.search import pivot_astar
-from kamicp.solving.options import DEFAULT_STRATEGY, STRATEGIES
+from kamicp.solving.options import DEFAULT_STRATEGY, STRATEGIES, SolveOptions
 from kamicp.solving.upper_bound import greedy_solution, never, unknown
 
 __all__ = ["DEFAULT_STRATEGY", "STRATEGIES", "Horizons", "exact", "horizon_factory"]
@@ -200,37 +201,48 @@ class Horizons:
         return f"admissible lower bound {self.lower}"
 
 
-def exact(
-    g,
-    factory,
-    max_moves,
-    final_colour,
-    clock,
-    probe=0.0,
-    strategy=DEFAULT_STRATEGY,
-    known=None,
-    lower=0,
-) -> Result:
-    if not bounds.solvable(g, rules.start(g), final_colour):
-        return never(g, final_colour)
+def exact(g: RegionGraph, factory, options: SolveOptions, clock: Deadline) -> Result:
+    """Solve ``g`` by asking an exact model the horizons of ``options.strategy``.
+
+    Parameters
+    ----------
+    g : RegionGraph
+        The board.
+    factory : callable
+        Makes the model: ``factory(g, final_colour)`` (:func:`horizon_factory`).
+    options : SolveOptions
+        ``max_moves`` (one horizon asked), ``final_colour``, ``probe``, ``strategy``,
+        ``known`` (a first solution) and ``lower`` (a bound the caller proved) are used.
+    clock : Deadline
+        When to stop; the answer then holds the bounds proved so far.
+
+    Returns
+    -------
+    Result
+        Its ``solver`` left empty; ``optimal`` only where a refuted horizon or the
+        admissible bound meets a replayed solution.
+    """
+    o = options
+    if not bounds.solvable(g, rules.start(g), o.final_colour):
+        return never(g, o.final_colour)
     if g.rules == "free" and len(g.islands) > 1:
         # Pieces are solved one by one, each to optimality; a known solution of the whole
         # board does not split into them, so it is not used here.
-        return _islands(g, factory, max_moves, final_colour, clock, probe, strategy)
+        return _islands(g, factory, o, clock)
     # Raising the horizon needs no upper bound to choose it: given a solution to report, it
     # starts at once, without the beam (1.3 s on an 18x18 Flood-It board of eight colours,
     # where the portfolio's other SAT run computes it anyway).
-    beam = known is None or strategy != "up"
-    h = Horizons(g, factory, final_colour, strategy, clock.at, beam)
+    beam = o.known is None or o.strategy != "up"
+    h = Horizons(g, factory, o.final_colour, o.strategy, clock.at, beam)
     h.whole = True
-    h.lower = max(h.lower, lower)  # proved by the caller (the compiled A*, say)
-    if known is not None and (h.upper is None or len(known) < h.upper):
-        h.best = list(known)
+    h.lower = max(h.lower, o.lower)  # proved by the caller (the compiled A*, say)
+    if o.known is not None and (h.upper is None or len(o.known) < h.upper):
+        h.best = list(o.known)
     h.report()  # the beam's solution at once, not after the first horizon (minutes, maybe)
     try:
-        if max_moves is not None:
-            return _decide_max(h, max_moves, clock)
-        done = h.optimum(clock, probe)
+        if o.max_moves is not None:
+            return _decide_max(h, o.max_moves, clock)
+        done = h.optimum(clock, o.probe)
     except KeyboardInterrupt:
         done = False
     return _from_horizons(h, done)
@@ -274,21 +286,20 @@ def _from_horizons(h: Horizons, done: bool, max_moves: int | None = None) -> Res
     )
 
 
-def _islands(
-    g, factory, max_moves, final_colour, clock, probe=0.0, strategy=DEFAULT_STRATEGY
-) -> Result:
+def _islands(g: RegionGraph, factory, options: SolveOptions, clock: Deadline) -> Result:
     """Free rules on a board in pieces: solve each piece, then choose the final colour.
 
     Exact because pieces never touch, so each move acts on one piece, and a piece can be
     brought to colour c in opt(piece) moves or, failing that, opt(piece) + 1 (one more move
     recolours the solved piece). So only "solvable at opt(piece) ending in c?" is asked.
     """
+    final_colour, max_moves = options.final_colour, options.max_moves
     colours = range(g.k) if final_colour is None else [final_colour]
     pieces = []  # (regions, {colour: an optimal solution of the piece ending in it})
     try:
         for regions in g.islands:
             piece = subgraph(g, regions)
-            pieces.append((regions, _piece_costs(piece, factory, colours, clock, probe, strategy)))
+            pieces.append((regions, _piece_costs(piece, factory, colours, clock, options)))
     except LimitReached:
         return unknown(g, final_colour, "time limit or interrupt: bounds only")
     best_colour = min(colours, key=lambda c: sum(len(cost[c]) for _, cost in pieces))
@@ -303,13 +314,11 @@ def _islands(
     )
 
 
-def _piece_costs(
-    piece: RegionGraph, factory, colours, clock, probe=0.0, strategy=DEFAULT_STRATEGY
-) -> dict:
+def _piece_costs(piece: RegionGraph, factory, colours, clock, options: SolveOptions) -> dict:
     """For each final colour c, an optimal solution of ``piece`` ending in c."""
-    h = Horizons(piece, factory, None, strategy, clock.at)
+    h = Horizons(piece, factory, None, options.strategy, clock.at)
     try:
-        if not h.optimum(clock, probe):
+        if not h.optimum(clock, options.probe):
             raise LimitReached
     except KeyboardInterrupt:
         raise LimitReached from None

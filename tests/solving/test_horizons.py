@@ -147,7 +147,7 @@ def test_raising_the_horizon_from_a_known_solution_runs_no_beam(monkeypatch, str
     monkeypatch.setattr(horizons, "greedy_solution", counted)
     factory = lambda g, fc: SatHorizon(g, final_colour=fc)  # noqa: E731
     clock = Deadline.after(60)
-    r = horizons.exact(g, factory, None, None, clock, strategy=strategy, known=longer)
+    r = horizons.exact(g, factory, SolveOptions(strategy=strategy, known=longer), clock)
     assert r.status == "optimal" and r.moves == len(known)
     assert len(calls) == beams
 
@@ -211,6 +211,6 @@ def test_a_bound_the_caller_proved_is_where_the_horizons_start(monkeypatch, stra
 
     monkeypatch.setattr(SatHorizon, "decide", decide)
     factory = lambda g, fc: SatHorizon(g, final_colour=fc)  # noqa: E731
-    r = horizons.exact(g, factory, None, None, Deadline.after(60), strategy=strategy, lower=7)
+    r = horizons.exact(g, factory, SolveOptions(strategy=strategy, lower=7), Deadline.after(60))
     assert r.status == "optimal" and r.moves == optimum == 8
     assert min(asked, default=7) == 7
