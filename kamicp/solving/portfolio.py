@@ -13,7 +13,8 @@ are stopped. While they run, the backends also report every lower bound they pro
 each threshold it passes; SAT: each refuted horizon) and every solution they find; as soon as
 one backend's lower bound meets another's solution (or, with ``max_moves``, exceeds it) the
 answer is proved and both are stopped. The caller's admissible start bound counts as one
-of those lower bounds (and settles ``max_moves`` below it before any backend starts). When
+of those lower bounds (and settles ``max_moves`` below it before any backend starts), and
+the backends start from it (``SolveOptions.lower``: no SAT horizon below it). When
 neither finishes in time, the bounds of both are combined: the larger lower bound and the
 shorter solution.
 
