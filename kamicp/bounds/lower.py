@@ -43,8 +43,7 @@ def solvable(g: RegionGraph, pos: Position | None = None, final_colour: int | No
     if g.rules != "pivot":
         return True
     pos = start(g) if pos is None else pos
-    home = next(i for i, piece in enumerate(g.islands) if g.pivot in piece)
-    others = {pos[r] for i, piece in enumerate(g.islands) if i != home for r in piece}
+    others = {pos[r] for piece in g.islands if piece is not g.pivot_island for r in piece}
     if final_colour is not None:
         others.add(final_colour)
     return len(others) <= 1

@@ -45,7 +45,7 @@ def pivot_final_colour(g: RegionGraph, final_colour: int | None) -> tuple[bool, 
     >>> pivot_final_colour(g, None), pivot_final_colour(g, 1)
     ((True, 2), (False, None))
     """
-    piece = set(next(p for p in g.islands if g.pivot in p))  # the islands are kept
+    piece = set(g.pivot_island)
     rest = [r for r in range(g.n) if r not in piece]
     others = {g.colour[r] for r in rest}
     if len(others) > 1 or len(rest) > len(g.islands) - 1:

@@ -113,6 +113,18 @@ class RegionGraph:
                 pieces.append(sorted(piece))
         return pieces
 
+    @cached_property
+    def pivot_island(self) -> list[int]:
+        """The piece of :attr:`islands` that holds the pivot's region (the one piece that
+        moves under pivot rules).
+
+        Returns
+        -------
+        list of int
+            That piece, the same list object as in :attr:`islands`; computed once.
+        """
+        return next(piece for piece in self.islands if self.pivot in piece)
+
     def colours_present(self) -> set[int]:
         """The colours some region has.
 

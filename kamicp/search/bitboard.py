@@ -101,7 +101,7 @@ def bit_board(g: RegionGraph) -> BitBoard:
     """
     if g.k > MOST_COLOURS:
         raise ValueError(f"{g.k} colours: the compiled search takes at most {MOST_COLOURS}")
-    piece = next(p for p in g.islands if g.pivot in p)
+    piece = g.pivot_island
     index = {v: i for i, v in enumerate(piece)}
     n = len(piece)
     words = (n + 63) // 64
