@@ -82,8 +82,7 @@ class Board:
                 adj[a].append(b)
                 adj[b].append(a)
             return adj
-        cells, beside = self.cells, geometry.NEIGHBOURS[self.geometry]
-        return {cell: [other for other in beside(cell) if other in cells] for cell in self.order}
+        return _grid_adjacency(self.geometry, self.cells, self.order)
 
     def neighbour_indices(self) -> tuple[tuple[int, ...], ...]:
         """Each cell's present neighbours by their places in ``order``, as :meth:`adjacency`
@@ -162,9 +161,13 @@ class Board:
 @lru_cache(maxsize=LAYOUTS_KEPT)
 def _layout(geometry_name: str, order: tuple) -> tuple[tuple[int, ...], ...]:
     """The neighbour places of a grid layout (:meth:`Board.neighbour_indices`), kept."""
-    present, beside = set(order), geometry.NEIGHBOURS[geometry_name]
-    adjacency = {cell: [other for other in beside(cell) if other in present] for cell in order}
-    return _indices(order, adjacency)
+    return _indices(order, _grid_adjacency(geometry_name, set(order), order))
+
+
+def _grid_adjacency(geometry_name: str, present, order: tuple) -> dict:
+    """Each cell of ``order``'s neighbours on the grid that are among ``present``."""
+    beside = geometry.NEIGHBOURS[geometry_name]
+    return {cell: [other for other in beside(cell) if other in present] for cell in order}
 
 
 def _indices(order: tuple, adjacency: dict) -> tuple[tuple[int, ...], ...]:
