@@ -335,8 +335,7 @@ class _Run:
         else:
             # A node's fields are all written when it is made: only the table and the
             # root's fields are read before that.
-            self.store, self.gval, self.parent, self.move, self.link, self.stale = kept[:6]
-            self.table = kept[6]
+            self.store, self.gval, self.parent, self.move, self.link, self.stale, self.table = kept
             self.table.fill(-1)
             self.gval[0], self.parent[0], self.link[0], self.stale[0] = 0, -1, -1, False
         self.heads = np.full((best + 1, best + 1), -1, dtype=np.int64)
@@ -356,10 +355,10 @@ class _Run:
     def release(self) -> None:
         """Keep the arrays for the next search where they are the first ones and small."""
         words = self.board.words
-        if words <= SPARE_WORDS and self.store.shape[0] == FIRST_NODES:
-            if self.table.shape[0] == 4 * FIRST_NODES:
-                kept = (self.store, self.gval, self.parent, self.move, self.link, self.stale)
-                _spare[words] = (*kept, self.table)
+        first = self.store.shape[0] == FIRST_NODES and self.table.shape[0] == 4 * FIRST_NODES
+        if words <= SPARE_WORDS and first:
+            arrays = (self.store, self.gval, self.parent, self.move, self.link, self.stale)
+            _spare[words] = (*arrays, self.table)
 
     def step(self, budget: int) -> int:
         """One slice of at most ``budget`` expansions."""
