@@ -12,12 +12,12 @@ Numba finds a kernel's callees among its module's globals when it compiles it, s
 :func:`compile_kernels` puts the compiled dispatchers in place of the kernels there, and in
 every kamicp module that imported a kernel by name.
 
-Compiled code reaches a run one way, through this module: Numba compiles each kernel on its
-first call and keeps it in :func:`cache_folder`, one folder per state of kamicp's sources, so
-that an edit or an upgrade compiles afresh and a read-only install still caches (in the
-user's cache folder). The pivot A*'s kernels may also come ahead of time from the build
-(:mod:`kamicp.search.pivot_code`), which is used only when it was made from these very
-sources; otherwise they are compiled here like the rest.
+Compiled code reaches a run one way: each loop is declared here once, and Numba compiles it,
+either on its first call, cached in :func:`cache_folder` (one folder per state of kamicp's
+sources, so that an edit or an upgrade compiles afresh and a read-only install still caches,
+in the user's cache folder), or, for the pivot A*'s entry points, at install time into a
+library that runs without Numba (:mod:`kamicp.aot`, :mod:`kamicp.search.pivot_code`), used
+only while it was built from these very sources.
 
 A kernel may use an :class:`Instruction` such as :data:`trailing_zeros`: one machine
 instruction, made as a Numba intrinsic when the kernels are compiled. A step of an inner loop
@@ -58,6 +58,7 @@ __all__ = [
     "kernel",
     "no_compiling",
     "prune_caches",
+    "refusing",
     "stopped_midway",
     "trailing_zeros",
 ]
@@ -100,6 +101,18 @@ def no_compiling() -> Iterator[None]:
         yield
     finally:
         _refusing[0] -= 1
+
+
+def refusing() -> bool:
+    """Whether a :func:`no_compiling` block is open, or a compile was stopped midway.
+
+    Examples
+    --------
+    >>> with no_compiling():
+    ...     refusing()
+    True
+    """
+    return bool(_refusing[0] or _broken[0])
 
 
 def stopped_midway() -> None:

@@ -246,16 +246,18 @@ def sweep_bound(flooded, edge, neighbours, colour_masks, final, scratch) -> int:
 
 
 @kernel
-def greedy_colours(flooded, neighbours, colour_masks, final, out) -> int:
+def greedy_colours(flooded, neighbours, colour_masks, final, out, work) -> int:
     """A solution of the piece from ``flooded``, written as colours into ``out`` (at least
     n + 1 long); its length. Each move is a colour-eliminating one where there is one, else
     the colour that floods the most regions (the lowest on a tie); then the final colour
-    if the last move was another. O(moves x (k + n) x words)."""
+    if the last move was another. ``work`` holds three rows of scratch.
+    O(moves x (k + n) x words)."""
     words = flooded.shape[0]
     k = colour_masks.shape[0]
-    done = flooded.copy()
-    edge = border(done, neighbours)
-    grab = np.empty(words, dtype=np.uint64)
+    done, edge, grab = work[0], work[1], work[2]
+    for w in range(words):
+        done[w] = flooded[w]
+    border_into(done, neighbours, edge)
     length = 0
     while True:
         empty = True

@@ -67,6 +67,7 @@ from kamicp.search.pivot_kernels import (
     NODES,
     SLICE,
     USED,
+    WORK_ROWS,
 )
 
 __all__ = [
@@ -118,8 +119,7 @@ def quick_length(g: RegionGraph, final_colour: int | None = None) -> int | None:
     final = _final(g, final_colour)
     if board.n == 1:
         return int(final >= 0 and final != board.colours[0])
-    colours = np.empty(board.n + 1, dtype=np.int64)
-    return int(open_start(board.start(), board.neighbours, board.colour_masks, final, colours)[1])
+    return _open(board, board.start(), final)[1]
 
 
 def node_bytes(words: int) -> int:
@@ -260,8 +260,7 @@ def _search(g, board, root, final, best, node_limit, deadline, memory, on_bound)
     """The A* from the flooded set ``root`` for continuations shorter than ``best`` moves."""
     # the start's bound, and a quick solution: A* then looks only below it, and stores
     # nothing at or above it
-    colours = np.empty(board.n + 1, dtype=np.int64)
-    h0, length = open_start(root, board.neighbours, board.colour_masks, final, colours)
+    h0, length, colours = _open(board, root, final)
     if h0 >= best:
         return SearchOutcome(None, h0, True, 0)
     quick = [(g.pivot, int(c)) for c in colours[:length]]
@@ -313,6 +312,17 @@ def _final(g: RegionGraph, final_colour: int | None) -> int:
     return -1 if final is None else final
 
 
+def _open(board: BitBoard, root: np.ndarray, final: int) -> tuple[int, int, np.ndarray]:
+    """The bound of the flooded set ``root``, and the length and colours of a greedy
+    solution from it (:func:`kamicp.search.pivot_kernels.open_start`)."""
+    colours = np.empty(board.n + 1, dtype=np.int64)
+    work = np.empty((WORK_ROWS, board.words), dtype=np.uint64)
+    layers = np.empty(board.n + 1, dtype=np.uint64)
+    out = np.empty(2, dtype=np.int64)
+    open_start(root, board.neighbours, board.colour_masks, final, colours, work, layers, out)
+    return int(out[0]), int(out[1]), colours
+
+
 # The first arrays of the last search that did not grow them, by row words (SPARE_WORDS).
 _spare: dict[int, tuple[np.ndarray, ...]] = {}
 
@@ -343,6 +353,7 @@ class _Run:
         self.stats[BEST] = best
         self.stats[BEST_NODE] = -1
         self.full = board.full()
+        self.work = np.empty((WORK_ROWS, board.words), dtype=np.uint64)
         self.quick: list[Move] | None = None  # a solution no longer than the search's bound
 
     def add_root(self, root: np.ndarray, h0: int) -> None:
@@ -377,6 +388,7 @@ class _Run:
             self.stats,
             self.final,
             budget,
+            self.work,
         )
 
     def grow(self) -> bool:

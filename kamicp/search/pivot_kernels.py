@@ -1,13 +1,13 @@
-"""The compiled loop of the pivot-rule A*, and its exported signatures.
+"""The compiled loop of the pivot-rule A*.
 
 :func:`expand` expands positions in order of f = g + h for a slice of work; between slices
 :mod:`kamicp.search.pivot_astar` checks the time and the budgets and grows the arrays
 (:func:`rehash` moves the table into a larger one). :func:`open_start` gives the start's
 bound and a greedy solution. The steps on bitsets are :mod:`kamicp.search.bitsets`.
 
-These functions are Numba kernels (:mod:`kamicp.jit`), and :data:`EXPORTS` names the
-signature each is exported with by the ahead-of-time build (``setup.py``), which
-:mod:`kamicp.search.pivot_code` prefers when it is built from these very sources.
+These functions are Numba kernels (:mod:`kamicp.jit`) that allocate nothing: the caller
+gives them their scratch rows. So :mod:`kamicp.search.pivot_code` can also build them ahead
+of time into a library that runs without Numba.
 
 Examples
 --------
@@ -15,9 +15,12 @@ Examples
 >>> neighbours = np.array([[0b0010], [0b0101], [0b1010], [0b0100]], dtype=np.uint64)
 >>> colour_masks = np.array([[0b0001], [0b1010], [0b0100]], dtype=np.uint64)
 >>> colours = np.empty(5, dtype=np.int64)
->>> bound, length = open_start(np.array([1], dtype=np.uint64), neighbours, colour_masks, -1,
-...                            colours)
->>> int(bound), colours[:length].tolist()
+>>> work = np.empty((WORK_ROWS, 1), dtype=np.uint64)
+>>> layers = np.empty(5, dtype=np.uint64)
+>>> out = np.empty(2, dtype=np.int64)
+>>> open_start(np.array([1], dtype=np.uint64), neighbours, colour_masks, -1, colours, work,
+...            layers, out)
+>>> int(out[0]), colours[:out[1]].tolist()
 (3, [1, 2, 1])
 """
 
@@ -28,7 +31,6 @@ import numpy as np
 from kamicp.jit import kernel
 from kamicp.search.bitsets import (
     absorb,
-    border,
     border_into,
     eliminated,
     greedy_colours,
@@ -42,12 +44,12 @@ __all__ = [
     "BEST_NODE",
     "DONE",
     "EXPANDED",
-    "EXPORTS",
     "GROW",
     "LOW",
     "NODES",
     "SLICE",
     "USED",
+    "WORK_ROWS",
     "expand",
     "kept_before",
     "open_start",
@@ -62,15 +64,9 @@ DONE, SLICE, GROW = 0, 1, 2
 # last node and colour, expansions, table entries
 NODES, LOW, BEST, BEST_NODE, BEST_COLOUR, EXPANDED, USED = range(7)
 
-# The entry points of the ahead-of-time build and their one signature each: rows of 64-bit
-# words (``u8[::1]``, ``u8[:, ::1]``), the int32 moves, int8 colours and bool flags of the
-# node arrays, int64 for the rest.
-EXPORTS = {
-    "open_start": "UniTuple(i8, 2)(u8[::1], u8[:, ::1], u8[:, ::1], i8, i8[::1])",
-    "expand": "i8(u8[:, ::1], u8[:, ::1], u8[::1], u8[:, ::1], i4[::1], i8[::1], i1[::1], "
-    "i8[::1], b1[::1], i8[::1], i8[:, ::1], i8[::1], i8, i8)",
-    "rehash": "void(i8[::1], i8[::1], u8[:, ::1])",
-}
+# Rows of scratch an entry point is given (``work``, of shape (WORK_ROWS, words)): the
+# kernels allocate nothing, so that the ahead-of-time build needs no Numba runtime.
+WORK_ROWS = 9
 
 
 @kernel(inline=True)
@@ -113,15 +109,16 @@ def kept_before(c, node, old_edge, colour_masks, store, parent, move, table, wit
 
 
 @kernel
-def open_start(root, neighbours, colour_masks, final, colours):
-    """The start's bound and a greedy solution (written to ``colours``): (bound, length).
-    One compiled call, as each loads its compiled code on first use."""
-    edge = border(root, neighbours)
-    scratch = np.empty((3, root.shape[0]), dtype=np.uint64)
-    layers = np.empty(neighbours.shape[0] + 1, dtype=np.uint64)
+def open_start(root, neighbours, colour_masks, final, colours, work, layers, out) -> None:
+    """The start's bound and the length of a greedy solution, written to ``out[0]`` and
+    ``out[1]``, the solution to ``colours``. ``work`` holds :data:`WORK_ROWS` rows of
+    scratch, ``layers`` n + 1 words. One compiled call, as each loads its code on first use."""
+    edge, scratch = work[0], work[1:4]
+    border_into(root, neighbours, edge)
     bound = layer_bound_into(root, edge, neighbours, colour_masks, final, scratch, layers)
     bound = max(bound, sweep_bound(root, edge, neighbours, colour_masks, final, scratch))
-    return bound, greedy_colours(root, neighbours, colour_masks, final, colours)
+    out[0] = bound
+    out[1] = greedy_colours(root, neighbours, colour_masks, final, colours, work[4:7])
 
 
 @kernel
@@ -149,6 +146,7 @@ def expand(
     stats,
     final,
     budget,
+    work,
 ) -> int:
     """Expand up to ``budget`` positions in order of f; say why it stopped (:data:`DONE`,
     :data:`SLICE`, :data:`GROW`).
@@ -158,19 +156,13 @@ def expand(
     ``move[i]`` that made it, the next node of its bucket ``link[i]``, and ``stale[i]`` once
     it was reached again in fewer moves. ``table`` maps flooded sets to nodes (open
     addressing), ``heads[f, g]`` is the first node of the bucket (f, g), and ``stats`` holds
-    the counters named by :data:`NODES` to :data:`USED`. The arguments are flat arrays, so
-    that the ahead-of-time build can export it with one signature (:data:`EXPORTS`).
+    the counters named by :data:`NODES` to :data:`USED`; ``work`` holds :data:`WORK_ROWS`
+    rows of scratch.
     """
     k = colour_masks.shape[0]
     words = full.shape[0]
-    # work arrays, allocated once a slice
-    edge = np.empty(words, dtype=np.uint64)
-    child = np.empty(words, dtype=np.uint64)
-    child_edge = np.empty(words, dtype=np.uint64)
-    grab_row = np.empty(words, dtype=np.uint64)
-    old_edge = np.empty(words, dtype=np.uint64)
-    witness = np.empty(words, dtype=np.uint64)
-    scratch = np.empty((3, words), dtype=np.uint64)
+    edge, child, child_edge, grab_row = work[0], work[1], work[2], work[3]
+    old_edge, witness, scratch = work[4], work[5], work[6:9]
     if stats[USED] == 0:  # the start, stored by the caller
         table[table_slot(table, store, store[0])] = 0
         stats[USED] = 1
@@ -268,7 +260,8 @@ def expand(
                 continue
             new = stats[NODES]
             stats[NODES] += 1
-            store[new] = child
+            for w in range(words):  # a loop, where a row assignment checks shapes
+                store[new, w] = child[w]
             gval[new] = depth
             parent[new] = node
             move[new] = c

@@ -123,7 +123,8 @@ def check_bounds(g, final):
             sweep_bound(flooded, edge, board.neighbours, board.colour_masks, end, scratch) <= left
         )
         out = np.empty(board.n + 1, dtype=np.int64)
-        length = greedy_colours(flooded, board.neighbours, board.colour_masks, end, out)
+        work = np.empty((3, board.words), dtype=np.uint64)
+        length = greedy_colours(flooded, board.neighbours, board.colour_masks, end, out, work)
         if edge.any():
             moves = [(g.pivot, int(c)) for c in out[:length]]
             if i == 0:

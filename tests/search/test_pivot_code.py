@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 
@@ -10,6 +11,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 
+from kamicp import aot
 from kamicp.game.board import Board
 from kamicp.game.regions import region_graph
 from kamicp.search import pivot_astar, pivot_code, pivot_kernels
@@ -27,17 +29,18 @@ needs_native = pytest.mark.skipif(
 def test_the_ahead_of_time_build_is_in_use():
     # CI sets KAMICP_NATIVE=required: an install that silently lost the build fails here
     assert pivot_code.NATIVE
-    assert pivot_astar.expand is pivot_code.expand is pivot_code.native_module().expand
+    assert pivot_astar.expand is pivot_code.expand
+    assert isinstance(pivot_code.expand.__self__, pivot_code.NativeKernels)
 
 
 def test_an_edited_kernel_is_never_run_from_an_old_build(monkeypatch):
     monkeypatch.setattr(pivot_code, "source_fingerprint", lambda root=None: "0" * 16)
-    assert pivot_code.native_module() is None
+    assert pivot_code.native_kernels() is None
 
 
 def test_kamicp_jit_refuses_the_build(monkeypatch):
     monkeypatch.setenv("KAMICP_JIT", "1")
-    assert pivot_code.native_module() is None
+    assert pivot_code.native_kernels() is None
 
 
 def test_the_fingerprint_covers_every_compiled_source(tmp_path):
@@ -75,7 +78,7 @@ def _outcomes(g, kernels) -> tuple:
 @settings(max_examples=150, deadline=None)
 @given(region_graphs(rules=("pivot",)))
 def test_the_build_answers_as_the_jit_does(g):
-    native = pivot_code.native_module()
+    native = pivot_code.native_kernels()
     assert _outcomes(g, native) == _outcomes(g, pivot_kernels)
 
 
@@ -90,7 +93,7 @@ def test_the_build_answers_as_the_jit_does_on_boards_of_two_words(seed):
     g = region_graph(
         Board(geometry="square", cells=cells, palette=palette, rules="pivot", pivot=(0, 0))
     )
-    native = pivot_code.native_module()
+    native = pivot_code.native_kernels()
     assert _outcomes(g, native) == _outcomes(g, pivot_kernels)
 
 
@@ -136,3 +139,66 @@ def test_rehash_keeps_every_entry_findable(words):
     assert sorted(new[new >= 0].tolist()) == list(range(40))
     for node in range(40):
         assert new[pivot_kernels.table_slot(new, store, store[node])] == node
+
+
+@pytest.mark.skipif(not aot.linker(), reason="no linker to build a shared library with")
+def test_the_build_makes_a_library_of_these_sources(tmp_path):
+    path = tmp_path / "pivot.so"
+    pivot_code.build(path)
+    native = pivot_code.NativeKernels(str(path))
+    assert native.fingerprint() == int(pivot_code.source_fingerprint(), 16) - 2**63
+    g = region_graph(
+        Board(
+            geometry="square",
+            cells={(r, c): (r * 3 + c * c) % 4 for r in range(6) for c in range(6)},
+            palette=tuple("abcd"),
+            rules="pivot",
+            pivot=(0, 0),
+        )
+    )
+    assert _outcomes(g, native) == _outcomes(g, pivot_kernels)
+
+
+@pytest.mark.parametrize(
+    "array",
+    [
+        np.zeros((3, 2), dtype=np.int64),  # another type
+        np.zeros((2, 3), dtype=np.uint64),  # another shape
+        np.zeros((3, 4), dtype=np.uint64)[:, ::2],  # not contiguous
+    ],
+)
+def test_an_array_the_library_would_misread_is_refused(array):
+    with pytest.raises(TypeError, match="C-contiguous uint64 array of shape"):
+        pivot_code.address(array, np.uint64, 3, 2)
+    assert pivot_code.address(np.zeros((3, 2), dtype=np.uint64), np.uint64, 3, 2) > 0
+
+
+@pytest.mark.skipif(not aot.linker(), reason="no linker to build a shared library with")
+def test_an_edit_is_built_into_the_cache_once_and_then_runs_without_numba(tmp_path):
+    source = tmp_path / "src"
+    shutil.copytree(
+        os.path.join(ROOT, "kamicp"),
+        source / "kamicp",
+        ignore=shutil.ignore_patterns("__pycache__"),
+    )
+    kernels = source / "kamicp" / "search" / "pivot_kernels.py"
+    kernels.write_text(kernels.read_text() + "\n# an edit: the installed library is stale\n")
+    env = {k: v for k, v in os.environ.items() if k not in ("NUMBA_CACHE_DIR", "KAMICP_JIT")}
+    env.update(PYTHONPATH=str(source), XDG_CACHE_HOME=str(tmp_path / "cache"))
+    code = (
+        "import sys\nfrom kamicp.search import pivot_code\nfrom kamicp.cli.main import main\n"
+        f"code = main(['solve', {os.path.join(ROOT, 'puzzles/square/pivot.txt')!r}])\n"
+        "print(code, pivot_code.__file__, pivot_code.NATIVE, 'numba' in sys.modules,"
+        " file=sys.stderr)"
+    )
+    runs = []
+    for _ in range(2):
+        done = subprocess.run(
+            [sys.executable, "-c", code], capture_output=True, text=True, env=env, cwd=tmp_path
+        )
+        assert "status:   optimal" in done.stdout, done.stderr
+        runs.append(done.stderr.strip().splitlines()[-1].split())
+    where = str(source / "kamicp" / "search" / "pivot_code.py")
+    assert runs[0] == ["0", where, "False", "True"]  # built at the first call
+    assert runs[1] == ["0", where, "True", "False"]  # found in the cache
+    assert len(list((tmp_path / "cache" / "kamicp").glob(f"*/{pivot_code.LIBRARY}"))) == 1
