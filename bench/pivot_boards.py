@@ -5,6 +5,7 @@ the default route"): seeded sets written in the digit format, then solved in one
     python bench/pivot_boards.py run OUT/random-14x14-6.txt [--solver portfolio] [--limit 60]
     python bench/pivot_boards.py run ../shared/data/floodit-99 --limit 300
     python bench/pivot_boards.py processes OUT/random-16x16-6.txt --boards 20
+    python bench/pivot_boards.py kernels OUT/random-14x14-6.txt --library host.lib
 
 ``write`` makes, each from its own seed:
 
@@ -24,6 +25,12 @@ slowest board, and the peak memory of the process. Start-up is paid once, as wit
 first boards of a file, once as installed (the ahead-of-time build of the pivot search, if
 built) and once with ``KAMICP_JIT=1`` (Numba's JIT, its cache warm), the two alternated
 board by board; it prints the median and range of each one's wall time and peak memory.
+
+``kernels`` times the pivot A* alone (:func:`kamicp.search.pivot_astar.pivot_astar`) on every
+board of a file in this process, with the kernels in use (the installed library), with
+Numba's JIT, and with each library given (built by :func:`kamicp.search.pivot_code.build`,
+say for another CPU), in alternated rounds after a warm-up; the answers and expansions must
+agree. It prints each one's median and range of CPU seconds.
 """
 
 from __future__ import annotations
@@ -131,6 +138,42 @@ def processes(path: str, boards: int) -> None:
         )
 
 
+def kernels(path: str, libraries: list[str], rounds: int) -> None:
+    """The pivot A* on every board of ``path`` with each set of kernels, alternated."""
+    from kamicp.search import pivot_astar, pivot_code, pivot_kernels
+
+    graphs = [region_graph(board) for _, _, board in puzzles([path])]
+    sets = {"in use": (pivot_code.open_start, pivot_code.expand, pivot_code.rehash)}
+    sets["JIT"] = (pivot_kernels.open_start, pivot_kernels.expand, pivot_kernels.rehash)
+    for library in libraries:
+        native = pivot_code.NativeKernels(os.path.abspath(library))
+        sets[library] = (native.open_start, native.expand, native.rehash)
+
+    def one_round(name: str) -> tuple[float, list]:
+        pivot_astar.open_start, pivot_astar.expand, pivot_astar.rehash = sets[name]
+        began = time.process_time()
+        found = []
+        for g in graphs:
+            out = pivot_astar.pivot_astar(g)
+            found.append((out.moves, out.nodes))
+        return time.process_time() - began, found
+
+    reference = one_round("in use")[1]
+    for name in sets:  # a warm-up each, which must agree
+        if one_round(name)[1] != reference:
+            raise SystemExit(f"{name}: other answers or expansions than the kernels in use")
+    seconds = {name: [] for name in sets}
+    for _ in range(rounds):
+        for name in sets:
+            seconds[name].append(one_round(name)[0])
+    print("| kernels | boards | rounds | median CPU s | min-max s |\n|---|--:|--:|--:|---|")
+    for name, took in seconds.items():
+        print(
+            f"| {name} | {len(graphs)} | {rounds} | {statistics.median(took):.3f} "
+            f"| {min(took):.3f}-{max(took):.3f} |"
+        )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     sub = parser.add_subparsers(dest="command", required=True)
@@ -144,8 +187,14 @@ def main() -> None:
     p = sub.add_parser("processes", help="time one process a board, build against JIT")
     p.add_argument("path")
     p.add_argument("--boards", type=int, default=20)
+    k = sub.add_parser("kernels", help="time the pivot A* with each set of kernels")
+    k.add_argument("path")
+    k.add_argument("--library", action="append", default=[], help="a built library")
+    k.add_argument("--rounds", type=int, default=5)
     args = parser.parse_args()
-    if args.command == "write":
+    if args.command == "kernels":
+        kernels(args.path, args.library, args.rounds)
+    elif args.command == "write":
         write(args.out)
     elif args.command == "processes":
         processes(args.path, args.boards)
