@@ -11,7 +11,8 @@ and ``inspect_llvm``, llvmlite's binding layer, and the system's linker.
 The library must need nothing of Numba's at run time: no memory from Numba's runtime
 (``np.empty`` in a kernel) and no Python exception. Each entry point's Numba function is
 inlined into its C wrapper, whose error paths the optimiser then drops, as a function that
-cannot fail never reaches them. Any function still called outside the library, LLVM's
+cannot fail never reaches them; Numba's reference counts, on arrays that no runtime owns
+(``carray``), fold away as constants. Any function still called outside the library, LLVM's
 intrinsics aside, makes the build fail (:class:`NeedsRuntime`) naming it, so that a kernel
 that allocates breaks the build, never a run.
 
@@ -97,11 +98,15 @@ def build_library(
 
     Notes
     -----
-    Every function of the module is made internal and always inlined, so each entry point
-    becomes one function; the optimiser (LLVM's O3 pipeline) then removes what is unused.
+    Every function of the module is made internal and always inlined (those Numba marks
+    ``noinline`` aside, its reference counts), so each entry point becomes one function; the
+    optimiser (LLVM's O3 pipeline) then propagates constants across the rest and removes
+    what is unused.
     """
     import llvmlite.binding as llvm
 
+    if not hasattr(llvm, "create_pass_builder"):
+        raise RuntimeError("llvmlite too old: LLVM's new pass manager is needed (Numba 0.61+)")
     llvm.initialize_native_target()
     llvm.initialize_native_asmprinter()
     # stage 1: one module of every entry point and the kernels it calls
@@ -124,7 +129,8 @@ def build_library(
             function.name = exports[function.name]
         else:
             function.linkage = llvm.Linkage.internal
-            function.add_function_attribute("alwaysinline")
+            if b"noinline" not in b" ".join(function.attributes).split():
+                function.add_function_attribute("alwaysinline")
     for variable in module.global_variables:
         if not variable.is_declaration:
             variable.linkage = llvm.Linkage.internal
@@ -132,6 +138,7 @@ def build_library(
     machine = llvm.Target.from_default_triple().create_target_machine(
         cpu=cpu, features=features, opt=3, reloc="pic", codemodel="default"
     )
+    module.verify()  # before the optimiser, which aborts the process on invalid IR
     passes = llvm.create_pass_builder(machine, llvm.create_pipeline_tuning_options(3))
     passes.getModulePassManager().run(module, passes)
     module.verify()

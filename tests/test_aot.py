@@ -132,3 +132,14 @@ def test_numba_is_aimed_at_the_target_only_before_it_is_imported(monkeypatch):
 def test_the_linker_is_ldshared(monkeypatch):
     monkeypatch.setenv("LDSHARED", "cc -shared -O1")
     assert aot.linker() == ["cc", "-shared", "-O1"]
+
+
+def test_an_llvmlite_without_the_new_pass_manager_fails_the_build_softly(tmp_path, monkeypatch):
+    # its legacy pass manager mistakes the inlining attribute and aborts the process
+    import llvmlite.binding as llvm
+
+    entries = {"sum": _entries()["sum"]}  # compiled first: Numba itself needs it
+    monkeypatch.delattr(llvm, "create_pass_builder")
+    with pytest.raises(RuntimeError, match="llvmlite too old"):
+        aot.build_library(entries, tmp_path / "x.so")
+    assert list(tmp_path.iterdir()) == []
