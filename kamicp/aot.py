@@ -26,11 +26,7 @@ True
 from __future__ import annotations
 
 import os
-import shlex
-import subprocess
 import sys
-import sysconfig
-import tempfile
 from collections.abc import Mapping
 
 __all__ = ["EXPORT_PREFIX", "NeedsRuntime", "aim_numba", "build_library", "linker", "target_cpu"]
@@ -46,6 +42,9 @@ class NeedsRuntime(RuntimeError):
 def linker() -> list[str]:
     """The command that links objects into a shared library: ``LDSHARED`` from the
     environment, else the one Python was built with; empty where there is none."""
+    import shlex  # here and below: a run that only opens a library imports none of these
+    import sysconfig
+
     command = os.environ.get("LDSHARED") or sysconfig.get_config_var("LDSHARED") or ""
     return shlex.split(command)
 
@@ -103,6 +102,9 @@ def build_library(
     optimiser (LLVM's O3 pipeline) then propagates constants across the rest and removes
     what is unused.
     """
+    import subprocess
+    import tempfile
+
     import llvmlite.binding as llvm
 
     if not hasattr(llvm, "create_pass_builder"):

@@ -39,6 +39,7 @@ from pathlib import Path
 
 import numpy as np
 
+from kamicp.aot import EXPORT_PREFIX
 from kamicp.search import pivot_kernels
 from kamicp.search.pivot_kernels import WORK_ROWS
 
@@ -242,16 +243,16 @@ class NativeKernels:
 
     def __init__(self, path: str) -> None:
         library = ctypes.CDLL(path)
-        self._fingerprint = library.kamicp_fingerprint
+        self._fingerprint = library[EXPORT_PREFIX + "fingerprint"]
         self._fingerprint.restype, self._fingerprint.argtypes = _I8, []
-        self._open_start = library.kamicp_open_start
+        self._open_start = library[EXPORT_PREFIX + "open_start"]
         self._open_start.restype = None
         self._open_start.argtypes = [_U8, _U8, _I8, _I8, _U8, _I8, _I8, _U8, _U8, _U8, _U8]
-        self._expand = library.kamicp_expand
+        self._expand = library[EXPORT_PREFIX + "expand"]
         self._expand.restype = _I8
         self._expand.argtypes = [_U8, _I8, _I8, _U8, _I8, _U8, _U8, _I8, _U8, _U8, _U8, _U8]
         self._expand.argtypes += [_U8, _U8, _I8, _U8, _I8, _U8, _I8, _I8, _U8]
-        self._rehash = library.kamicp_rehash
+        self._rehash = library[EXPORT_PREFIX + "rehash"]
         self._rehash.restype = None
         self._rehash.argtypes = [_U8, _I8, _U8, _I8, _U8, _I8, _I8]
 
