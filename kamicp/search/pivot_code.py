@@ -35,6 +35,7 @@ from __future__ import annotations
 import ctypes
 import hashlib
 import os
+import threading
 from pathlib import Path
 
 import numpy as np
@@ -55,6 +56,7 @@ __all__ = [
     "cached_library",
     "expand",
     "installed_library",
+    "kernels_in_use",
     "native_kernels",
     "open_start",
     "rehash",
@@ -390,18 +392,24 @@ def built_here() -> NativeKernels | None:
 
 
 _chosen: list = []  # the kernels chosen at the first call, where no library was current
+_choosing = threading.Lock()  # one thread builds; the others wait for its library
 
 
-def _kernels():
-    """The kernels for this process where no library was current at import: one built
-    now, else the JIT's (:func:`built_here`). Inside :func:`kamicp.jit.no_compiling` the
-    JIT's, without deciding for later calls."""
+def kernels_in_use():
+    """The kernels this process runs: the library found at import, else the one built at
+    the first call, else the JIT's (:func:`built_here`). Inside
+    :func:`kamicp.jit.no_compiling` before that choice, the JIT's, without deciding for
+    later calls."""
     from kamicp.jit import refusing
 
+    if _native is not None:
+        return _native
     if not _chosen:
         if refusing():
             return pivot_kernels
-        _chosen.append(built_here() or pivot_kernels)
+        with _choosing:
+            if not _chosen:
+                _chosen.append(built_here() or pivot_kernels)
     return _chosen[0]
 
 
@@ -413,12 +421,12 @@ else:
 
     def open_start(*args) -> None:
         """:func:`kamicp.search.pivot_kernels.open_start`, by the kernels chosen now."""
-        return _kernels().open_start(*args)
+        return kernels_in_use().open_start(*args)
 
     def expand(*args) -> int:
         """:func:`kamicp.search.pivot_kernels.expand`, by the kernels chosen now."""
-        return _kernels().expand(*args)
+        return kernels_in_use().expand(*args)
 
     def rehash(*args) -> None:
         """:func:`kamicp.search.pivot_kernels.rehash`, by the kernels chosen now."""
-        return _kernels().rehash(*args)
+        return kernels_in_use().rehash(*args)

@@ -6,6 +6,7 @@ import os
 import shutil
 import subprocess
 import sys
+import time
 
 import numpy as np
 import pytest
@@ -205,3 +206,33 @@ def test_an_edit_is_built_into_the_cache_once_and_then_runs_without_numba(tmp_pa
     assert runs[0] == ["0", where, "False", "True"]  # built at the first call
     assert runs[1] == ["0", where, "True", "False"]  # found in the cache
     assert len(list((tmp_path / "cache" / "kamicp").glob(f"*/{pivot_code.LIBRARY}"))) == 1
+
+
+def test_the_first_call_without_a_library_builds_once_for_every_thread(monkeypatch):
+    import threading
+
+    from kamicp.jit import no_compiling
+
+    built = []
+
+    def build_slowly():
+        built.append(threading.get_ident())
+        time.sleep(0.2)  # the other threads arrive while it builds
+        return "the library"
+
+    monkeypatch.setattr(pivot_code, "_native", None)
+    monkeypatch.setattr(pivot_code, "_chosen", [])
+    monkeypatch.setattr(pivot_code, "built_here", build_slowly)
+    with no_compiling():  # nothing may be built here: the JIT's, and no choice made
+        assert pivot_code.kernels_in_use() is pivot_kernels
+    assert built == []
+    seen = []
+    threads = [
+        threading.Thread(target=lambda: seen.append(pivot_code.kernels_in_use())) for _ in range(4)
+    ]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert len(built) == 1
+    assert seen == ["the library"] * 4
