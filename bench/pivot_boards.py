@@ -158,9 +158,11 @@ def kernels(path: str, libraries: list[str], rounds: int) -> None:
             found.append((out.moves, out.nodes))
         return time.process_time() - began, found
 
-    reference = one_round("in use")[1]
-    for name in sets:  # a warm-up each, which must agree
-        if one_round(name)[1] != reference:
+    reference = None
+    for name in sets:  # a warm-up each, which must agree with the first
+        found = one_round(name)[1]
+        reference = found if reference is None else reference
+        if found != reference:
             raise SystemExit(f"{name}: other answers or expansions than the kernels in use")
     seconds = {name: [] for name in sets}
     for _ in range(rounds):
