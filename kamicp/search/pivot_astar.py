@@ -136,6 +136,7 @@ def pivot_astar(
     deadline: float | None = None,
     memory: int | None = None,
     on_bound: Callable[[int], None] | None = None,
+    on_slice: Callable[[], None] | None = None,
 ) -> SearchOutcome:
     """An optimal solution of a pivot-rule board by compiled A*, or what was proved when a
     limit stopped it.
@@ -157,6 +158,10 @@ def pivot_astar(
         limit being watched if that is less: :func:`kamicp.procs.memory.share`).
     on_bound : callable or None
         Called with each new proved lower bound.
+    on_slice : callable or None
+        Called without arguments between two slices of the compiled loop (at most
+        :data:`SLICE_SECONDS` apart): where the caller starts other work once the search has
+        run a while.
 
     Returns
     -------
@@ -186,7 +191,8 @@ def pivot_astar(
         if len(moves) < best:
             return SearchOutcome(moves, len(moves), True, 0)
         return SearchOutcome(None, len(moves), True, 0)
-    return _search(g, board, board.start(), final, best, node_limit, deadline, memory, on_bound)
+    calls = (on_bound, on_slice)
+    return _search(g, board, board.start(), final, best, node_limit, deadline, memory, calls)
 
 
 def shorten(
@@ -248,7 +254,7 @@ def shorten(
             i = index[v]
             root[i // 64] |= np.uint64(1) << np.uint64(i % 64)
         rest = len(moves) - k  # the continuation to beat
-        out = _search(g, board, root, final, rest, node_limit, deadline, None, None)
+        out = _search(g, board, root, final, rest, node_limit, deadline, None, (None, None))
         if out.moves is not None:
             return list(moves[:k]) + out.moves
         if not out.complete:
@@ -256,8 +262,9 @@ def shorten(
     return None
 
 
-def _search(g, board, root, final, best, node_limit, deadline, memory, on_bound) -> SearchOutcome:
-    """The A* from the flooded set ``root`` for continuations shorter than ``best`` moves."""
+def _search(g, board, root, final, best, node_limit, deadline, memory, calls) -> SearchOutcome:
+    """The A* from the flooded set ``root`` for continuations shorter than ``best`` moves;
+    ``calls`` are :func:`pivot_astar`'s ``on_bound`` and ``on_slice``."""
     # the start's bound, and a quick solution: A* then looks only below it, and stores
     # nothing at or above it
     h0, length, colours = _open(board, root, final)
@@ -270,13 +277,14 @@ def _search(g, board, root, final, best, node_limit, deadline, memory, on_bound)
     if length < best:
         run.quick = quick
     run.add_root(root, h0)
-    outcome = _loop(g, run, best, node_limit, deadline, on_bound, h0)
+    outcome = _loop(g, run, best, node_limit, deadline, calls, h0)
     run.release()
     return outcome
 
 
-def _loop(g, run, best, node_limit, deadline, on_bound, h0) -> SearchOutcome:
+def _loop(g, run, best, node_limit, deadline, calls, h0) -> SearchOutcome:
     """The compiled loop's slices, until it is done or a limit stops it."""
+    on_bound, on_slice = calls
     board = run.board
     clock = Deadline(deadline)
     slice_size = max(1, FIRST_WORK // (board.n * board.words))
@@ -303,6 +311,8 @@ def _loop(g, run, best, node_limit, deadline, on_bound, h0) -> SearchOutcome:
             return run.outcome(g, False, best)
         if status == SLICE and took > 0:
             slice_size = max(1, int(slice_size * min(4.0, SLICE_SECONDS / took)))
+        if on_slice is not None:
+            on_slice()
 
 
 def _final(g: RegionGraph, final_colour: int | None) -> int:

@@ -22,6 +22,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import replace
+from functools import partial
 
 from kamicp import bounds, jit
 from kamicp.errors import InternalError, KamicpError, WorkerLost
@@ -42,6 +43,7 @@ __all__ = [
     "DEEP_GAP",
     "DEEP_SPLIT_AFTER",
     "DEEP_WORKERS",
+    "FirstStep",
     "MODEL_CELLS",
     "PIVOT_FEW",
     "PIVOT_NODES",
@@ -81,8 +83,12 @@ PIVOT_NODES_MANY = 20_000
 MODEL_CELLS = 1_000_000
 TOO_LARGE = "board too large for an exact answer: bounds only"
 
-# The portfolio as the driver runs it: (board, the backends' options, the start bound) -> answer
-Portfolio = Callable[[RegionGraph, SolveOptions, int], Result]
+# A first step the portfolio runs in the calling process before its backends (the compiled
+# A* under pivot rules), given a callable to call between its slices -> its answer
+FirstStep = Callable[[Callable[[], None]], Result]
+# The portfolio as the driver runs it: (board, the backends' options, the start bound, the
+# first step or None) -> answer
+Portfolio = Callable[[RegionGraph, SolveOptions, int, FirstStep | None], Result]
 
 
 def drive(
@@ -102,7 +108,8 @@ def drive(
     options : SolveOptions or None
         What is asked (None: the defaults, a proved optimum with no limit).
     portfolio : callable or None
-        Runs the portfolio: called as ``portfolio(g, backend_options, start_bound)``.
+        Runs the portfolio: called as ``portfolio(g, backend_options, start_bound, first)``,
+        ``first`` the :data:`FirstStep` on a pivot-rule board (the compiled A*), else None.
 
     Returns
     -------
@@ -217,14 +224,10 @@ def _dispatch(g, solver, o, clock, known, lower, deep, portfolio) -> Result:
         if deep:
             search["split_after"] = DEEP_SPLIT_AFTER
         return solve_reference(g, solver, o, clock, known, search)
-    if solver == "portfolio" and g.rules == "pivot":
-        first = _pivot_first(g, o, clock, known)
-        if first.status in ("optimal", "infeasible") or clock.expired():
-            return first
-        lower = max(lower, first.lower_bound)
-        if first.solution is not None and (known is None or len(first.solution) < len(known)):
-            known = first.solution
     if solver == "portfolio":
+        # under pivot rules the compiled A* runs first, in this process, and settles the
+        # easy boards; the portfolio runs it (:data:`FirstStep`)
+        first = partial(_pivot_first, g, o, clock, known) if g.rules == "pivot" else None
         backends = SolveOptions(
             max_moves=o.max_moves,
             time_limit=clock.left(),
@@ -235,7 +238,7 @@ def _dispatch(g, solver, o, clock, known, lower, deep, portfolio) -> Result:
             tetrapod_depth=o.tetrapod_depth,  # for the idastar backend
             journal=o.journal,  # for the idastar backend
         )
-        return portfolio(g, backends, lower)
+        return portfolio(g, backends, lower, first)
     job = replace(o, time_limit=clock.left(), known=known)  # what the start's bounds left
     # the models' drivers, imported for a model's solve only (a Flood-It solve answered by
     # the A* never loads them, nor IDA* that they import)
@@ -247,13 +250,14 @@ def _dispatch(g, solver, o, clock, known, lower, deep, portfolio) -> Result:
     return contained.exact_run(g, solver, job)
 
 
-def _pivot_first(g, o, clock, known) -> Result:
+def _pivot_first(g, o, clock, known, on_slice) -> Result:
     """The portfolio's first step on a pivot-rule board: the compiled A* for at most
     :data:`PIVOT_NODES` expansions (:data:`PIVOT_NODES_MANY` beyond :data:`PIVOT_FEW`
-    colours; fewer with ``node_limit``)."""
+    colours; fewer with ``node_limit``), calling ``on_slice`` between its slices."""
     budget = PIVOT_NODES if g.k <= PIVOT_FEW else PIVOT_NODES_MANY
     budget = budget if o.node_limit is None else min(budget, o.node_limit)
-    return solve_reference(g, "pivot-astar", replace(o, node_limit=budget), clock, known)
+    astar = replace(o, node_limit=budget)
+    return solve_reference(g, "pivot-astar", astar, clock, known, {"on_slice": on_slice})
 
 
 def _too_large(g, known, final_colour, lower, clock) -> bool:

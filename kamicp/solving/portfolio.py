@@ -8,6 +8,8 @@ because it proves the wide ones and every Flood-It board the compiled A* leaves
 (:data:`PIVOT_BACKENDS`). CP-SAT is left out by default: on 2 cores a third process only
 time-slices, and CP-SAT is slower than SAT (BENCHMARKS.md, "CP-SAT on the story set": a
 median ratio of 3.3 on the KAMI 2 levels needing over 0.5 s); ``backends`` puts it back.
+Under pivot rules the caller's first step, the compiled A*, runs in this process before
+them (``first``), and ``sat-down`` starts beside it where it runs long (:data:`HEAD_START`).
 The first process to finish with a proved status (optimal or infeasible) wins and the others
 are stopped. While they run, the backends also report every lower bound they prove (IDA*:
 each threshold it passes; SAT: each refuted horizon) and every solution they find; as soon as
@@ -37,12 +39,14 @@ from kamicp.procs.child import ERROR, Child, adopt_orphans, answer, ready
 from kamicp.procs.deadline import Deadline
 from kamicp.procs.progress import say, tell
 from kamicp.result import Result
-from kamicp.solving.driver import drive
+from kamicp.solving.driver import FirstStep, drive
 from kamicp.solving.options import SolveOptions
 
 __all__ = [
     "BACKENDS",
     "GRACE",
+    "HEAD_START",
+    "HEAD_START_AFTER",
     "PIVOT_BACKENDS",
     "PROVED",
     "STRATEGY_BACKENDS",
@@ -62,11 +66,37 @@ PIVOT_BACKENDS = ("sat-up", "sat-down")
 # Backends that are a solver asking its horizons in a strategy of its own
 # (kamicp.solving.horizons.STRATEGIES), by name.
 STRATEGY_BACKENDS = {"sat-up": ("sat", "up"), "sat-down": ("sat", "down")}
+# Under pivot rules the caller's first step, the compiled A*, runs in this process; where it
+# has not settled the board after HEAD_START_AFTER seconds, the backends of HEAD_START start
+# beside it on the idle core, the others when it ends. A backend started before the A*'s
+# bound is known asks a weaker bound of its own first, which changes its path: the delay
+# keeps the boards the A* ends quickly on the usual route (floodit-99's boards of more than
+# six colours leave it within 0.15 s) and gives the head start where it runs long (the five
+# six-colour floodit-99 boards it leaves after 0.8-1.1 s: 9.7 s in all against 10.9 s).
+HEAD_START = ("sat-down",)
+HEAD_START_AFTER = 0.2
 PROVED = ("optimal", "infeasible")
 # Seconds a backend may take past the time limit to answer; then it is stopped and the bounds
 # it told while running are what counts, so the command ends within a second of its limit
 # (a SAT backend stops within one conflict slice, BENCHMARKS.md "Limits found and mended").
 GRACE = 0.5
+
+
+def _start(
+    g: RegionGraph, backend: str, backends: tuple[str, ...], options: SolveOptions, bound: int
+) -> Child:
+    """Fork the process of ``backend`` (one of ``backends``), started from the proved lower
+    bound ``bound``."""
+    # Not a daemon: a backend may start a process of its own (``sat`` runs contained). One
+    # backend asks the costly tetrapod bound (seconds) while the other starts: sat, which
+    # rarely proves the deep levels where it pays, while idastar finds their solutions.
+    tetrapods = backend == "sat" or "sat" not in backends and backend == backends[0]
+    own = replace(options, tetrapods=tetrapods, lower=max(options.lower, bound))
+    solver = backend
+    if backend in STRATEGY_BACKENDS:
+        solver, strategy = STRATEGY_BACKENDS[backend]
+        own = replace(own, strategy=strategy)
+    return Child(mp.get_context("fork"), _backend, (g, solver, own))
 
 
 def _backend(conn, g: RegionGraph, backend: str, options: SolveOptions) -> None:
@@ -80,6 +110,7 @@ def solve_portfolio(
     options: SolveOptions | None = None,
     backends: tuple[str, ...] = BACKENDS,
     start_bound: int = 0,
+    first: FirstStep | None = None,
 ) -> Result:
     """Run every backend of ``backends`` in parallel on ``g``; see the module docstring.
 
@@ -95,6 +126,11 @@ def solve_portfolio(
     start_bound : int
         An admissible lower bound the caller already proved (the start's tripod bound,
         say); the proof names it when it is what a backend's solution meets.
+    first : callable or None
+        A first step run in this process before the backends (the compiled A* under pivot
+        rules): its proved answer is the answer, else its bounds are the backends' start.
+        The backends of :data:`HEAD_START` start beside it once it has run
+        :data:`HEAD_START_AFTER` seconds.
 
     Returns
     -------
@@ -109,28 +145,46 @@ def solve_portfolio(
         settled = told.add("given", None, options.known)
     if settled is not None:  # a given solution meets the bound, or the bound exceeds max_moves
         return settled
-    ctx = mp.get_context("fork")
+    limit = Deadline.after(time_limit)  # the backends' own limit, each from its start
+    deadline = Deadline.after(None if time_limit is None else time_limit + GRACE)
     # A backend killed below leaves its contained SAT run to this process, which reaps it
     # (Child.stop): its CPU time and memory count in this process's, not init's.
     adopt_orphans()
     children: dict[Child, str] = {}
-    for backend in backends:
-        # Not daemons: a backend may start a process of its own (``sat`` runs contained).
-        # One backend asks the costly tetrapod bound (seconds) while the other starts: sat,
-        # which rarely proves the deep levels where it pays, while idastar finds their
-        # solutions
-        tetrapods = backend == "sat" or "sat" not in backends and backend == backends[0]
-        own = replace(options, tetrapods=tetrapods, lower=max(options.lower, start_bound))
-        solver = backend
-        if backend in STRATEGY_BACKENDS:
-            solver, strategy = STRATEGY_BACKENDS[backend]
-            own = replace(own, strategy=strategy)
-        children[Child(ctx, _backend, (g, solver, own))] = backend
-    started = list(children)  # every one is stopped at the end, answered or not
-    deadline = Deadline.after(None if time_limit is None else time_limit + GRACE)
+    started: list[Child] = []  # every one is stopped at the end, answered or not
+
+    def start(names: tuple[str, ...], bound: int, known: list | None) -> None:
+        for backend in names:
+            own = replace(options, known=known, time_limit=limit.left())
+            child = _start(g, backend, backends, own, bound)
+            children[child] = backend
+            started.append(child)
+
     results: list[Result] = []
     errors: list[str] = []
     try:
+        if first is not None:
+            early = tuple(b for b in backends if b in HEAD_START)
+            clock = Deadline.after(HEAD_START_AFTER)
+
+            def head_start() -> None:
+                if early and not started and clock.expired():
+                    start(early, start_bound, options.known)
+
+            found = first(head_start)
+            if found.status in PROVED or limit.expired():
+                return found
+            # what it proved is the other backends' start
+            start_bound = max(start_bound, found.lower_bound)
+            settled = told.add("admissible bound", start_bound, None)
+            if found.solution is not None:
+                settled = told.add("first step", None, found.solution)
+            if settled is not None:
+                return settled
+            known = None if told.best is None else told.best[0]
+            start(tuple(b for b in backends if b not in children.values()), start_bound, known)
+        else:
+            start(backends, start_bound, options.known)
         while children:
             answered = ready(list(children), deadline)
             if not answered:

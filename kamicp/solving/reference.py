@@ -59,7 +59,8 @@ def solve_reference(
         A replayed solution to beat (the searches are then asked for fewer moves); it
         replaces ``options.known``, which the caller may have improved on.
     search : dict or None
-        Keywords for IDA* (``workers``, ``tetrapod_depth``, ``journal``, ``split_after``).
+        Keywords for IDA* (``workers``, ``tetrapod_depth``, ``journal``, ``split_after``)
+        or for the compiled A* (``on_slice``).
 
     Returns
     -------
@@ -140,7 +141,7 @@ def solve_reference(
 
 def _search(g, solver, max_moves, final_colour, node_limit, clock, options=None) -> SearchOutcome:
     """Run a reference search; ``options`` (``workers``, ``tetrapod_depth``, ``journal``)
-    go to IDA*."""
+    go to IDA*, ``on_slice`` to the compiled A*."""
     # the solver's module imported now, not with this one: a Flood-It solve never loads
     # IDA* (16 ms of a 0.2 s process); the function looked up at each call, where a test may
     # stand in for one
@@ -150,6 +151,7 @@ def _search(g, solver, max_moves, final_colour, node_limit, clock, options=None)
     extra = {}
     if solver == "pivot-astar":  # the least f left open is a proved lower bound
         extra["on_bound"] = lambda lower: tell(lower, None)
+        extra.update(options or {})
     if solver == "idastar":  # every threshold it passes is a proved lower bound
         extra["options"] = found.IdaOptions(
             on_bound=lambda lower: tell(lower, None),

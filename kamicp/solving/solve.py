@@ -101,7 +101,8 @@ def solve(
     return drive(g, solver, options, portfolio=_portfolio)
 
 
-def _portfolio(g: RegionGraph, options: SolveOptions, start_bound: int) -> Result:
-    """The portfolio with its default backends for the board's rules, as the driver asks it."""
+def _portfolio(g: RegionGraph, options: SolveOptions, start_bound: int, first=None) -> Result:
+    """The portfolio with its default backends for the board's rules, as the driver asks it
+    (``first``: the compiled A* under pivot rules, :data:`kamicp.solving.driver.FirstStep`)."""
     backends = PIVOT_BACKENDS if g.rules == "pivot" else BACKENDS
-    return solve_portfolio(g, options, backends, start_bound)
+    return solve_portfolio(g, options, backends, start_bound, first)

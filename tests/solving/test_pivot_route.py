@@ -4,13 +4,15 @@ board."""
 
 from __future__ import annotations
 
+import time
+
 import numpy as np
 
 from kamicp.game import rules
 from kamicp.game.board import Board
 from kamicp.game.regions import region_graph
 from kamicp.search.pivot_astar import pivot_astar
-from kamicp.solving import driver
+from kamicp.solving import driver, portfolio
 from kamicp.solving import solve as solve_module
 from kamicp.solving.portfolio import PIVOT_BACKENDS
 from kamicp.solving.solve import SolveOptions, solve
@@ -40,21 +42,83 @@ def test_a_board_the_first_step_leaves_goes_to_two_sat_runs(monkeypatch):
     g = region_graph(flood_board(2, side=10))
     optimum = len(pivot_astar(g).moves)
     asked = []
-    real = solve_module.solve_portfolio
+    started = []
+    real, real_start = solve_module.solve_portfolio, portfolio._start
 
-    def spy(g, options, backends=(), start_bound=0):
-        asked.append((backends, start_bound, None if options.known is None else len(options.known)))
-        return real(g, options, backends, start_bound)
+    def spy(g, options, backends=(), start_bound=0, first=None):
+        asked.append((backends, first is not None))
+        return real(g, options, backends, start_bound, first)
+
+    def spy_start(g, backend, backends, options, bound):
+        started.append((backend, bound, None if options.known is None else len(options.known)))
+        return real_start(g, backend, backends, options, bound)
 
     monkeypatch.setattr(driver, "PIVOT_NODES", 1)
     monkeypatch.setattr(solve_module, "solve_portfolio", spy)
+    monkeypatch.setattr(portfolio, "_start", spy_start)
     r = solve(g, "portfolio", SolveOptions(time_limit=120))
     assert r.status == "optimal" and r.moves == optimum
     rules.verify_solution(g, r.solution)
-    assert len(asked) == 1
-    backends, start_bound, known = asked[0]
-    assert backends == PIVOT_BACKENDS == ("sat-up", "sat-down")
-    assert 0 < start_bound <= optimum and known is not None and known >= optimum
+    assert asked == [(PIVOT_BACKENDS, True)] and PIVOT_BACKENDS == ("sat-up", "sat-down")
+    assert sorted(name for name, _, _ in started) == ["sat-down", "sat-up"]
+    # sat-up starts after the first step, from its bound and its solution
+    [(bound, known)] = [(bound, known) for name, bound, known in started if name == "sat-up"]
+    assert 0 < bound <= optimum and known is not None and known >= optimum
+
+
+def test_a_long_first_step_starts_sat_down_beside_it(monkeypatch):
+    """Once the first step has run HEAD_START_AFTER seconds, ``sat-down`` starts beside it
+    (from the caller's bounds: none here) and ``sat-up`` after it, from its bound."""
+    g = region_graph(flood_board(2, side=10))
+    optimum = len(pivot_astar(g).moves)
+    started = []
+    real_start, real_first = portfolio._start, driver._pivot_first
+
+    def spy_start(g, backend, backends, options, bound):
+        started.append((backend, bound))
+        return real_start(g, backend, backends, options, bound)
+
+    def slow_first(g, o, clock, known, on_slice):
+        on_slice()  # before the delay: too early
+        assert started == []
+        time.sleep(portfolio.HEAD_START_AFTER)
+        on_slice()
+        on_slice()  # started once only
+        assert started == [("sat-down", 0)]
+        return real_first(g, o, clock, known, on_slice)
+
+    monkeypatch.setattr(driver, "PIVOT_NODES", 1)
+    monkeypatch.setattr(driver, "_pivot_first", slow_first)
+    monkeypatch.setattr(portfolio, "_start", spy_start)
+    r = solve(g, "portfolio", SolveOptions(time_limit=120))
+    assert r.status == "optimal" and r.moves == optimum
+    rules.verify_solution(g, r.solution)
+    assert [name for name, _ in started] == ["sat-down", "sat-up"]
+    assert started[1][1] > 0
+
+
+def test_a_head_start_is_stopped_when_the_first_step_settles(monkeypatch):
+    """A board the first step settles after the head start began: its answer, and the
+    backend started beside it is stopped."""
+    g = region_graph(flood_board(1))
+    stopped = []
+    real_start, real_first = portfolio._start, driver._pivot_first
+
+    def spy_start(*args):
+        child = real_start(*args)
+        stopped.append(child)
+        return child
+
+    def slow_first(g, o, clock, known, on_slice):
+        time.sleep(portfolio.HEAD_START_AFTER)
+        on_slice()
+        return real_first(g, o, clock, known, on_slice)
+
+    monkeypatch.setattr(driver, "_pivot_first", slow_first)
+    monkeypatch.setattr(portfolio, "_start", spy_start)
+    r = solve(g)
+    assert r.status == "optimal" and r.proof.startswith("pivot-astar")
+    assert len(stopped) == 1 and not stopped[0].process.is_alive()
 
 
 def test_pivot_astar_on_free_rules_is_one_line(capsys, tmp_path):

@@ -137,7 +137,7 @@ def test_portfolio_backends_get_one_process_each(monkeypatch):
     g = from_edges([0, 1, 2, 1, 0, 2, 1, 0], [(i, i + 1) for i in range(7)])
     seen = []
 
-    def spy(g, options, backends=(), start_bound=0):
+    def spy(g, options, backends=(), start_bound=0, first=None):
         seen.append((options.workers, options.strategy, options.tetrapod_depth))
         return solve(g, "idastar")
 
