@@ -4,8 +4,6 @@ board."""
 
 from __future__ import annotations
 
-import time
-
 import numpy as np
 
 from kamicp.game import rules
@@ -67,8 +65,9 @@ def test_a_board_the_first_step_leaves_goes_to_two_sat_runs(monkeypatch):
 
 
 def test_a_long_first_step_starts_sat_down_beside_it(monkeypatch):
-    """Once the first step has run HEAD_START_AFTER seconds, ``sat-down`` starts beside it
-    (from the caller's bounds: none here) and ``sat-up`` after it, from its bound."""
+    """Once the first step has run HEAD_START_AFTER seconds (none here), ``sat-down`` starts
+    beside it (from the caller's bounds: none here), once, and ``sat-up`` after it, from its
+    bound."""
     g = region_graph(flood_board(2, side=10))
     optimum = len(pivot_astar(g).moves)
     started = []
@@ -78,23 +77,45 @@ def test_a_long_first_step_starts_sat_down_beside_it(monkeypatch):
         started.append((backend, bound))
         return real_start(g, backend, backends, options, bound)
 
-    def slow_first(g, o, clock, known, on_slice):
-        on_slice()  # before the delay: too early
-        assert started == []
-        time.sleep(portfolio.HEAD_START_AFTER)
+    def long_first(g, o, clock, known, on_slice):
         on_slice()
-        on_slice()  # started once only
+        on_slice()
         assert started == [("sat-down", 0)]
         return real_first(g, o, clock, known, on_slice)
 
     monkeypatch.setattr(driver, "PIVOT_NODES", 1)
-    monkeypatch.setattr(driver, "_pivot_first", slow_first)
+    monkeypatch.setattr(driver, "_pivot_first", long_first)
     monkeypatch.setattr(portfolio, "_start", spy_start)
+    monkeypatch.setattr(portfolio, "HEAD_START_AFTER", 0.0)
     r = solve(g, "portfolio", SolveOptions(time_limit=120))
     assert r.status == "optimal" and r.moves == optimum
     rules.verify_solution(g, r.solution)
     assert [name for name, _ in started] == ["sat-down", "sat-up"]
     assert started[1][1] > 0
+
+
+def test_a_short_first_step_starts_no_backend_beside_it(monkeypatch):
+    """Before HEAD_START_AFTER seconds the slices of the first step start nothing: both
+    backends start after it, in their order."""
+    g = region_graph(flood_board(2, side=10))
+    started = []
+    real_start, real_first = portfolio._start, driver._pivot_first
+
+    def spy_start(g, backend, backends, options, bound):
+        started.append(backend)
+        return real_start(g, backend, backends, options, bound)
+
+    def short_first(g, o, clock, known, on_slice):
+        on_slice()
+        assert started == []
+        return real_first(g, o, clock, known, on_slice)
+
+    monkeypatch.setattr(driver, "PIVOT_NODES", 1)
+    monkeypatch.setattr(driver, "_pivot_first", short_first)
+    monkeypatch.setattr(portfolio, "_start", spy_start)
+    monkeypatch.setattr(portfolio, "HEAD_START_AFTER", 3600.0)
+    assert solve(g, "portfolio", SolveOptions(time_limit=120)).status == "optimal"
+    assert started == list(PIVOT_BACKENDS)
 
 
 def test_a_head_start_is_stopped_when_the_first_step_settles(monkeypatch):
@@ -109,13 +130,13 @@ def test_a_head_start_is_stopped_when_the_first_step_settles(monkeypatch):
         stopped.append(child)
         return child
 
-    def slow_first(g, o, clock, known, on_slice):
-        time.sleep(portfolio.HEAD_START_AFTER)
+    def long_first(g, o, clock, known, on_slice):
         on_slice()
         return real_first(g, o, clock, known, on_slice)
 
-    monkeypatch.setattr(driver, "_pivot_first", slow_first)
+    monkeypatch.setattr(driver, "_pivot_first", long_first)
     monkeypatch.setattr(portfolio, "_start", spy_start)
+    monkeypatch.setattr(portfolio, "HEAD_START_AFTER", 0.0)
     r = solve(g)
     assert r.status == "optimal" and r.proof.startswith("pivot-astar")
     assert len(stopped) == 1 and not stopped[0].process.is_alive()
